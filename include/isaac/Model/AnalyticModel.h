@@ -1,0 +1,39 @@
+//===- AnalyticModel.h - Fallback cost model --------------------*- C++ -*-===//
+//
+// The cost model used when no trained MLP exists for a chip: a roofline /
+// occupancy estimate in the spirit of ISAAC §5.2, eq. (2)-(3). See
+// docs/tuning.md for the formula and its constants.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ISAAC_MODEL_ANALYTICMODEL_H
+#define ISAAC_MODEL_ANALYTICMODEL_H
+
+#include "isaac/Model/GemmConfig.h"
+#include "isaac/Model/Legality.h"
+
+namespace isaac {
+
+/// Throughput figures of a chip the analytic model needs.
+struct ChipPerf {
+  double clockHz = 1.755e9;
+  double fmaPerClkPerSMf32 = 128; ///< FP32 lanes per SM
+  double fmaPerClkPerSMf64 = 64;
+  double dramBytesPerSec = 3.0e12;
+  double l2BytesPerSec = 7.0e12;
+  double smemBytesPerClkPerSM = 128;
+  int smemPerSM = 228 * 1024;
+  int maxThreadsPerSM = 2048;
+  int maxBlocksPerSM = 32;
+  double globalLatencyClk = 700;
+  double launchSeconds = 3e-6;
+};
+ChipPerf getChipPerf(const ChipLimits &chip);
+
+/// Predicted time in seconds of configuration `c` on `shape`.
+double analyticCost(const GemmShape &shape, const GemmConfig &c,
+                    const ChipLimits &chip);
+
+} // namespace isaac
+
+#endif // ISAAC_MODEL_ANALYTICMODEL_H

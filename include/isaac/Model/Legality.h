@@ -1,0 +1,98 @@
+//===- Legality.h - Which GEMM configurations are legal --------*- C++ -*-===//
+//
+// The one home of the legality rules for a GEMM configuration. The attribute
+// verifier, the kernel generator, the sampler and the exhaustive search all
+// call checkGemmLegality(), so a configuration accepted by one is accepted
+// by all. The shared-memory layout is defined here too because the
+// shared-memory rule and the generator must agree on it byte for byte.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ISAAC_MODEL_LEGALITY_H
+#define ISAAC_MODEL_LEGALITY_H
+
+#include "isaac/Model/GemmConfig.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace isaac {
+
+/// Per-block hardware limits of a target chip.
+struct ChipLimits {
+  std::string chip;            ///< e.g. "sm_90"
+  int maxThreadsPerBlock = 1024;
+  int staticSmemPerBlock = 48 * 1024; ///< kernels use static shared memory
+  int regsPerBlock = 65536;
+  int maxRegsPerThread = 255;
+  int numSMs = 0; ///< a typical part of this chip (feature for the model)
+};
+
+/// Limits of a known chip ("sm_80", "sm_86", "sm_89", "sm_90", ...), or
+/// nullopt for a chip isaac does not know.
+std::optional<ChipLimits> getChipLimits(const std::string &chip);
+/// Comma-separated list of known chips, for diagnostics.
+std::string knownChips();
+
+/// Shared-memory layout of a kernel, in elements. A/B tiles are stored
+/// k-major (As[k][m], Bs[k][n]) with rows padded by 16 bytes against bank
+/// conflicts on the transposing stores; two stages for double buffering. The
+/// KL>1 reduction reuses the same buffer after the main loop.
+struct SharedLayout {
+  int strideA = 0;     ///< elements between rows k and k+1 of the A tile
+  int strideB = 0;     ///< same for the B tile
+  int stageElems = 0;  ///< one stage: U*strideA + U*strideB
+  int offsetB = 0;     ///< start of the B tile inside a stage
+  int reduceElems = 0; ///< (KL-1)*ML*NL partial tiles
+  int totalElems = 0;  ///< max(2*stageElems, reduceElems)
+  int bytes = 0;
+};
+SharedLayout getSharedLayout(const GemmConfig &c, DType t);
+
+/// Widths (elements) of the vector loads from shared memory into the
+/// register fragments of A and B.
+int fragmentWidthA(const GemmConfig &c, DType t);
+int fragmentWidthB(const GemmConfig &c, DType t);
+
+/// Global loads each thread issues per staged tile (vec-wide each).
+int loadsPerThreadA(const GemmConfig &c);
+int loadsPerThreadB(const GemmConfig &c);
+
+/// Rough register count per thread: accumulators, fragments, prefetch
+/// registers and a fixed allowance for addresses and loop state.
+int estimateRegisters(const GemmConfig &c, DType t);
+
+/// One broken rule: `rule` is a stable identifier (tests and tools match on
+/// it), `message` says what is wrong with the numbers involved.
+struct Violation {
+  std::string rule;
+  std::string message;
+};
+
+/// The rules that need neither the element type nor the chip (power-of-two,
+/// range, tile-divisibility, threads-per-block, vector-divisibility): what
+/// the #isaac.gemm attribute can check on its own.
+std::vector<Violation> checkGemmStructure(const GemmConfig &c,
+                                          int maxThreadsPerBlock = 1024);
+
+/// All rules the configuration breaks for `dtype` on `chip`; empty if legal.
+/// Rules: power-of-two, range, tile-divisibility, threads-per-block,
+/// vector-width, vector-divisibility, shared-memory, registers.
+std::vector<Violation> checkGemmLegality(const GemmConfig &c, DType dtype,
+                                         const ChipLimits &chip);
+inline bool isLegal(const GemmConfig &c, DType dtype, const ChipLimits &chip) {
+  return checkGemmLegality(c, dtype, chip).empty();
+}
+
+/// Inclusive range [lo, hi] (powers of two) of each tuning parameter, in
+/// the order ml, nl, ms, ns, u, ks, kl, kg, vec. Shared with the sampler.
+struct ParamRange {
+  const char *name;
+  int lo, hi;
+};
+const std::vector<ParamRange> &gemmParamRanges();
+
+} // namespace isaac
+
+#endif // ISAAC_MODEL_LEGALITY_H

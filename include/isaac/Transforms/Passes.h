@@ -1,0 +1,60 @@
+//===- Passes.h - isaac passes ----------------------------------*- C++ -*-===//
+
+#ifndef ISAAC_TRANSFORMS_PASSES_H
+#define ISAAC_TRANSFORMS_PASSES_H
+
+#include "isaac/Dialect/IsaacDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::isaac {
+
+#define GEN_PASS_DECL
+#include "isaac/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "isaac/Transforms/Passes.h.inc"
+
+/// Options of --isaac-pipeline.
+struct IsaacPipelineOptions
+    : public PassPipelineOptions<IsaacPipelineOptions> {
+  Option<std::string> chip{*this, "chip", llvm::cl::desc("Target chip"),
+                           llvm::cl::init("sm_90")};
+  Option<std::string> features{*this, "features",
+                               llvm::cl::desc("PTX features"),
+                               llvm::cl::init("+ptx80")};
+  Option<std::string> ptxDir{
+      *this, "ptx-dir",
+      llvm::cl::desc("Write each kernel's PTX to this directory"),
+      llvm::cl::init("")};
+  Option<unsigned> topk{*this, "topk",
+                        llvm::cl::desc("Record the N best configurations"),
+                        llvm::cl::init(1)};
+  Option<bool> strict{
+      *this, "strict",
+      llvm::cl::desc("Unsupported GEMMs are errors instead of remarks"),
+      llvm::cl::init(false)};
+};
+
+/// linalg -> isaac.config -> gpu kernels -> NVVM -> PTX -> runtime calls.
+void buildIsaacPipeline(OpPassManager &pm, const IsaacPipelineOptions &opts);
+
+/// Registers --isaac-pipeline.
+void registerIsaacPipeline();
+
+/// Registers every isaac pass and the pipeline.
+inline void registerAllIsaacPasses() {
+  registerIsaacPasses();
+  registerIsaacPipeline();
+}
+
+} // namespace mlir::isaac
+
+#endif // ISAAC_TRANSFORMS_PASSES_H

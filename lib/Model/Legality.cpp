@@ -1,0 +1,204 @@
+//===- Legality.cpp - Which GEMM configurations are legal -----------------===//
+
+#include "isaac/Model/Legality.h"
+
+#include <algorithm>
+#include <sstream>
+
+using namespace isaac;
+
+static bool isPow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
+
+std::optional<ChipLimits> isaac::getChipLimits(const std::string &chip) {
+  // Static shared memory is capped at 48 KiB on every chip; the larger
+  // opt-in carve-outs need dynamic shared memory, which the kernels avoid so
+  // that one PTX file launches without per-kernel attributes.
+  ChipLimits l;
+  l.chip = chip;
+  if (chip == "sm_80") {
+    l.numSMs = 108;
+  } else if (chip == "sm_86") {
+    l.numSMs = 84;
+  } else if (chip == "sm_87") {
+    l.numSMs = 16;
+  } else if (chip == "sm_89") {
+    l.numSMs = 128;
+  } else if (chip == "sm_90" || chip == "sm_90a") {
+    l.numSMs = 132;
+  } else if (chip == "sm_100" || chip == "sm_100a") {
+    l.numSMs = 148;
+  } else {
+    return std::nullopt;
+  }
+  return l;
+}
+
+std::string isaac::knownChips() {
+  return "sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a, sm_100, sm_100a";
+}
+
+SharedLayout isaac::getSharedLayout(const GemmConfig &c, DType t) {
+  SharedLayout s;
+  int pad = 16 / dtypeBytes(t);
+  s.strideA = c.ml + pad;
+  s.strideB = c.nl + pad;
+  s.offsetB = c.u * s.strideA;
+  s.stageElems = c.u * (s.strideA + s.strideB);
+  s.reduceElems = (c.kl - 1) * c.ml * c.nl;
+  s.totalElems = std::max(2 * s.stageElems, s.reduceElems);
+  s.bytes = s.totalElems * dtypeBytes(t);
+  return s;
+}
+
+/// Largest power of two w <= 16 bytes such that w divides both `tile` (the
+/// thread's contiguous run in shared memory) and `stride` (the row pitch),
+/// so every fragment load is w-aligned.
+static int fragmentWidth(int tile, int stride, DType t) {
+  int w = 16 / dtypeBytes(t);
+  while (w > 1 && (tile % w != 0 || stride % w != 0))
+    w /= 2;
+  return w;
+}
+
+int isaac::fragmentWidthA(const GemmConfig &c, DType t) {
+  return fragmentWidth(c.ms, getSharedLayout(c, t).strideA, t);
+}
+int isaac::fragmentWidthB(const GemmConfig &c, DType t) {
+  return fragmentWidth(c.ns, getSharedLayout(c, t).strideB, t);
+}
+
+static int ceilDiv(int a, int b) { return (a + b - 1) / b; }
+
+int isaac::loadsPerThreadA(const GemmConfig &c) {
+  return ceilDiv(c.ml * c.u / c.vec, c.threads());
+}
+int isaac::loadsPerThreadB(const GemmConfig &c) {
+  return ceilDiv(c.nl * c.u / c.vec, c.threads());
+}
+
+int isaac::estimateRegisters(const GemmConfig &c, DType t) {
+  int words = dtypeBytes(t) / 4;
+  int acc = c.ms * c.ns * c.ks * words;
+  int frag = (c.ms + c.ns) * words;
+  int prefetch = (loadsPerThreadA(c) + loadsPerThreadB(c)) * c.vec * words;
+  // Addresses, loop counters, predicates and the epilogue's scalars.
+  const int overhead = 32;
+  return acc + frag + prefetch + overhead;
+}
+
+const std::vector<ParamRange> &isaac::gemmParamRanges() {
+  static const std::vector<ParamRange> ranges = {
+      {"ml", 1, 256}, {"nl", 1, 256}, {"ms", 1, 16},  {"ns", 1, 16},
+      {"u", 1, 64},   {"ks", 1, 16},  {"kl", 1, 32},  {"kg", 1, 1024},
+      {"vec", 1, 4}};
+  return ranges;
+}
+
+std::vector<Violation> isaac::checkGemmStructure(const GemmConfig &c,
+                                                 int maxThreadsPerBlock) {
+  std::vector<Violation> out;
+  auto fail = [&](const char *rule, const std::string &msg) {
+    out.push_back({rule, msg});
+  };
+  const int values[] = {c.ml, c.nl, c.ms, c.ns, c.u, c.ks, c.kl, c.kg, c.vec};
+  const auto &ranges = gemmParamRanges();
+  bool shapeOk = true;
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    int v = values[i];
+    if (!isPow2(v)) {
+      fail("power-of-two", std::string(ranges[i].name) + " = " +
+                               std::to_string(v) +
+                               " must be a positive power of two");
+      shapeOk = false;
+    } else if (v < ranges[i].lo || v > ranges[i].hi) {
+      fail("range", std::string(ranges[i].name) + " = " + std::to_string(v) +
+                        " is outside [" + std::to_string(ranges[i].lo) + ", " +
+                        std::to_string(ranges[i].hi) + "]");
+      shapeOk = false;
+    }
+  }
+  // The derived quantities below divide by these; stop at the first
+  // malformed value rather than report nonsense.
+  if (!shapeOk)
+    return out;
+
+  bool tilesOk = true;
+  if (c.ml % c.ms != 0) {
+    fail("tile-divisibility", "ml = " + std::to_string(c.ml) +
+                                  " is not a multiple of ms = " +
+                                  std::to_string(c.ms));
+    tilesOk = false;
+  }
+  if (c.nl % c.ns != 0) {
+    fail("tile-divisibility", "nl = " + std::to_string(c.nl) +
+                                  " is not a multiple of ns = " +
+                                  std::to_string(c.ns));
+    tilesOk = false;
+  }
+  if (c.u % (c.kl * c.ks) != 0) {
+    fail("tile-divisibility", "u = " + std::to_string(c.u) +
+                                  " is not a multiple of kl * ks = " +
+                                  std::to_string(c.kl * c.ks));
+    tilesOk = false;
+  }
+  if (!tilesOk)
+    return out;
+
+  int t = c.threads();
+  if (t % 32 != 0 || t > maxThreadsPerBlock) {
+    std::ostringstream os;
+    os << "(ml/ms) * (nl/ns) * kl = " << c.threadsM() << " * "
+       << c.threadsN() << " * " << c.kl << " = " << t
+       << " threads per block; must be a multiple of 32 and at most "
+       << maxThreadsPerBlock;
+    fail("threads-per-block", os.str());
+  }
+
+  if (c.ml % c.vec != 0 || c.nl % c.vec != 0 || c.u % c.vec != 0)
+    fail("vector-divisibility",
+         "vec = " + std::to_string(c.vec) +
+             " must divide ml, nl and u (ml = " + std::to_string(c.ml) +
+             ", nl = " + std::to_string(c.nl) + ", u = " +
+             std::to_string(c.u) + ")");
+  return out;
+}
+
+std::vector<Violation> isaac::checkGemmLegality(const GemmConfig &c,
+                                                DType dtype,
+                                                const ChipLimits &chip) {
+  std::vector<Violation> out = checkGemmStructure(c, chip.maxThreadsPerBlock);
+  auto fail = [&](const char *rule, const std::string &msg) {
+    out.push_back({rule, msg});
+  };
+  // Resource rules divide by the structural quantities; report those first.
+  if (!out.empty())
+    return out;
+  int t = c.threads();
+  int vecBytes = c.vec * dtypeBytes(dtype);
+  if (vecBytes > 16)
+    fail("vector-width", "vec = " + std::to_string(c.vec) + " " +
+                             dtypeName(dtype) + " elements is " +
+                             std::to_string(vecBytes) +
+                             " bytes; global loads are at most 16 bytes");
+
+  SharedLayout s = getSharedLayout(c, dtype);
+  if (s.bytes > chip.staticSmemPerBlock)
+    fail("shared-memory", "needs " + std::to_string(s.bytes) +
+                              " bytes of shared memory; " + chip.chip +
+                              " allows " +
+                              std::to_string(chip.staticSmemPerBlock) +
+                              " bytes of static shared memory per block");
+
+  int regs = estimateRegisters(c, dtype);
+  if (regs > chip.maxRegsPerThread)
+    fail("registers", "needs about " + std::to_string(regs) +
+                          " registers per thread; " + chip.chip +
+                          " allows " + std::to_string(chip.maxRegsPerThread));
+  else if (regs * t > chip.regsPerBlock)
+    fail("registers", "needs about " + std::to_string(regs) + " x " +
+                          std::to_string(t) + " = " +
+                          std::to_string(regs * t) +
+                          " registers per block; " + chip.chip + " has " +
+                          std::to_string(chip.regsPerBlock));
+  return out;
+}

@@ -1,0 +1,597 @@
+//===- GemmKernelBuilder.cpp - ISAAC's parameterized GEMM kernel ----------===//
+//
+// Emits one gpu.func per (configuration, dtype, layout) implementing
+// C = alpha*op(A)*op(B) + beta*C with ISAAC's tiling (SC17 §3.2, Fig. 3):
+//
+//   block  : an ML x NL tile of C;  grid z = batch * KG (KG: K split over grid)
+//   thread : an MS x NS tile of C in registers, for one of KL groups that
+//            each reduce U/KL of every staged K-tile, with KS independent
+//            accumulator sets (K split inside the thread)
+//   stage  : ML x U of A and U x NL of B copied to shared memory (k-major,
+//            transposed on the way where the global layout is k-contiguous,
+//            rows padded by 16 bytes), double-buffered: the next tile's
+//            global loads are issued before the current tile's FMAs.
+//
+// Bounds are handled by predication, not padding. A block whose whole tile
+// is in bounds and whose operands allow aligned vector loads runs the fast
+// path: unpredicated `vec`-wide loads for every full K-tile. Everything else
+// (edge blocks, the partial last K-tile, misaligned operands) takes the
+// predicated path: `@p ld.global` through inline PTX, out-of-range elements
+// read as zero, and predicated stores. The kernel is generic over M, N, K,
+// leading dimensions, batch strides, alpha and beta (runtime arguments).
+//
+// The body is written in the LLVM dialect (pointers, loads, inline PTX),
+// arith (index math) and scf (loops, uniform branches) so that the exact
+// memory instructions are under the generator's control.
+//
+//===----------------------------------------------------------------------===//
+
+#include "isaac/Transforms/KernelBuilders.h"
+
+#include "KernelEmitter.h"
+
+#include "isaac/Model/Legality.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::isaac;
+using ::isaac::DType;
+using ::isaac::GemmConfig;
+
+std::string GemmKernelSpec::kernelName() const {
+  return std::string("isaac_gemm_") + ::isaac::dtypeName(dtype) + "_" +
+         layout.str() + "_" + config.mangle();
+}
+
+namespace {
+
+/// How one operand's tile is fetched from global memory into shared memory.
+/// The smem tile is always k-major: X_s[k][r] (r = m for A, n for B).
+struct FetchPlan {
+  bool contigIsK; ///< global layout is contiguous along k: store transposes
+  int rows;       ///< ML or NL
+  int cdim;       ///< tile extent along the global contiguous dimension
+  int chunksPerRow;
+  int chunks;    ///< vec-wide chunks in the tile
+  int rounds;    ///< chunks per thread (the last round may wrap, see below)
+  int smemBase;  ///< offset of this operand's tile inside a stage
+  int smemStride;
+
+  FetchPlan(const GemmConfig &c, int rows, bool contigIsK, int smemBase,
+            int smemStride)
+      : contigIsK(contigIsK), rows(rows), cdim(contigIsK ? c.u : rows),
+        chunksPerRow(cdim / c.vec), chunks(rows * c.u / c.vec),
+        rounds((chunks + c.threads() - 1) / c.threads()), smemBase(smemBase),
+        smemStride(smemStride) {}
+};
+
+/// Per-thread, loop-invariant coordinates of the chunks a thread fetches.
+struct ThreadChunks {
+  SmallVector<Value> s, c; ///< strided / contiguous coordinates (elements)
+};
+
+/// Everything the tile-level emitters need, computed once per block.
+struct BlockState {
+  Value tid;
+  Value M, N, K, lda, ldb, ldc;
+  Value aBase, bBase, cBase; ///< batch-offset global pointers
+  Value m0, n0;              ///< first row / column of the block's C tile
+  Value kEnd;                ///< end of this block's K slice
+  Value smem;                ///< shared buffer base (!llvm.ptr<3>)
+};
+
+class GemmBuilder {
+public:
+  GemmBuilder(OpBuilder &b, Location loc, const GemmKernelSpec &spec)
+      : e(b, loc, spec.dtype), spec(spec), c(spec.config),
+        smem(::isaac::getSharedLayout(c, spec.dtype)),
+        planA(c, c.ml, /*contigIsK=*/!spec.layout.transA, 0, smem.strideA),
+        planB(c, c.nl, /*contigIsK=*/spec.layout.transB, smem.offsetB,
+              smem.strideB) {}
+
+  void buildBody(gpu::GPUFuncOp func, StringRef smemSymbol);
+
+private:
+  KernelEmitter e;
+  const GemmKernelSpec &spec;
+  const GemmConfig &c;
+  ::isaac::SharedLayout smem;
+  FetchPlan planA, planB;
+  BlockState st;
+  ThreadChunks chunksA, chunksB;
+
+  ThreadChunks computeChunks(const FetchPlan &p);
+  SmallVector<Value> fetchTile(const FetchPlan &p, const ThreadChunks &tc,
+                               Value xBase, Value ld, Value rowBase,
+                               Value rowLimit, Value kBase, bool predicated);
+  SmallVector<Value> fetchBoth(Value kBase, bool predicated);
+  void storeTile(const FetchPlan &p, const ThreadChunks &tc,
+                 ArrayRef<Value> vals, Value stageBase);
+  void storeBoth(ArrayRef<Value> vals, Value stageBase);
+  SmallVector<Value> computeTile(Value stageBase, ValueRange acc, Value klId,
+                                 Value tm, Value tn);
+  void emitEpilogue(ArrayRef<Value> acc, Value tm, Value tn, Value g,
+                    Value batch, Value wBase, Value alpha, Value beta);
+};
+
+ThreadChunks GemmBuilder::computeChunks(const FetchPlan &p) {
+  ThreadChunks tc;
+  int threads = c.threads();
+  for (int r = 0; r < p.rounds; ++r) {
+    // Threads past the last chunk in the final round re-fetch a chunk of
+    // round 0 (i mod chunks): they store the same value to the same shared
+    // address as its owner, which keeps every thread on one code path.
+    Value i = e.add(st.tid, e.ci32(r * threads));
+    if ((r + 1) * threads > p.chunks)
+      i = e.remu(i, e.ci32(p.chunks));
+    tc.s.push_back(e.divu(i, e.ci32(p.chunksPerRow)));
+    tc.c.push_back(e.mul(e.remu(i, e.ci32(p.chunksPerRow)), e.ci32(c.vec)));
+  }
+  return tc;
+}
+
+SmallVector<Value> GemmBuilder::fetchTile(const FetchPlan &p,
+                                          const ThreadChunks &tc, Value xBase,
+                                          Value ld, Value rowBase,
+                                          Value rowLimit, Value kBase,
+                                          bool predicated) {
+  SmallVector<Value> vals;
+  for (int r = 0; r < p.rounds; ++r) {
+    // Global coordinates of the chunk: `row` along m/n, `k` along K.
+    Value row, k;
+    if (p.contigIsK) {
+      row = e.add(rowBase, tc.s[r]);
+      k = e.add(kBase, tc.c[r]);
+    } else {
+      k = e.add(kBase, tc.s[r]);
+      row = e.add(rowBase, tc.c[r]);
+    }
+    Value off = p.contigIsK ? e.add(e.mul(e.ext64(row), e.ext64(ld)),
+                                    e.ext64(k))
+                            : e.add(e.mul(e.ext64(k), e.ext64(ld)),
+                                    e.ext64(row));
+    Value ptr = e.gep(xBase, off);
+    if (!predicated) {
+      llvm::append_range(vals, e.loadVector(ptr, c.vec));
+      continue;
+    }
+    // One predicate per element: the chunk may straddle the edge along its
+    // contiguous dimension.
+    for (int j = 0; j < c.vec; ++j) {
+      Value rowJ = p.contigIsK ? row : e.add(row, e.ci32(j));
+      Value kJ = p.contigIsK ? e.add(k, e.ci32(j)) : k;
+      Value pred = e.land(e.slt(rowJ, rowLimit), e.slt(kJ, st.kEnd));
+      Value pj = j == 0 ? ptr : e.gep(ptr, e.ci64(j));
+      vals.push_back(e.predicatedLoad(pj, pred));
+    }
+  }
+  return vals;
+}
+
+SmallVector<Value> GemmBuilder::fetchBoth(Value kBase, bool predicated) {
+  SmallVector<Value> vals = fetchTile(planA, chunksA, st.aBase, st.lda, st.m0,
+                                      st.M, kBase, predicated);
+  llvm::append_range(vals, fetchTile(planB, chunksB, st.bBase, st.ldb, st.n0,
+                                     st.N, kBase, predicated));
+  return vals;
+}
+
+void GemmBuilder::storeTile(const FetchPlan &p, const ThreadChunks &tc,
+                            ArrayRef<Value> vals, Value stageBase) {
+  for (int r = 0; r < p.rounds; ++r) {
+    ArrayRef<Value> chunk = vals.slice(r * c.vec, c.vec);
+    Value base = e.add(stageBase, e.ci32(p.smemBase));
+    if (p.contigIsK) {
+      // Transpose in place: element j of the chunk is k = c + j of row s.
+      for (int j = 0; j < c.vec; ++j) {
+        Value idx = e.add(base, e.add(e.mul(e.add(tc.c[r], e.ci32(j)),
+                                            e.ci32(p.smemStride)),
+                                      tc.s[r]));
+        e.storeVector(e.gep(st.smem, idx), chunk[j]);
+      }
+    } else {
+      Value idx =
+          e.add(base, e.add(e.mul(tc.s[r], e.ci32(p.smemStride)), tc.c[r]));
+      e.storeVector(e.gep(st.smem, idx), chunk);
+    }
+  }
+}
+
+void GemmBuilder::storeBoth(ArrayRef<Value> vals, Value stageBase) {
+  int nA = planA.rounds * c.vec;
+  storeTile(planA, chunksA, vals.take_front(nA), stageBase);
+  storeTile(planB, chunksB, vals.drop_front(nA), stageBase);
+}
+
+SmallVector<Value> GemmBuilder::computeTile(Value stageBase, ValueRange accIn,
+                                            Value klId, Value tm, Value tn) {
+  SmallVector<Value> acc(accIn.begin(), accIn.end());
+  int depth = c.depthPerThread();
+  int fwA = ::isaac::fragmentWidthA(c, spec.dtype);
+  int fwB = ::isaac::fragmentWidthB(c, spec.dtype);
+  Value kFirst = e.mul(klId, e.ci32(depth));
+  Value aRow = e.add(stageBase, e.add(e.mul(kFirst, e.ci32(smem.strideA)),
+                                      e.mul(tm, e.ci32(c.ms))));
+  Value bRow = e.add(e.add(stageBase, e.ci32(smem.offsetB)),
+                     e.add(e.mul(kFirst, e.ci32(smem.strideB)),
+                           e.mul(tn, e.ci32(c.ns))));
+  // Fully unrolled: MS*NS FMAs per k, `depth` k's; KS accumulator sets
+  // interleaved over k so consecutive FMAs into one register are KS apart.
+  for (int kk = 0; kk < depth; ++kk) {
+    SmallVector<Value> a, bv;
+    for (int i = 0; i < c.ms; i += fwA)
+      llvm::append_range(
+          a, e.loadVector(e.gep(st.smem, e.add(aRow, e.ci32(kk * smem.strideA +
+                                                            i))),
+                          fwA));
+    for (int j = 0; j < c.ns; j += fwB)
+      llvm::append_range(
+          bv, e.loadVector(e.gep(st.smem, e.add(bRow, e.ci32(kk * smem.strideB +
+                                                             j))),
+                           fwB));
+    int set = kk % c.ks;
+    for (int i = 0; i < c.ms; ++i)
+      for (int j = 0; j < c.ns; ++j) {
+        Value &x = acc[(set * c.ms + i) * c.ns + j];
+        x = e.fma(a[i], bv[j], x);
+      }
+  }
+  return acc;
+}
+
+void GemmBuilder::emitEpilogue(ArrayRef<Value> acc, Value tm, Value tn,
+                               Value g, Value batch, Value wBase, Value alpha,
+                               Value beta) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  Value rowBase = e.add(st.m0, e.mul(tm, e.ci32(c.ms)));
+  Value colBase = e.add(st.n0, e.mul(tn, e.ci32(c.ns)));
+  SmallVector<Value> scaled;
+  for (Value v : acc)
+    scaled.push_back(e.fmul(alpha, v));
+
+  // Per-element coordinates and bounds; shared by every store flavour.
+  auto forEach = [&](function_ref<void(int, int, Value, Value, Value)> fn) {
+    for (int i = 0; i < c.ms; ++i) {
+      Value row = e.add(rowBase, e.ci32(i));
+      Value rowOk = e.slt(row, st.M);
+      for (int j = 0; j < c.ns; ++j) {
+        Value col = e.add(colBase, e.ci32(j));
+        fn(i, j, row, col, e.land(rowOk, e.slt(col, st.N)));
+      }
+    }
+  };
+  auto cPtr = [&](Value row, Value col) {
+    return e.gep(st.cBase, e.add(e.mul(e.ext64(row), e.ext64(st.ldc)),
+                                 e.ext64(col)));
+  };
+
+  if (c.kg > 1) {
+    Value useWorkspace = LLVM::ICmpOp::create(
+        b, loc, LLVM::ICmpPredicate::ne, wBase,
+        LLVM::ZeroOp::create(b, loc, e.gptr));
+    auto ifOp = scf::IfOp::create(b, loc, useWorkspace, /*withElse=*/true);
+    {
+      // Deterministic mode: a dense M x N plane per (batch, slice).
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      Value plane = e.mul(e.ext64(st.M), e.ext64(st.N));
+      Value slice = e.add(e.mul(e.ext64(batch), e.ci64(c.kg)), e.ext64(g));
+      Value wTile = e.gep(wBase, e.mul(slice, plane));
+      forEach([&](int i, int j, Value row, Value col, Value ok) {
+        Value off = e.add(e.mul(e.ext64(row), e.ext64(st.N)), e.ext64(col));
+        e.predicatedStore(e.gep(wTile, off), scaled[i * c.ns + j], ok);
+      });
+    }
+    {
+      // Atomic mode: the caller pre-scaled C by beta.
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      forEach([&](int i, int j, Value row, Value col, Value ok) {
+        e.predicatedReduceAdd(cPtr(row, col), scaled[i * c.ns + j], ok);
+      });
+    }
+    return;
+  }
+
+  // KG == 1: C = alpha*acc + beta*C. Fast path for interior tiles with
+  // aligned C: vector stores, no predicates. beta == 0 never reads C.
+  int sw = 16 / e.esz();
+  while (sw > 1 && c.ns % sw != 0)
+    sw /= 2;
+  Value full = e.land(e.sle(e.add(st.m0, e.ci32(c.ml)), st.M),
+                      e.sle(e.add(st.n0, e.ci32(c.nl)), st.N));
+  Value cAligned = e.land(
+      e.isMultiple(LLVM::PtrToIntOp::create(b, loc, e.i64, st.cBase),
+                   sw * e.esz()),
+      e.isMultiple(st.ldc, sw));
+  Value betaZero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                         beta, e.cf(0.0));
+  auto fastIf = scf::IfOp::create(b, loc, e.land(full, cAligned),
+                                  /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(fastIf.thenBlock());
+    auto betaIf = scf::IfOp::create(b, loc, betaZero, /*withElse=*/true);
+    for (int withBeta = 0; withBeta < 2; ++withBeta) {
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(withBeta ? betaIf.elseBlock()
+                                          : betaIf.thenBlock());
+      for (int i = 0; i < c.ms; ++i) {
+        Value row = e.add(rowBase, e.ci32(i));
+        for (int j = 0; j < c.ns; j += sw) {
+          Value ptr = cPtr(row, e.add(colBase, e.ci32(j)));
+          SmallVector<Value> out(ArrayRef<Value>(scaled).slice(i * c.ns + j,
+                                                               sw));
+          if (withBeta) {
+            SmallVector<Value> old = e.loadVector(ptr, sw);
+            for (int x = 0; x < sw; ++x)
+              out[x] = e.fma(beta, old[x], out[x]);
+          }
+          e.storeVector(ptr, out);
+        }
+      }
+    }
+  }
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(fastIf.elseBlock());
+    auto betaIf = scf::IfOp::create(b, loc, betaZero, /*withElse=*/true);
+    for (int withBeta = 0; withBeta < 2; ++withBeta) {
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(withBeta ? betaIf.elseBlock()
+                                          : betaIf.thenBlock());
+      forEach([&](int i, int j, Value row, Value col, Value ok) {
+        Value ptr = cPtr(row, col);
+        Value out = scaled[i * c.ns + j];
+        if (withBeta)
+          out = e.fma(beta, e.predicatedLoad(ptr, ok), out);
+        e.predicatedStore(ptr, out, ok);
+      });
+    }
+  }
+}
+
+void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  Block &entry = func.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  auto args = entry.getArguments();
+  Value C = args[0], A = args[1], B = args[2], W = args[3];
+  st.M = args[4];
+  st.N = args[5];
+  st.K = args[6];
+  st.lda = args[7];
+  st.ldb = args[8];
+  st.ldc = args[9];
+  Value sA = args[10], sB = args[11], sC = args[12];
+  Value alpha = args[13], beta = args[14];
+
+  st.smem = LLVM::AddressOfOp::create(b, loc, e.sptr, smemSymbol);
+  st.tid = e.sreg(gpu::Dimension::x, /*block=*/false);
+  Value bx = e.sreg(gpu::Dimension::x, true);
+  Value by = e.sreg(gpu::Dimension::y, true);
+  Value bz = e.sreg(gpu::Dimension::z, true);
+  Value batch = e.divu(bz, e.ci32(c.kg));
+  Value g = e.remu(bz, e.ci32(c.kg));
+  st.m0 = e.mul(bx, e.ci32(c.ml));
+  st.n0 = e.mul(by, e.ci32(c.nl));
+  st.aBase = e.gep(A, e.mul(e.ext64(batch), sA));
+  st.bBase = e.gep(B, e.mul(e.ext64(batch), sB));
+  st.cBase = e.gep(C, e.mul(e.ext64(batch), sC));
+
+  // K slice of this block: Kc = ceil(ceil(K/KG)/U)*U, so that only the
+  // last slice can end in a partial tile.
+  Value kStart = e.ci32(0);
+  st.kEnd = st.K;
+  if (c.kg > 1) {
+    Value perG = e.divu(e.add(st.K, e.ci32(c.kg - 1)), e.ci32(c.kg));
+    Value kc = e.mul(e.divu(e.add(perG, e.ci32(c.u - 1)), e.ci32(c.u)),
+                     e.ci32(c.u));
+    kStart = e.minsi(e.mul(g, kc), st.K);
+    st.kEnd = e.minsi(e.add(kStart, kc), st.K);
+  }
+  Value kLen = e.sub(st.kEnd, kStart);
+  Value nTiles = e.divu(e.add(kLen, e.ci32(c.u - 1)), e.ci32(c.u));
+
+  // Fast path: the block's tile is inside C and both operands allow
+  // aligned vec-wide loads (base address, leading dimension, batch stride).
+  Value full = e.land(e.sle(e.add(st.m0, e.ci32(c.ml)), st.M),
+                      e.sle(e.add(st.n0, e.ci32(c.nl)), st.N));
+  auto aligned = [&](Value base, Value ld, Value stride) {
+    Value p = LLVM::PtrToIntOp::create(b, loc, e.i64, base);
+    return e.land(e.land(e.isMultiple(p, c.vec * e.esz()),
+                         e.isMultiple(ld, c.vec)),
+                  e.isMultiple(stride, c.vec));
+  };
+  Value fast = e.land(full, e.land(aligned(A, st.lda, sA),
+                                   aligned(B, st.ldb, sB)));
+  Value nFull = arith::SelectOp::create(b, loc, fast,
+                                        e.divu(kLen, e.ci32(c.u)), e.ci32(0));
+
+  // Thread coordinates: KL group, then (tm, tn) inside the group.
+  int groupThreads = c.threadsM() * c.threadsN();
+  Value klId = e.divu(st.tid, e.ci32(groupThreads));
+  Value inGroup = e.remu(st.tid, e.ci32(groupThreads));
+  Value tm = e.remu(inGroup, e.ci32(c.threadsM()));
+  Value tn = e.divu(inGroup, e.ci32(c.threadsM()));
+  chunksA = computeChunks(planA);
+  chunksB = computeChunks(planB);
+
+  int nPrefetch = (planA.rounds + planB.rounds) * c.vec;
+  SmallVector<Type> prefetchTypes(nPrefetch, e.elemTy);
+
+  // Fetches tile `t` (fast or predicated) into registers; zeros past the
+  // last tile.
+  auto emitFetch = [&](Value t) -> ValueRange {
+    Value kBase = e.add(kStart, e.mul(t, e.ci32(c.u)));
+    auto fastIf = scf::IfOp::create(b, loc, prefetchTypes, e.slt(t, nFull),
+                                    /*withElse=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(fastIf.thenBlock());
+      scf::YieldOp::create(b, loc, fetchBoth(kBase, /*predicated=*/false));
+      b.setInsertionPointToStart(fastIf.elseBlock());
+      auto tailIf = scf::IfOp::create(b, loc, prefetchTypes,
+                                      e.slt(t, nTiles), /*withElse=*/true);
+      scf::YieldOp::create(b, loc, tailIf.getResults());
+      b.setInsertionPointToStart(tailIf.thenBlock());
+      scf::YieldOp::create(b, loc, fetchBoth(kBase, /*predicated=*/true));
+      b.setInsertionPointToStart(tailIf.elseBlock());
+      SmallVector<Value> zeros(nPrefetch, e.cf(0.0));
+      scf::YieldOp::create(b, loc, zeros);
+    }
+    return fastIf.getResults();
+  };
+
+  // Prologue: stage tile 0 into buffer 0.
+  {
+    ValueRange first = emitFetch(e.ci32(0));
+    auto ifOp = scf::IfOp::create(b, loc, e.slt(e.ci32(0), nTiles),
+                                  /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    storeBoth(SmallVector<Value>(first), e.ci32(0));
+  }
+  e.barrier();
+
+  // Main loop over K tiles, accumulators carried in registers.
+  int nAcc = c.ks * c.ms * c.ns;
+  SmallVector<Value> accInit(nAcc, e.cf(0.0));
+  auto loop = scf::ForOp::create(b, loc, e.ci32(0), nTiles, e.ci32(1),
+                                 accInit);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value t = loop.getInductionVar();
+    Value next = e.add(t, e.ci32(1));
+    // Issue the next tile's global loads before this tile's FMAs.
+    ValueRange prefetched = emitFetch(next);
+    Value parity = e.remu(t, e.ci32(2));
+    Value cur = e.mul(parity, e.ci32(smem.stageElems));
+    Value other = e.mul(e.sub(e.ci32(1), parity), e.ci32(smem.stageElems));
+    SmallVector<Value> acc =
+        computeTile(cur, loop.getRegionIterArgs(), klId, tm, tn);
+    auto ifOp = scf::IfOp::create(b, loc, e.slt(next, nTiles),
+                                  /*withElse=*/false);
+    {
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      storeBoth(SmallVector<Value>(prefetched), other);
+    }
+    // One barrier per tile: the buffer written above was last read in the
+    // previous iteration, which ended with this same barrier.
+    e.barrier();
+    scf::YieldOp::create(b, loc, acc);
+  }
+
+  // KS partials: summed in registers.
+  SmallVector<Value> acc;
+  for (int i = 0; i < c.ms * c.ns; ++i) {
+    Value s = loop.getResult(i);
+    for (int k = 1; k < c.ks; ++k)
+      s = e.fadd(s, loop.getResult(k * c.ms * c.ns + i));
+    acc.push_back(s);
+  }
+
+  // KL partials: groups 1..KL-1 park their tiles in shared memory (the
+  // staging buffers are free after the loop's last barrier); group 0 sums
+  // them in group order and alone writes C.
+  Value isGroup0 = e.eq(klId, e.ci32(0));
+  if (c.kl > 1) {
+    auto slot = [&](Value group, int i, int j) {
+      Value idx = e.add(
+          e.mul(e.sub(group, e.ci32(1)), e.ci32(c.ml * c.nl)),
+          e.add(e.mul(e.add(e.mul(tm, e.ci32(c.ms)), e.ci32(i)),
+                      e.ci32(c.nl)),
+                e.add(e.mul(tn, e.ci32(c.ns)), e.ci32(j))));
+      return e.gep(st.smem, idx);
+    };
+    {
+      auto ifOp = scf::IfOp::create(b, loc, isGroup0, /*withElse=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      for (int i = 0; i < c.ms; ++i)
+        for (int j = 0; j < c.ns; ++j)
+          LLVM::StoreOp::create(b, loc, acc[i * c.ns + j], slot(klId, i, j),
+                                e.esz());
+    }
+    e.barrier();
+    SmallVector<Type> accTypes(acc.size(), e.elemTy);
+    auto ifOp = scf::IfOp::create(b, loc, accTypes, isGroup0,
+                                  /*withElse=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      SmallVector<Value> sum(acc);
+      for (int grp = 1; grp < c.kl; ++grp)
+        for (int i = 0; i < c.ms; ++i)
+          for (int j = 0; j < c.ns; ++j) {
+            Value v = LLVM::LoadOp::create(b, loc, e.elemTy,
+                                           slot(e.ci32(grp), i, j), e.esz());
+            sum[i * c.ns + j] = e.fadd(sum[i * c.ns + j], v);
+          }
+      scf::YieldOp::create(b, loc, sum);
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(b, loc, acc);
+    }
+    acc.assign(ifOp.getResults().begin(), ifOp.getResults().end());
+  }
+
+  auto epilogueIf = scf::IfOp::create(b, loc, isGroup0, /*withElse=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(epilogueIf.thenBlock());
+    emitEpilogue(acc, tm, tn, g, batch, W, alpha, beta);
+  }
+  gpu::ReturnOp::create(b, loc);
+}
+
+} // namespace
+
+gpu::GPUFuncOp mlir::isaac::buildGemmKernel(OpBuilder &builder,
+                                            gpu::GPUModuleOp module,
+                                            const GemmKernelSpec &spec) {
+  OpBuilder::InsertionGuard guard(builder);
+  MLIRContext *ctx = builder.getContext();
+  Location loc = module.getLoc();
+  std::string name = spec.kernelName();
+  ::isaac::SharedLayout smem =
+      ::isaac::getSharedLayout(spec.config, spec.dtype);
+
+  builder.setInsertionPointToEnd(module.getBody());
+  Type elemTy = spec.dtype == DType::F32 ? Type(builder.getF32Type())
+                                         : Type(builder.getF64Type());
+  std::string smemName = name + "_smem";
+  LLVM::GlobalOp::create(
+      builder, loc, LLVM::LLVMArrayType::get(elemTy, smem.totalElems),
+      /*isConstant=*/false, LLVM::Linkage::Internal, smemName, Attribute(),
+      /*alignment=*/16, /*addrSpace=*/3);
+
+  Type gptr = LLVM::LLVMPointerType::get(ctx, 1);
+  Type i32 = builder.getI32Type(), i64 = builder.getI64Type();
+  SmallVector<Type> argTypes = {gptr, gptr, gptr, gptr, i32, i32, i32, i32,
+                                i32,  i32,  i64,  i64,  i64, elemTy, elemTy};
+  auto func = gpu::GPUFuncOp::create(builder, loc, name,
+                                     builder.getFunctionType(argTypes, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                builder.getUnitAttr());
+  func.setKnownBlockSizeAttr(
+      builder.getDenseI32ArrayAttr({spec.config.threads(), 1, 1}));
+  // A and B are only read: lets the backend use the non-coherent cache.
+  for (unsigned i : {1u, 2u}) {
+    func.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),
+                    builder.getUnitAttr());
+    func.setArgAttr(i, LLVM::LLVMDialect::getReadonlyAttrName(),
+                    builder.getUnitAttr());
+  }
+
+  GemmBuilder gen(builder, loc, spec);
+  gen.buildBody(func, smemName);
+  return func;
+}

@@ -1,0 +1,38 @@
+//===- GemmMatch.h - Recognizing the GEMMs isaac can compile ---*- C++ -*-===//
+//
+// Private to lib/Transforms. One place decides which linalg operations are
+// GEMMs the generator supports (and says why not otherwise), so that
+// isaac-select-config and isaac-lower-to-gpu agree.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ISAAC_LIB_TRANSFORMS_GEMMMATCH_H
+#define ISAAC_LIB_TRANSFORMS_GEMMMATCH_H
+
+#include "isaac/Model/GemmConfig.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include <string>
+
+namespace mlir::isaac {
+
+struct GemmMatch {
+  Value a, b, c;
+  ::isaac::GemmShape shape;
+};
+
+/// Matches a linalg.matmul / linalg.batch_matmul on static-shape f32/f64
+/// memrefs whose innermost stride is 1, with A and/or B possibly transposed
+/// through the indexing maps. On failure `reason` says why, in words fit
+/// for a remark.
+FailureOr<GemmMatch> matchGemm(Operation *op, std::string &reason);
+
+/// Whether `op` is an operation isaac looks at at all.
+inline bool isGemmCandidate(Operation *op) {
+  return isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op);
+}
+
+} // namespace mlir::isaac
+
+#endif // ISAAC_LIB_TRANSFORMS_GEMMMATCH_H

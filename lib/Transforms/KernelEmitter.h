@@ -1,0 +1,168 @@
+//===- KernelEmitter.h - Scalar code helpers for kernel bodies -*- C++ -*-===//
+//
+// Private to lib/Transforms: thin wrappers over OpBuilder that the GEMM
+// generator and the helper kernels use to write index math, loads, stores
+// and the predicated inline-PTX memory instructions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ISAAC_LIB_TRANSFORMS_KERNELEMITTER_H
+#define ISAAC_LIB_TRANSFORMS_KERNELEMITTER_H
+
+#include "isaac/Model/GemmConfig.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::isaac {
+
+/// Thin helpers over OpBuilder for the scalar code of a kernel body.
+class KernelEmitter {
+public:
+  KernelEmitter(OpBuilder &b, Location loc, ::isaac::DType dtype)
+      : b(b), loc(loc), dtype(dtype),
+        elemTy(dtype == ::isaac::DType::F32 ? Type(b.getF32Type())
+                                   : Type(b.getF64Type())),
+        i1(b.getI1Type()), i32(b.getI32Type()), i64(b.getI64Type()),
+        gptr(LLVM::LLVMPointerType::get(b.getContext(), 1)),
+        sptr(LLVM::LLVMPointerType::get(b.getContext(), 3)) {}
+
+  OpBuilder &b;
+  Location loc;
+  ::isaac::DType dtype;
+  Type elemTy, i1, i32, i64, gptr, sptr;
+
+  int esz() const { return ::isaac::dtypeBytes(dtype); }
+
+  Value ci32(int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(i32, v));
+  }
+  Value ci64(int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(i64, v));
+  }
+  Value cf(double v) {
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(elemTy, v));
+  }
+  Value ctrue() {
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(i1, 1));
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value divu(Value x, Value y) { return arith::DivUIOp::create(b, loc, x, y); }
+  Value remu(Value x, Value y) { return arith::RemUIOp::create(b, loc, x, y); }
+  Value minsi(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
+  Value maxsi(Value x, Value y) { return arith::MaxSIOp::create(b, loc, x, y); }
+  Value land(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  Value slt(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y);
+  }
+  Value sle(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, x, y);
+  }
+  Value eq(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
+  }
+  Value ext64(Value x) { return arith::ExtSIOp::create(b, loc, i64, x); }
+  /// x is a multiple of `m` (m a power of two), as an i1.
+  Value isMultiple(Value x, int64_t m) {
+    Type t = x.getType();
+    Value mask =
+        arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, m - 1));
+    Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, 0));
+    return eq(arith::AndIOp::create(b, loc, x, mask), zero);
+  }
+
+  Value fmul(Value x, Value y) { return LLVM::FMulOp::create(b, loc, x, y); }
+  Value fadd(Value x, Value y) { return LLVM::FAddOp::create(b, loc, x, y); }
+  Value fma(Value x, Value y, Value z) {
+    return LLVM::FMAOp::create(b, loc, x, y, z);
+  }
+
+  /// &base[idx] for elements of the kernel's dtype.
+  Value gep(Value base, Value idx) {
+    return LLVM::GEPOp::create(b, loc, base.getType(), elemTy, base,
+                               ValueRange{idx});
+  }
+
+  /// Loads `width` consecutive elements (one vector access, aligned to its
+  /// size) and returns them as scalars.
+  SmallVector<Value> loadVector(Value ptr, int width) {
+    if (width == 1)
+      return {LLVM::LoadOp::create(b, loc, elemTy, ptr, esz())};
+    auto vt = VectorType::get({width}, elemTy);
+    Value v = LLVM::LoadOp::create(b, loc, vt, ptr, width * esz());
+    SmallVector<Value> out;
+    for (int i = 0; i < width; ++i)
+      out.push_back(LLVM::ExtractElementOp::create(b, loc, v, ci32(i)));
+    return out;
+  }
+
+  void storeVector(Value ptr, ArrayRef<Value> elems) {
+    int width = elems.size();
+    if (width == 1) {
+      LLVM::StoreOp::create(b, loc, elems[0], ptr, esz());
+      return;
+    }
+    auto vt = VectorType::get({width}, elemTy);
+    Value v = LLVM::PoisonOp::create(b, loc, vt);
+    for (int i = 0; i < width; ++i)
+      v = LLVM::InsertElementOp::create(b, loc, v, elems[i], ci32(i));
+    LLVM::StoreOp::create(b, loc, v, ptr, width * esz());
+  }
+
+  StringRef ptxType() const { return dtype == ::isaac::DType::F32 ? "f32" : "f64"; }
+  StringRef regConstraint() const { return dtype == ::isaac::DType::F32 ? "f" : "d"; }
+
+  /// `@p ld.global` of one element; reads 0 where `pred` is false (the
+  /// output register is tied to a zero input, so the untaken load leaves 0).
+  Value predicatedLoad(Value ptr, Value pred) {
+    std::string asmStr =
+        ("@$2 ld.global." + ptxType() + " $0, [$1];").str();
+    std::string cons = ("=" + regConstraint() + ",l,b,0").str();
+    return LLVM::InlineAsmOp::create(
+               b, loc, elemTy, ValueRange{ptr, pred, cf(0.0)}, asmStr, cons,
+               /*has_side_effects=*/false, /*is_align_stack=*/false,
+               LLVM::tailcallkind::TailCallKind::None,
+               LLVM::AsmDialectAttr(), ArrayAttr())
+        .getResult(0);
+  }
+
+  /// `@p st.global` of one element.
+  void predicatedStore(Value ptr, Value value, Value pred) {
+    std::string asmStr = ("@$2 st.global." + ptxType() + " [$0], $1;").str();
+    std::string cons = ("l," + regConstraint() + ",b").str();
+    LLVM::InlineAsmOp::create(b, loc, Type(), ValueRange{ptr, value, pred},
+                              asmStr, cons, /*has_side_effects=*/true,
+                              /*is_align_stack=*/false,
+                              LLVM::tailcallkind::TailCallKind::None,
+                              LLVM::AsmDialectAttr(), ArrayAttr());
+  }
+
+  /// `@p red.global.add`: the KG > 1 accumulation into C. Relaxed, with no
+  /// returned value: all split-K needs (an acq_rel atomicrmw is stronger).
+  void predicatedReduceAdd(Value ptr, Value value, Value pred) {
+    std::string asmStr =
+        ("@$2 red.global.add." + ptxType() + " [$0], $1;").str();
+    std::string cons = ("l," + regConstraint() + ",b").str();
+    LLVM::InlineAsmOp::create(b, loc, Type(), ValueRange{ptr, value, pred},
+                              asmStr, cons, /*has_side_effects=*/true,
+                              /*is_align_stack=*/false,
+                              LLVM::tailcallkind::TailCallKind::None,
+                              LLVM::AsmDialectAttr(), ArrayAttr());
+  }
+
+  void barrier() { gpu::BarrierOp::create(b, loc); }
+
+  Value sreg(gpu::Dimension d, bool block) {
+    Value v = block ? Value(gpu::BlockIdOp::create(b, loc, d))
+                    : Value(gpu::ThreadIdOp::create(b, loc, d));
+    return arith::IndexCastUIOp::create(b, loc, i32, v);
+  }
+};
+
+} // namespace mlir::isaac
+
+#endif // ISAAC_LIB_TRANSFORMS_KERNELEMITTER_H

@@ -1,0 +1,243 @@
+//===- LowerLaunch.cpp - isaac.launch_gemm to runtime calls ---------------===//
+//
+// After gpu-module-to-binary each kernel's gpu.module is a gpu.binary whose
+// object holds the PTX. This pass embeds that PTX (behind a comment header
+// describing the kernel, docs/abi.md) as a global string, replaces every
+// isaac.launch_gemm by a call to the runtime's isaacGemmLaunch and, with
+// ptx-dir, writes each kernel's PTX to a file.
+//
+//===----------------------------------------------------------------------===//
+
+#include "isaac/Transforms/Passes.h"
+
+#include "isaac/Model/Legality.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::isaac {
+#define GEN_PASS_DEF_ISAACLOWERLAUNCH
+#include "isaac/Transforms/Passes.h.inc"
+} // namespace mlir::isaac
+
+using namespace mlir;
+using namespace mlir::isaac;
+
+static constexpr StringLiteral kLaunchFn = "isaacGemmLaunch";
+
+/// The comment header of a kernel's PTX: the configuration as written in
+/// MLIR, and a key=value line the runtime and isaac-bench parse.
+static std::string kernelHeader(LaunchGemmOp launch, StringRef chip) {
+  ::isaac::GemmConfig c = launch.getConfig().getConfig();
+  auto elemTy = cast<MemRefType>(launch.getC().getType()).getElementType();
+  ::isaac::DType dtype = *getGemmDType(elemTy);
+  ::isaac::GemmLayout layout{launch.getTransA(), launch.getTransB()};
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "// isaac.config = #isaac.gemm<" << c.str() << ">\n";
+  os << "// isaac.kernel name=" << launch.getKernel().getLeafReference().str()
+     << " dtype=" << ::isaac::dtypeName(dtype) << " layout=" << layout.str()
+     << " ml=" << c.ml << " nl=" << c.nl << " ms=" << c.ms << " ns=" << c.ns
+     << " u=" << c.u << " ks=" << c.ks << " kl=" << c.kl << " kg=" << c.kg
+     << " vec=" << c.vec << " threads=" << c.threads()
+     << " smem=" << ::isaac::getSharedLayout(c, dtype).bytes
+     << " chip=" << chip << "\n";
+  return s;
+}
+
+/// A private constant global holding `text` plus a terminating NUL.
+static LLVM::GlobalOp makeStringGlobal(OpBuilder &b, Location loc,
+                                       StringRef name, StringRef text) {
+  std::string withNul = text.str();
+  withNul.push_back('\0');
+  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), withNul.size());
+  return LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
+                                LLVM::Linkage::Internal, name,
+                                b.getStringAttr(withNul));
+}
+
+namespace {
+struct LowerLaunchPass
+    : public mlir::isaac::impl::IsaacLowerLaunchBase<LowerLaunchPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = module.getContext();
+    OpBuilder b(ctx);
+    Type ptrTy = LLVM::LLVMPointerType::get(ctx);
+    Type i32 = b.getI32Type(), i64 = b.getI64Type(), f64 = b.getF64Type();
+
+    SmallVector<LaunchGemmOp> launches;
+    module.walk([&](LaunchGemmOp op) { launches.push_back(op); });
+    if (launches.empty())
+      return;
+
+    // The runtime entry point (docs/abi.md, Host ABI).
+    auto fnType = b.getFunctionType(
+        {ptrTy, ptrTy, i32, i32, i32, i32, i32, ptrTy, ptrTy, ptrTy, i32, i32,
+         i32, i32, i32, i32, i64, i64, i64, i32, f64, f64, ptrTy, i32},
+        {i32});
+    auto fn = module.lookupSymbol<func::FuncOp>(kLaunchFn);
+    if (!fn) {
+      b.setInsertionPointToStart(module.getBody());
+      fn = func::FuncOp::create(b, module.getLoc(), kLaunchFn, fnType);
+      fn.setPrivate();
+    } else if (fn.getFunctionType() != fnType) {
+      fn.emitError() << "'" << kLaunchFn
+                     << "' is declared with a type other than the isaac "
+                        "runtime's";
+      return signalPassFailure();
+    }
+
+    if (!ptxDir.empty()) {
+      if (std::error_code ec = llvm::sys::fs::create_directories(ptxDir)) {
+        module.emitError() << "cannot create ptx-dir '" << ptxDir
+                           << "': " << ec.message();
+        return signalPassFailure();
+      }
+    }
+
+    llvm::StringMap<LLVM::GlobalOp> ptxGlobals, nameGlobals;
+    SmallVector<gpu::BinaryOp> binaries;
+    for (LaunchGemmOp launch : launches) {
+      StringRef kernel = launch.getKernel().getLeafReference().getValue();
+      StringRef modName = launch.getKernel().getRootReference().getValue();
+      if (!ptxGlobals.count(modName)) {
+        auto binary = module.lookupSymbol<gpu::BinaryOp>(modName);
+        if (!binary) {
+          launch.emitError() << "kernel module @" << modName
+                             << " is not a gpu.binary yet; run "
+                                "gpu-module-to-binary{format=isa} first";
+          return signalPassFailure();
+        }
+        auto object = dyn_cast<gpu::ObjectAttr>(binary.getObjects()[0]);
+        if (!object ||
+            object.getFormat() != gpu::CompilationTarget::Assembly) {
+          launch.emitError() << "gpu.binary @" << modName
+                             << " does not hold PTX; use "
+                                "gpu-module-to-binary{format=isa}";
+          return signalPassFailure();
+        }
+        StringRef chip = "unknown";
+        if (auto t = dyn_cast<NVVM::NVVMTargetAttr>(object.getTarget()))
+          chip = t.getChip();
+        std::string ptx =
+            kernelHeader(launch, chip) + object.getObject().getValue().str();
+        if (!ptxDir.empty() && ::mlir::failed(writePtx(launch, kernel, ptx)))
+          return signalPassFailure();
+        b.setInsertionPointToStart(module.getBody());
+        ptxGlobals[modName] = makeStringGlobal(
+            b, module.getLoc(), ("__isaac_ptx_" + modName).str(), ptx);
+        nameGlobals[modName] = makeStringGlobal(
+            b, module.getLoc(), ("__isaac_name_" + modName).str(), kernel);
+        binaries.push_back(binary);
+      }
+      lowerLaunch(b, launch, fn, ptxGlobals[modName], nameGlobals[modName]);
+    }
+    for (gpu::BinaryOp binary : binaries)
+      binary.erase();
+  }
+
+  LogicalResult writePtx(Operation *op, StringRef kernel, StringRef ptx) {
+    SmallString<256> path(ptxDir);
+    llvm::sys::path::append(path, kernel + ".ptx");
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    if (ec)
+      return op->emitError() << "cannot write '" << path
+                             << "': " << ec.message();
+    os << ptx;
+    return success();
+  }
+
+  /// Device pointer of the first element, leading dimension and batch
+  /// stride (elements) of a memref operand.
+  struct Operand {
+    Value ptr, ld, batchStride;
+  };
+  Operand describe(OpBuilder &b, Location loc, Value memref) {
+    auto type = cast<MemRefType>(memref.getType());
+    int64_t rank = type.getRank();
+    int64_t esz = type.getElementTypeBitWidth() / 8;
+    auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+    Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+    Value byteOff = arith::MulIOp::create(
+        b, loc, meta.getOffset(), arith::ConstantIndexOp::create(b, loc, esz));
+    Value addr = arith::IndexCastUIOp::create(
+        b, loc, b.getI64Type(), arith::AddIOp::create(b, loc, base, byteOff));
+    Operand o;
+    o.ptr = LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(
+                                                 b.getContext()),
+                                     addr);
+    o.ld = arith::IndexCastOp::create(b, loc, b.getI32Type(),
+                                      meta.getStrides()[rank - 2]);
+    o.batchStride =
+        rank == 3 ? Value(arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                                     meta.getStrides()[0]))
+                  : Value(arith::ConstantIntOp::create(b, loc, 0, 64));
+    return o;
+  }
+
+  void lowerLaunch(OpBuilder &b, LaunchGemmOp launch, func::FuncOp fn,
+                   LLVM::GlobalOp ptx, LLVM::GlobalOp name) {
+    Location loc = launch.getLoc();
+    b.setInsertionPoint(launch);
+    auto i32c = [&](int64_t v) -> Value {
+      return arith::ConstantIntOp::create(b, loc, v, 32);
+    };
+    auto f64c = [&](double v) -> Value {
+      return arith::ConstantFloatOp::create(b, loc, b.getF64Type(),
+                                            APFloat(v));
+    };
+    Type ptrTy = LLVM::LLVMPointerType::get(b.getContext());
+    ::isaac::GemmConfig c = launch.getConfig().getConfig();
+    auto cT = cast<MemRefType>(launch.getC().getType());
+    auto aT = cast<MemRefType>(launch.getA().getType());
+    int64_t rank = cT.getRank(), bo = rank - 2;
+    int64_t m = cT.getDimSize(bo), n = cT.getDimSize(bo + 1);
+    int64_t k = aT.getDimSize(bo + (launch.getTransA() ? 0 : 1));
+    int64_t batch = rank == 3 ? cT.getDimSize(0) : 1;
+    Operand A = describe(b, loc, launch.getA());
+    Operand B = describe(b, loc, launch.getB());
+    Operand C = describe(b, loc, launch.getC());
+    int dtype = cT.getElementType().isF32() ? 0 : 1;
+    SmallVector<Value> args = {
+        LLVM::AddressOfOp::create(b, loc, ptrTy, ptx.getSymName()),
+        LLVM::AddressOfOp::create(b, loc, ptrTy, name.getSymName()),
+        i32c(dtype),
+        i32c(c.ml),
+        i32c(c.nl),
+        i32c(c.threads()),
+        i32c(c.kg),
+        C.ptr,
+        A.ptr,
+        B.ptr,
+        i32c(m),
+        i32c(n),
+        i32c(k),
+        A.ld,
+        B.ld,
+        C.ld,
+        A.batchStride,
+        B.batchStride,
+        C.batchStride,
+        i32c(batch),
+        f64c(launch.getAlpha().convertToDouble()),
+        f64c(launch.getBeta().convertToDouble()),
+        LLVM::ZeroOp::create(b, loc, ptrTy),
+        i32c(0)};
+    // The status is also kept by the runtime (isaacGetLastStatus), which is
+    // how the caller of the generated host code learns of failures.
+    func::CallOp::create(b, loc, fn, args);
+    launch.erase();
+  }
+};
+} // namespace

@@ -1,0 +1,139 @@
+//===- SplitKKernels.cpp - Helper kernels of the KG > 1 path --------------===//
+//
+// With KG > 1 the GEMM kernel cannot apply beta itself: several blocks add
+// into each element of C. The runtime therefore runs, on the same stream,
+// either isaac_scale_<dtype> before the GEMM (atomic mode), or
+// isaac_splitk_reduce_<dtype> after it (deterministic mode, where the GEMM
+// wrote one partial plane per K slice). Both use a (32, 8) block over
+// (columns, rows) and grid z over the batch; see docs/abi.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "isaac/Transforms/KernelBuilders.h"
+
+#include "KernelEmitter.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::isaac;
+
+/// Declares kernel `name` with `argTypes` at the end of `module` and fills
+/// its body: `body` runs for the element (row, col, batch) this thread owns,
+/// under `row < M && col < N`, where M and N are arguments `mArg`, `mArg+1`.
+static gpu::GPUFuncOp buildElementwiseKernel(
+    OpBuilder &builder, gpu::GPUModuleOp module, ::isaac::DType dtype,
+    StringRef name, ArrayRef<Type> argTypes, unsigned mArg,
+    function_ref<void(KernelEmitter &, ValueRange args, Value row, Value col,
+                      Value batch)>
+        body) {
+  OpBuilder::InsertionGuard guard(builder);
+  Location loc = module.getLoc();
+  builder.setInsertionPointToEnd(module.getBody());
+  auto func = gpu::GPUFuncOp::create(builder, loc, name,
+                                     builder.getFunctionType(argTypes, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                builder.getUnitAttr());
+  func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr({32, 8, 1}));
+
+  builder.setInsertionPointToStart(&func.getBody().front());
+  KernelEmitter e(builder, loc, dtype);
+  ValueRange args = func.getArguments();
+  Value col = e.add(e.mul(e.sreg(gpu::Dimension::x, true), e.ci32(32)),
+                    e.sreg(gpu::Dimension::x, false));
+  Value row = e.add(e.mul(e.sreg(gpu::Dimension::y, true), e.ci32(8)),
+                    e.sreg(gpu::Dimension::y, false));
+  Value batch = e.sreg(gpu::Dimension::z, true);
+  Value inBounds =
+      e.land(e.slt(row, args[mArg]), e.slt(col, args[mArg + 1]));
+  auto ifOp = scf::IfOp::create(builder, loc, inBounds, /*withElse=*/false);
+  {
+    OpBuilder::InsertionGuard g2(builder);
+    builder.setInsertionPointToStart(ifOp.thenBlock());
+    body(e, args, row, col, batch);
+  }
+  gpu::ReturnOp::create(builder, loc);
+  return func;
+}
+
+/// &C[batch*sC + row*ldc + col].
+static Value elementPtr(KernelEmitter &e, Value base, Value stride,
+                        Value ld, Value row, Value col, Value batch) {
+  Value off = e.add(e.mul(e.ext64(batch), stride),
+                    e.add(e.mul(e.ext64(row), e.ext64(ld)), e.ext64(col)));
+  return e.gep(base, off);
+}
+
+gpu::GPUFuncOp mlir::isaac::getOrBuildScaleKernel(OpBuilder &builder,
+                                                  gpu::GPUModuleOp module,
+                                                  ::isaac::DType dtype) {
+  std::string name = std::string("isaac_scale_") + ::isaac::dtypeName(dtype);
+  if (auto existing = module.lookupSymbol<gpu::GPUFuncOp>(name))
+    return existing;
+  KernelEmitter types(builder, module.getLoc(), dtype);
+  // (C, M, N, ldc, sC, beta)
+  SmallVector<Type> argTypes = {types.gptr, types.i32, types.i32,
+                                types.i32,  types.i64, types.elemTy};
+  return buildElementwiseKernel(
+      builder, module, dtype, name, argTypes, /*mArg=*/1,
+      [](KernelEmitter &e, ValueRange a, Value row, Value col, Value batch) {
+        Value ptr = elementPtr(e, a[0], a[4], a[3], row, col, batch);
+        Value beta = a[5];
+        Value betaZero = arith::CmpFOp::create(
+            e.b, e.loc, arith::CmpFPredicate::OEQ, beta, e.cf(0.0));
+        // beta == 0 must not read C: it may hold NaN or garbage.
+        auto ifOp = scf::IfOp::create(e.b, e.loc, betaZero, true);
+        OpBuilder::InsertionGuard guard(e.b);
+        e.b.setInsertionPointToStart(ifOp.thenBlock());
+        e.storeVector(ptr, {e.cf(0.0)});
+        e.b.setInsertionPointToStart(ifOp.elseBlock());
+        e.storeVector(ptr, {e.fmul(beta, e.loadVector(ptr, 1)[0])});
+      });
+}
+
+gpu::GPUFuncOp mlir::isaac::getOrBuildSplitKReduceKernel(
+    OpBuilder &builder, gpu::GPUModuleOp module, ::isaac::DType dtype) {
+  std::string name =
+      std::string("isaac_splitk_reduce_") + ::isaac::dtypeName(dtype);
+  if (auto existing = module.lookupSymbol<gpu::GPUFuncOp>(name))
+    return existing;
+  KernelEmitter types(builder, module.getLoc(), dtype);
+  // (C, W, M, N, ldc, sC, KG, beta)
+  SmallVector<Type> argTypes = {types.gptr, types.gptr, types.i32,
+                                types.i32,  types.i32,  types.i64,
+                                types.i32,  types.elemTy};
+  return buildElementwiseKernel(
+      builder, module, dtype, name, argTypes, /*mArg=*/2,
+      [](KernelEmitter &e, ValueRange a, Value row, Value col, Value batch) {
+        OpBuilder &b = e.b;
+        Value C = a[0], W = a[1], M = a[2], N = a[3], kg = a[6], beta = a[7];
+        Value cPtr = elementPtr(e, C, a[5], a[4], row, col, batch);
+        // Partial g of this element: W[((batch*KG + g)*M + row)*N + col].
+        Value plane = e.mul(e.ext64(M), e.ext64(N));
+        Value inPlane = e.add(e.mul(e.ext64(row), e.ext64(N)), e.ext64(col));
+        Value first = e.add(e.mul(e.mul(e.ext64(batch), e.ext64(kg)), plane),
+                            inPlane);
+        // Ascending g, always: bit-identical results run to run.
+        auto loop = scf::ForOp::create(b, e.loc, e.ci32(0), kg, e.ci32(1),
+                                       ValueRange{e.cf(0.0)});
+        {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(loop.getBody());
+          Value off = e.add(first, e.mul(e.ext64(loop.getInductionVar()),
+                                         plane));
+          Value v = e.loadVector(e.gep(W, off), 1)[0];
+          scf::YieldOp::create(b, e.loc,
+                               e.fadd(loop.getRegionIterArgs()[0], v));
+        }
+        Value sum = loop.getResult(0);
+        Value betaZero = arith::CmpFOp::create(
+            b, e.loc, arith::CmpFPredicate::OEQ, beta, e.cf(0.0));
+        auto ifOp = scf::IfOp::create(b, e.loc, betaZero, true);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+        e.storeVector(cPtr, {sum});
+        b.setInsertionPointToStart(ifOp.elseBlock());
+        e.storeVector(cPtr,
+                      {e.fma(beta, e.loadVector(cPtr, 1)[0], sum)});
+      });
+}
