@@ -4,7 +4,10 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <array>
 
 using namespace mlir;
 using namespace mlir::isaac;
@@ -36,6 +39,58 @@ void IsaacDialect::registerAttributes() {
 GemmConfigAttr GemmConfigAttr::get(MLIRContext *ctx,
                                    const ::isaac::GemmConfig &c) {
   return get(ctx, c.ml, c.nl, c.ms, c.ns, c.u, c.ks, c.kl, c.kg, c.vec);
+}
+
+static constexpr std::array<llvm::StringLiteral, 9> kGemmKeys = {
+    "ml", "nl", "ms", "ns", "u", "ks", "kl", "kg", "vec"};
+
+/// `<key = int, ...>` with every key of kGemmKeys exactly once, any order.
+Attribute GemmConfigAttr::parse(AsmParser &parser, Type) {
+  std::array<std::optional<int64_t>, kGemmKeys.size()> values;
+  if (parser.parseLess())
+    return {};
+  auto parseEntry = [&]() -> ParseResult {
+    llvm::SMLoc loc = parser.getCurrentLocation();
+    StringRef key;
+    if (parser.parseKeyword(&key))
+      return failure();
+    auto it = llvm::find(kGemmKeys, key);
+    if (it == kGemmKeys.end())
+      return parser.emitError(loc)
+             << "unknown #isaac.gemm parameter '" << key
+             << "'; expected one of ml, nl, ms, ns, u, ks, kl, kg, vec";
+    std::optional<int64_t> &slot = values[it - kGemmKeys.begin()];
+    if (slot)
+      return parser.emitError(loc)
+             << "#isaac.gemm parameter '" << key << "' given twice";
+    int64_t v;
+    if (parser.parseEqual())
+      return failure();
+    llvm::SMLoc valueLoc = parser.getCurrentLocation();
+    OptionalParseResult parsed = parser.parseOptionalInteger(v);
+    if (!parsed.has_value() || failed(*parsed))
+      return parser.emitError(valueLoc)
+             << "#isaac.gemm parameter '" << key << "' must be an integer";
+    slot = v;
+    return success();
+  };
+  llvm::SMLoc start = parser.getCurrentLocation();
+  if (parser.parseCommaSeparatedList(parseEntry) || parser.parseGreater())
+    return {};
+  for (size_t i = 0; i < kGemmKeys.size(); ++i)
+    if (!values[i]) {
+      parser.emitError(start) << "#isaac.gemm is missing parameter '"
+                              << kGemmKeys[i] << "'";
+      return {};
+    }
+  return getChecked([&] { return parser.emitError(start); },
+                    parser.getContext(), *values[0], *values[1], *values[2],
+                    *values[3], *values[4], *values[5], *values[6],
+                    *values[7], *values[8]);
+}
+
+void GemmConfigAttr::print(AsmPrinter &printer) const {
+  printer << "<" << getConfig().str() << ">";
 }
 
 LogicalResult

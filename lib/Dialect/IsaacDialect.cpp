@@ -85,8 +85,8 @@ LogicalResult IsaacDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (attr.getName() != getConfigAttrName())
-    return op->emitError() << "unknown isaac attribute '" << attr.getName()
-                           << "'";
+    return op->emitError() << "unknown isaac attribute '"
+                           << attr.getName().getValue() << "'";
 
   auto config = dyn_cast<GemmConfigAttr>(attr.getValue());
   if (!config)

@@ -4,9 +4,11 @@
 //
 //   blocks/SM  = min over threads, shared memory, registers, block slots
 //   waves      = ceil(blocks / (SMs * blocks/SM))
-//   tile time  = max(global latency, blocks/SM * FMA cycles of one tile)
+//   tile time  = max(global latency, blocks/SM * issue cycles of one tile)
 //                where FMA cycles are inflated when the shared-memory
-//                fragment loads or too little ILP x occupancy limit issue
+//                fragment loads or too little ILP x occupancy limit issue,
+//                plus the issue cost of the staging loads (narrow loads
+//                cost more instructions)
 //   compute    = waves * K-tiles per block * tile time / clock
 //   memory     = max(DRAM bytes / DRAM bw, L2 bytes / L2 bw)
 //   time       = max(compute, memory) + launches + split-K traffic
@@ -74,7 +76,12 @@ double isaac::analyticCost(const GemmShape &s, const GemmConfig &c,
   double warps = resident * t / 32.0;
   double ilp = std::min(c.ms * c.ns * c.ks, 8);
   double issueFactor = std::max(1.0, 32.0 / (warps * ilp));
-  double tileCycles = fmas / fmaRate * smemFactor * issueFactor +
+  // Issue slots of the staging code: each global load and its shared
+  // stores cost about six instructions (addresses, predicates) per thread,
+  // competing with the FMAs for the SM's 128 lanes.
+  double loadIssue = double(t) *
+                     (loadsPerThreadA(c) + loadsPerThreadB(c)) * 6.0 / 128.0;
+  double tileCycles = fmas / fmaRate * smemFactor * issueFactor + loadIssue +
                       40.0 /* barrier + loop */;
   double waveTileCycles = std::max(p.globalLatencyClk, resident * tileCycles);
   double kTiles = double(kSlice) / c.u;

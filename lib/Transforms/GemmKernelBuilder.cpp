@@ -330,7 +330,7 @@ void GemmBuilder::emitEpilogue(ArrayRef<Value> acc, Value tm, Value tn,
           if (withBeta) {
             SmallVector<Value> old = e.loadVector(ptr, sw);
             for (int x = 0; x < sw; ++x)
-              out[x] = e.fma(beta, old[x], out[x]);
+              out[x] = e.fadd(e.fmul(beta, old[x]), out[x]);
           }
           e.storeVector(ptr, out);
         }
@@ -349,7 +349,7 @@ void GemmBuilder::emitEpilogue(ArrayRef<Value> acc, Value tm, Value tn,
         Value ptr = cPtr(row, col);
         Value out = scaled[i * c.ns + j];
         if (withBeta)
-          out = e.fma(beta, e.predicatedLoad(ptr, ok), out);
+          out = e.fadd(e.fmul(beta, e.predicatedLoad(ptr, ok)), out);
         e.predicatedStore(ptr, out, ok);
       });
     }

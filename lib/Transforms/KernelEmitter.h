@@ -77,6 +77,8 @@ public:
 
   Value fmul(Value x, Value y) { return LLVM::FMulOp::create(b, loc, x, y); }
   Value fadd(Value x, Value y) { return LLVM::FAddOp::create(b, loc, x, y); }
+  /// The main loop's multiply-add. Epilogues use fmul + fadd (which the
+  /// backend contracts) so that llvm.intr.fma counts the main loop's FMAs.
   Value fma(Value x, Value y, Value z) {
     return LLVM::FMAOp::create(b, loc, x, y, z);
   }

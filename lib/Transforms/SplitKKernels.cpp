@@ -134,6 +134,6 @@ gpu::GPUFuncOp mlir::isaac::getOrBuildSplitKReduceKernel(
         e.storeVector(cPtr, {sum});
         b.setInsertionPointToStart(ifOp.elseBlock());
         e.storeVector(cPtr,
-                      {e.fma(beta, e.loadVector(cPtr, 1)[0], sum)});
+                      {e.fadd(e.fmul(beta, e.loadVector(cPtr, 1)[0]), sum)});
       });
 }

@@ -34,7 +34,9 @@ def Isaac_GemmConfigAttr : AttrDef<Isaac_Dialect, "GemmConfig"> {
   let parameters = (ins "int64_t":$ml, "int64_t":$nl, "int64_t":$ms,
                         "int64_t":$ns, "int64_t":$u, "int64_t":$ks,
                         "int64_t":$kl, "int64_t":$kg, "int64_t":$vec);
-  let assemblyFormat = "`<` struct(params) `>`";
+  // Custom so that malformed attributes get diagnostics that name the
+  // missing, repeated or unknown keyword.
+  let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// The MLIR-free tuning vector.

@@ -1,0 +1,171 @@
+/*===- isaac/Runtime/Runtime.h - Launch isaac GEMM kernels ------*- C -*-===*\
+|*                                                                            *|
+|* C interface of libisaac_runtime: loads the PTX that isaac generates and    *|
+|* launches its GEMM kernels following docs/abi.md. The library reaches the   *|
+|* CUDA driver through dlopen("libcuda.so.1") at run time, so programs that   *|
+|* link it build without CUDA and fail with a status (not a crash) on         *|
+|* machines without a driver.                                                 *|
+|*                                                                            *|
+|* Every function returns 0 (ISAAC_SUCCESS) or an isaacStatus; the library   *|
+|* never aborts and prints nothing unless ISAAC_RUNTIME_VERBOSE=1 is set in   *|
+|* the environment. isaacGetLastError() explains the last failure.            *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef ISAAC_RUNTIME_RUNTIME_H
+#define ISAAC_RUNTIME_RUNTIME_H
+
+#include <stdint.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define ISAAC_RUNTIME_EXPORT __attribute__((visibility("default")))
+#else
+#define ISAAC_RUNTIME_EXPORT
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum isaacStatus {
+  ISAAC_SUCCESS = 0,
+  /* An argument is invalid; nothing was launched. */
+  ISAAC_ERROR_INVALID_VALUE = 1,
+  /* libcuda.so.1 could not be loaded or lacks a required entry point. */
+  ISAAC_ERROR_DRIVER_NOT_FOUND = 2,
+  /* A CUDA driver call failed; the message names it and its CUresult. */
+  ISAAC_ERROR_CUDA = 3,
+  /* The PTX failed to load; the message carries the JIT error log. */
+  ISAAC_ERROR_JIT = 4,
+  /* The module has no kernel of the requested name. */
+  ISAAC_ERROR_KERNEL_NOT_FOUND = 5,
+  /* A malformed `// isaac.kernel` line or kernel name. */
+  ISAAC_ERROR_PARSE = 6,
+  /* Valid arguments the kernel ABI cannot launch (grid limits). */
+  ISAAC_ERROR_UNSUPPORTED = 7,
+  /* A host or device allocation failed. */
+  ISAAC_ERROR_OUT_OF_MEMORY = 8
+} isaacStatus;
+
+typedef enum isaacDtype { ISAAC_F32 = 0, ISAAC_F64 = 1 } isaacDtype;
+
+/* Flags of isaacGemmLaunch. */
+enum {
+  /* Split-K kernels (kg > 1) reduce through a workspace in a fixed order
+     instead of atomics, so results are bitwise reproducible. */
+  ISAAC_DETERMINISTIC = 1
+};
+
+/* Message describing the last failure on the calling thread ("" if none).
+   Successful calls leave it unchanged. Valid until the next failing call on
+   the same thread. */
+ISAAC_RUNTIME_EXPORT const char *isaacGetLastError(void);
+
+/* Name of a status, e.g. "ISAAC_ERROR_CUDA". */
+ISAAC_RUNTIME_EXPORT const char *isaacStatusName(int32_t status);
+
+/* Loads the driver, runs cuInit and makes a context current on the calling
+   thread: the current one if any, else the primary context of device 0.
+   Every other entry point that needs the GPU does this itself. The driver
+   library is libcuda.so.1 unless ISAAC_CUDA_LIBRARY names another file. */
+ISAAC_RUNTIME_EXPORT isaacStatus isaacInit(void);
+
+/*===--------------------------------------------------------------------===*
+ * Kernel descriptions
+ *===--------------------------------------------------------------------===*/
+
+#define ISAAC_KERNEL_NAME_MAX 128
+#define ISAAC_CHIP_NAME_MAX 16
+
+/* One GEMM kernel, as described by its entry name and `// isaac.kernel`
+   line (docs/abi.md). */
+typedef struct isaacKernelInfo {
+  char name[ISAAC_KERNEL_NAME_MAX];
+  int32_t dtype;  /* isaacDtype */
+  int32_t transA; /* 1 when A is stored transposed (layout tn, tt) */
+  int32_t transB; /* 1 when B is stored transposed (layout nt, tt) */
+  int32_t ml, nl, ms, ns, u, ks, kl, kg, vec;
+  int32_t threads; /* (ml/ms)*(nl/ns)*kl */
+  int32_t smem;    /* static shared memory in bytes; 0 when unknown */
+  char chip[ISAAC_CHIP_NAME_MAX]; /* e.g. "sm_90"; "" when unknown */
+} isaacKernelInfo;
+
+/* Fills `out` from the `// isaac.kernel key=value ...` line of a PTX file
+   and checks that the keys agree with the entry name. */
+ISAAC_RUNTIME_EXPORT isaacStatus isaacParseKernelInfo(const char *ptxText,
+                                                      isaacKernelInfo *out);
+
+/* Fills `out` from an entry name `isaac_gemm_<dtype>_<layout>_ml.._v..`
+   alone (smem = 0, chip = ""). */
+ISAAC_RUNTIME_EXPORT isaacStatus isaacParseKernelName(const char *name,
+                                                      isaacKernelInfo *out);
+
+/*===--------------------------------------------------------------------===*
+ * Modules
+ *===--------------------------------------------------------------------===*/
+
+/* A loaded PTX module and a kernel in it. Both are owned by the runtime's
+   cache and stay valid until the process exits; loading the same PTX again
+   in the same context returns the same module. A module belongs to the
+   context that was current when it was loaded. */
+typedef struct isaacModule_st *isaacModule;
+typedef struct isaacFunction_st *isaacFunction;
+
+/* JIT-compiles NUL-terminated PTX text in the current context (see
+   isaacInit). On a JIT failure the error message includes the JIT log. */
+ISAAC_RUNTIME_EXPORT isaacStatus isaacModuleLoad(const char *ptx,
+                                                 isaacModule *out);
+
+ISAAC_RUNTIME_EXPORT isaacStatus isaacGetFunction(isaacModule module,
+                                                  const char *name,
+                                                  isaacFunction *out);
+
+/*===--------------------------------------------------------------------===*
+ * GEMM launches
+ *===--------------------------------------------------------------------===*/
+
+/* Arguments of one (batched) GEMM C = alpha*op(A)*op(B) + beta*C in the
+   row-major storage convention of docs/abi.md. Pointers are device pointers
+   aligned to the element size; strides are in elements and only read when
+   batch > 1. */
+typedef struct isaacGemmArgs {
+  void *C;
+  const void *A;
+  const void *B;
+  int32_t M, N, K;
+  int32_t lda, ldb, ldc;
+  int64_t sA, sB, sC;
+  int32_t batch;
+  double alpha, beta; /* rounded to float for f32 kernels */
+  void *stream;       /* CUstream; NULL is the legacy default stream */
+  int32_t flags;      /* ISAAC_DETERMINISTIC or 0 */
+} isaacGemmArgs;
+
+/* Checks `args` against `info` without touching the GPU: what the launch
+   functions check before they launch anything. */
+ISAAC_RUNTIME_EXPORT isaacStatus
+isaacValidateGemm(const isaacKernelInfo *info, const isaacGemmArgs *args);
+
+/* Launches the GEMM kernel `info->name` of `module` asynchronously on
+   args->stream, with the split-K helper kernels of the module when
+   info->kg > 1. `module` must belong to the current context. */
+ISAAC_RUNTIME_EXPORT isaacStatus isaacGemmLaunchModule(
+    isaacModule module, const isaacKernelInfo *info, const isaacGemmArgs *args);
+
+/* The host ABI that compiled code calls (docs/abi.md, "Host ABI"): loads
+   (or finds in the cache) the module of `ptx`, checks that dtype, ml, nl,
+   threads and kg agree with `kernelName`, and launches as
+   isaacGemmLaunchModule does. Returns 0 or an isaacStatus. */
+ISAAC_RUNTIME_EXPORT int32_t
+isaacGemmLaunch(const char *ptx, const char *kernelName, int32_t dtype,
+                int32_t ml, int32_t nl, int32_t threads, int32_t kg, void *C,
+                const void *A, const void *B, int32_t M, int32_t N, int32_t K,
+                int32_t lda, int32_t ldb, int32_t ldc, int64_t sA, int64_t sB,
+                int64_t sC, int32_t batch, double alpha, double beta,
+                void *stream, int32_t flags);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* ISAAC_RUNTIME_RUNTIME_H */

@@ -1,0 +1,83 @@
+//===- Error.cpp - Thread-local error messages of the runtime -------------===//
+
+#include "Error.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace isaac::runtime {
+
+static thread_local std::string lastError;
+
+bool isVerbose() {
+  // Read once: getenv is not required to be thread-safe against setenv.
+  static const bool verbose = [] {
+    const char *value = std::getenv("ISAAC_RUNTIME_VERBOSE");
+    return value && *value && std::strcmp(value, "0") != 0;
+  }();
+  return verbose;
+}
+
+isaacStatus setErrorMessage(isaacStatus status, std::string message) {
+  lastError = std::move(message);
+  if (isVerbose())
+    std::fprintf(stderr, "isaac runtime: %s: %s\n", isaacStatusName(status),
+                 lastError.c_str());
+  return status;
+}
+
+isaacStatus setError(isaacStatus status, const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  va_list copy;
+  va_copy(copy, args);
+  int length = std::vsnprintf(nullptr, 0, format, copy);
+  va_end(copy);
+  std::string message;
+  if (length > 0) {
+    std::vector<char> buffer(static_cast<size_t>(length) + 1);
+    std::vsnprintf(buffer.data(), buffer.size(), format, args);
+    message.assign(buffer.data(), static_cast<size_t>(length));
+  }
+  va_end(args);
+  return setErrorMessage(status, std::move(message));
+}
+
+isaacStatus addErrorContext(isaacStatus status, const char *context) {
+  // Not routed through setErrorMessage: the failure was already printed.
+  lastError = std::string(context) + ": " + lastError;
+  return status;
+}
+
+} // namespace isaac::runtime
+
+using namespace isaac::runtime;
+
+extern "C" const char *isaacGetLastError(void) { return lastError.c_str(); }
+
+extern "C" const char *isaacStatusName(int32_t status) {
+  switch (status) {
+  case ISAAC_SUCCESS:
+    return "ISAAC_SUCCESS";
+  case ISAAC_ERROR_INVALID_VALUE:
+    return "ISAAC_ERROR_INVALID_VALUE";
+  case ISAAC_ERROR_DRIVER_NOT_FOUND:
+    return "ISAAC_ERROR_DRIVER_NOT_FOUND";
+  case ISAAC_ERROR_CUDA:
+    return "ISAAC_ERROR_CUDA";
+  case ISAAC_ERROR_JIT:
+    return "ISAAC_ERROR_JIT";
+  case ISAAC_ERROR_KERNEL_NOT_FOUND:
+    return "ISAAC_ERROR_KERNEL_NOT_FOUND";
+  case ISAAC_ERROR_PARSE:
+    return "ISAAC_ERROR_PARSE";
+  case ISAAC_ERROR_UNSUPPORTED:
+    return "ISAAC_ERROR_UNSUPPORTED";
+  case ISAAC_ERROR_OUT_OF_MEMORY:
+    return "ISAAC_ERROR_OUT_OF_MEMORY";
+  }
+  return "ISAAC_ERROR_UNKNOWN_STATUS";
+}

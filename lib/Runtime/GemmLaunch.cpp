@@ -1,0 +1,359 @@
+//===- GemmLaunch.cpp - Validate and launch isaac GEMM kernels ------------===//
+//
+// Implements the launch protocol of docs/abi.md: the grid and block of the
+// GEMM kernel, and for split-K kernels (kg > 1) either the prescale of C
+// before atomic accumulation or the workspace and the ordered reduction after
+// it. A kernel launched with arguments it does not expect writes out of
+// bounds or silently computes garbage, so everything checkable is checked on
+// the host first.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Error.h"
+#include "KernelInfo.h"
+#include "ModuleCache.h"
+
+#include <cinttypes>
+#include <string>
+
+namespace isaac::runtime {
+namespace {
+
+constexpr int64_t kMaxGridYZ = 65535;
+constexpr int64_t kMaxGridX = 2147483647;
+/// Block shape of the scale and split-K reduce helper kernels.
+constexpr unsigned kHelperBlockX = 32, kHelperBlockY = 8;
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+isaacStatus checkPointer(const void *pointer, const char *name, size_t size) {
+  if (!pointer)
+    return setError(ISAAC_ERROR_INVALID_VALUE, "%s is NULL", name);
+  if (reinterpret_cast<uintptr_t>(pointer) % size)
+    return setError(ISAAC_ERROR_INVALID_VALUE,
+                    "%s=%p is not aligned to the %zu-byte element size", name,
+                    pointer, size);
+  return ISAAC_SUCCESS;
+}
+
+isaacStatus validateGemm(const isaacKernelInfo &info, const isaacGemmArgs &a) {
+  if (isaacStatus status = checkKernelInfo(info, ISAAC_ERROR_INVALID_VALUE))
+    return status;
+  const char *layout = layoutName(info);
+  if (a.M < 1 || a.N < 1 || a.K < 1)
+    return setError(ISAAC_ERROR_INVALID_VALUE,
+                    "M=%d, N=%d and K=%d must all be at least 1", a.M, a.N,
+                    a.K);
+  if (a.batch < 1)
+    return setError(ISAAC_ERROR_INVALID_VALUE, "batch=%d must be at least 1",
+                    a.batch);
+  size_t size = dtypeSize(info.dtype);
+  if (isaacStatus status = checkPointer(a.C, "C", size))
+    return status;
+  if (isaacStatus status = checkPointer(a.A, "A", size))
+    return status;
+  if (isaacStatus status = checkPointer(a.B, "B", size))
+    return status;
+
+  // Rows are contiguous (row-major), so a leading dimension is at least the
+  // number of columns of the operand as stored.
+  if (info.transA ? a.lda < a.M : a.lda < a.K)
+    return setError(ISAAC_ERROR_INVALID_VALUE,
+                    "lda=%d is smaller than %s=%d: with layout %s, A is "
+                    "stored as %s",
+                    a.lda, info.transA ? "M" : "K",
+                    info.transA ? a.M : a.K, layout,
+                    info.transA ? "K x M (transposed)" : "M x K");
+  if (info.transB ? a.ldb < a.K : a.ldb < a.N)
+    return setError(ISAAC_ERROR_INVALID_VALUE,
+                    "ldb=%d is smaller than %s=%d: with layout %s, B is "
+                    "stored as %s",
+                    a.ldb, info.transB ? "K" : "N",
+                    info.transB ? a.K : a.N, layout,
+                    info.transB ? "N x K (transposed)" : "K x N");
+  if (a.ldc < a.N)
+    return setError(ISAAC_ERROR_INVALID_VALUE,
+                    "ldc=%d is smaller than N=%d: C is stored as M x N",
+                    a.ldc, a.N);
+  if (a.flags & ~ISAAC_DETERMINISTIC)
+    return setError(ISAAC_ERROR_INVALID_VALUE,
+                    "flags=0x%x has bits other than ISAAC_DETERMINISTIC",
+                    static_cast<unsigned>(a.flags));
+  if (a.batch > 1) {
+    if (a.sA < 0 || a.sB < 0)
+      return setError(ISAAC_ERROR_INVALID_VALUE,
+                      "batch strides sA=%" PRId64 " and sB=%" PRId64
+                      " must not be negative",
+                      a.sA, a.sB);
+    // Overlapping outputs would make the batches race with each other.
+    int64_t footprint = static_cast<int64_t>(a.M - 1) * a.ldc + a.N;
+    if (a.sC < footprint)
+      return setError(ISAAC_ERROR_INVALID_VALUE,
+                      "batch stride sC=%" PRId64 " is smaller than the %" PRId64
+                      " elements (M-1)*ldc+N of one C matrix, so batches "
+                      "would overwrite each other",
+                      a.sC, footprint);
+  }
+
+  int64_t tilesN = ceilDiv(a.N, info.nl);
+  if (tilesN > kMaxGridYZ)
+    return setError(ISAAC_ERROR_UNSUPPORTED,
+                    "N=%d needs %" PRId64 " tiles of nl=%d in grid y; the "
+                    "limit is %" PRId64,
+                    a.N, tilesN, info.nl, kMaxGridYZ);
+  if (ceilDiv(a.M, info.ml) > kMaxGridX)
+    return setError(ISAAC_ERROR_UNSUPPORTED, "M=%d needs too many tiles", a.M);
+  int64_t slices = static_cast<int64_t>(a.batch) * info.kg;
+  if (slices > kMaxGridYZ)
+    return setError(ISAAC_ERROR_UNSUPPORTED,
+                    "batch*kg = %d*%d = %" PRId64 " exceeds the grid z limit "
+                    "%" PRId64,
+                    a.batch, info.kg, slices, kMaxGridYZ);
+  if (info.kg > 1) {
+    int64_t helperRows = ceilDiv(a.M, kHelperBlockY);
+    if (helperRows > kMaxGridYZ)
+      return setError(ISAAC_ERROR_UNSUPPORTED,
+                      "M=%d needs %" PRId64 " blocks of %u rows in the grid y "
+                      "of the split-K helper kernels; the limit is %" PRId64,
+                      a.M, helperRows, kHelperBlockY, kMaxGridYZ);
+    if (a.flags & ISAAC_DETERMINISTIC) {
+      size_t bytes = size;
+      if (__builtin_mul_overflow(bytes, static_cast<size_t>(slices), &bytes) ||
+          __builtin_mul_overflow(bytes, static_cast<size_t>(a.M), &bytes) ||
+          __builtin_mul_overflow(bytes, static_cast<size_t>(a.N), &bytes))
+        return setError(ISAAC_ERROR_UNSUPPORTED,
+                        "the split-K workspace of batch*kg*M*N elements "
+                        "does not fit in the address space");
+    }
+  }
+  return ISAAC_SUCCESS;
+}
+
+isaacStatus launch(const Driver &d, const isaacFunction_st &function,
+                   int64_t gridX, int64_t gridY, int64_t gridZ, unsigned blockX,
+                   unsigned blockY, CUstream stream, void **params) {
+  CUresult result = d.cuLaunchKernel(
+      function.function, static_cast<unsigned>(gridX),
+      static_cast<unsigned>(gridY), static_cast<unsigned>(gridZ), blockX,
+      blockY, 1, 0, stream, params, nullptr);
+  if (result == CUDA_SUCCESS)
+    return ISAAC_SUCCESS;
+  std::string detail = "kernel " + function.name + ", grid (" +
+                       std::to_string(gridX) + ", " + std::to_string(gridY) +
+                       ", " + std::to_string(gridZ) + "), block (" +
+                       std::to_string(blockX) + ", " + std::to_string(blockY) +
+                       ", 1)";
+  return cudaFailure(result, "cuLaunchKernel", detail.c_str());
+}
+
+/// Kernel parameter storage; cuLaunchKernel reads each parameter through a
+/// pointer and copies as many bytes as the PTX .param declares, so the C++
+/// types must have exactly the ABI's sizes.
+struct GemmParams {
+  uint64_t C, A, B, W;
+  uint32_t M, N, K, lda, ldb, ldc;
+  uint64_t sA, sB, sC;
+  uint32_t kg;
+  float alphaF, betaF;
+  double alphaD, betaD;
+  bool isF64;
+
+  void *alpha() { return isF64 ? static_cast<void *>(&alphaD) : &alphaF; }
+  void *beta() { return isF64 ? static_cast<void *>(&betaD) : &betaF; }
+};
+
+isaacStatus launchGemm(isaacModule_st &module, const isaacKernelInfo &info,
+                       const isaacGemmArgs &a) {
+  if (isaacStatus status = validateGemm(info, a))
+    return status;
+  CUcontext ctx = nullptr;
+  uint64_t ctxId = 0;
+  if (isaacStatus status = getCurrentContext(&ctx, &ctxId))
+    return status;
+  if (ctxId != module.contextId)
+    return setError(ISAAC_ERROR_INVALID_VALUE,
+                    "the module was loaded in another CUDA context than the "
+                    "current one");
+  const Driver *d = nullptr;
+  if (isaacStatus status = getDriver(d))
+    return status;
+
+  GemmParams p = {};
+  p.C = reinterpret_cast<uintptr_t>(a.C);
+  p.A = reinterpret_cast<uintptr_t>(a.A);
+  p.B = reinterpret_cast<uintptr_t>(a.B);
+  p.M = static_cast<uint32_t>(a.M);
+  p.N = static_cast<uint32_t>(a.N);
+  p.K = static_cast<uint32_t>(a.K);
+  p.lda = static_cast<uint32_t>(a.lda);
+  p.ldb = static_cast<uint32_t>(a.ldb);
+  p.ldc = static_cast<uint32_t>(a.ldc);
+  // Strides of a single matrix are never read, but kernels test them for
+  // vector alignment; zero keeps an arbitrary value off the fast path.
+  bool batched = a.batch > 1;
+  p.sA = batched ? static_cast<uint64_t>(a.sA) : 0;
+  p.sB = batched ? static_cast<uint64_t>(a.sB) : 0;
+  p.sC = batched ? static_cast<uint64_t>(a.sC) : 0;
+  p.kg = static_cast<uint32_t>(info.kg);
+  p.isF64 = info.dtype == ISAAC_F64;
+  p.alphaF = static_cast<float>(a.alpha);
+  p.betaF = static_cast<float>(a.beta);
+  p.alphaD = a.alpha;
+  p.betaD = a.beta;
+  CUstream stream = static_cast<CUstream>(a.stream);
+  bool splitK = info.kg > 1;
+  bool deterministic = splitK && (a.flags & ISAAC_DETERMINISTIC);
+
+  // Held until every kernel is enqueued: the workspace of this stream must
+  // not be reallocated by another thread in between.
+  std::lock_guard<std::mutex> lock(cacheMutex());
+  isaacFunction_st *gemm = nullptr;
+  if (isaacStatus status = getFunction(module, info.name, gemm))
+    return status;
+  if (gemm->maxThreadsPerBlock < info.threads)
+    return setError(ISAAC_ERROR_UNSUPPORTED,
+                    "kernel %s needs %d threads per block but can run at most "
+                    "%d on this GPU (too many registers)",
+                    info.name, info.threads, gemm->maxThreadsPerBlock);
+  isaacFunction_st *helper = nullptr;
+  if (splitK) {
+    std::string name = std::string(deterministic ? "isaac_splitk_reduce_"
+                                                 : "isaac_scale_") +
+                       dtypeName(info.dtype);
+    if (isaacStatus status = getFunction(module, name.c_str(), helper))
+      return status;
+  }
+  if (deterministic) {
+    size_t bytes = static_cast<size_t>(a.batch) * info.kg *
+                   static_cast<size_t>(a.M) * static_cast<size_t>(a.N) *
+                   dtypeSize(info.dtype);
+    CUdeviceptr workspace = 0;
+    if (isaacStatus status = getWorkspace(ctxId, stream, bytes, workspace))
+      return status;
+    p.W = workspace;
+  }
+
+  int64_t helperGridX = ceilDiv(a.N, kHelperBlockX);
+  int64_t helperGridY = ceilDiv(a.M, kHelperBlockY);
+  if (splitK && !deterministic) {
+    void *scaleParams[] = {&p.C, &p.M, &p.N, &p.ldc, &p.sC, p.beta()};
+    if (isaacStatus status =
+            launch(*d, *helper, helperGridX, helperGridY, a.batch,
+                   kHelperBlockX, kHelperBlockY, stream, scaleParams))
+      return status;
+  }
+  void *gemmParams[] = {&p.C,   &p.A,   &p.B,  &p.W,      &p.M,
+                        &p.N,   &p.K,   &p.lda, &p.ldb,   &p.ldc,
+                        &p.sA,  &p.sB,  &p.sC, p.alpha(), p.beta()};
+  if (isaacStatus status =
+          launch(*d, *gemm, ceilDiv(a.M, info.ml), ceilDiv(a.N, info.nl),
+                 static_cast<int64_t>(a.batch) * info.kg,
+                 static_cast<unsigned>(info.threads), 1, stream, gemmParams))
+    return status;
+  if (deterministic) {
+    void *reduceParams[] = {&p.C,  &p.W,  &p.M, &p.N,
+                            &p.ldc, &p.sC, &p.kg, p.beta()};
+    if (isaacStatus status =
+            launch(*d, *helper, helperGridX, helperGridY, a.batch,
+                   kHelperBlockX, kHelperBlockY, stream, reduceParams))
+      return status;
+  }
+  return ISAAC_SUCCESS;
+}
+
+std::string entryContext(const char *entryPoint, const char *kernelName) {
+  return std::string(entryPoint) + "(" + (kernelName ? kernelName : "NULL") +
+         ")";
+}
+
+} // namespace
+} // namespace isaac::runtime
+
+using namespace isaac::runtime;
+
+extern "C" isaacStatus isaacValidateGemm(const isaacKernelInfo *info,
+                                         const isaacGemmArgs *args) {
+  return guardExceptions("isaacValidateGemm", [&] {
+    if (!info || !args)
+      return setError(ISAAC_ERROR_INVALID_VALUE,
+                      "isaacValidateGemm: info or args is NULL");
+    if (isaacStatus status = validateGemm(*info, *args))
+      return addErrorContext(
+          status, entryContext("isaacValidateGemm", info->name).c_str());
+    return ISAAC_SUCCESS;
+  });
+}
+
+extern "C" isaacStatus isaacGemmLaunchModule(isaacModule module,
+                                             const isaacKernelInfo *info,
+                                             const isaacGemmArgs *args) {
+  return guardExceptions("isaacGemmLaunchModule", [&] {
+    if (!module || !info || !args)
+      return setError(ISAAC_ERROR_INVALID_VALUE,
+                      "isaacGemmLaunchModule: module, info or args is NULL");
+    if (isaacStatus status = launchGemm(*module, *info, *args))
+      return addErrorContext(
+          status, entryContext("isaacGemmLaunchModule", info->name).c_str());
+    return ISAAC_SUCCESS;
+  });
+}
+
+extern "C" int32_t
+isaacGemmLaunch(const char *ptx, const char *kernelName, int32_t dtype,
+                int32_t ml, int32_t nl, int32_t threads, int32_t kg, void *C,
+                const void *A, const void *B, int32_t M, int32_t N, int32_t K,
+                int32_t lda, int32_t ldb, int32_t ldc, int64_t sA, int64_t sB,
+                int64_t sC, int32_t batch, double alpha, double beta,
+                void *stream, int32_t flags) {
+  return guardExceptions("isaacGemmLaunch", [&]() -> isaacStatus {
+    std::string where = entryContext("isaacGemmLaunch", kernelName);
+    isaacKernelInfo info = {};
+    if (isaacStatus status = isaacParseKernelName(kernelName, &info))
+      return addErrorContext(status, where.c_str());
+    // The compiler passes these separately from the name; disagreement
+    // means the host code and the PTX do not belong together.
+    const struct {
+      const char *what;
+      int32_t passed, fromName;
+    } fields[] = {{"dtype", dtype, info.dtype},
+                  {"ml", ml, info.ml},
+                  {"nl", nl, info.nl},
+                  {"threads", threads, info.threads},
+                  {"kg", kg, info.kg}};
+    for (const auto &field : fields)
+      if (field.passed != field.fromName)
+        return setError(ISAAC_ERROR_INVALID_VALUE,
+                        "%s: %s=%d disagrees with the kernel name, which "
+                        "implies %d",
+                        where.c_str(), field.what, field.passed,
+                        field.fromName);
+    isaacGemmArgs args = {};
+    args.C = C;
+    args.A = A;
+    args.B = B;
+    args.M = M;
+    args.N = N;
+    args.K = K;
+    args.lda = lda;
+    args.ldb = ldb;
+    args.ldc = ldc;
+    args.sA = sA;
+    args.sB = sB;
+    args.sC = sC;
+    args.batch = batch;
+    args.alpha = alpha;
+    args.beta = beta;
+    args.stream = stream;
+    args.flags = flags;
+    // Argument errors are reported before the driver is touched, so they
+    // read the same on machines without a GPU.
+    if (isaacStatus status = validateGemm(info, args))
+      return addErrorContext(status, where.c_str());
+    isaacModule_st *module = nullptr;
+    if (isaacStatus status = loadModule(ptx, module))
+      return addErrorContext(status, where.c_str());
+    if (isaacStatus status = launchGemm(*module, info, args))
+      return addErrorContext(status, where.c_str());
+    return ISAAC_SUCCESS;
+  });
+}

@@ -1,0 +1,28 @@
+//===- KernelInfo.h - Helpers on isaacKernelInfo ----------------*- C++ -*-===//
+
+#ifndef ISAAC_LIB_RUNTIME_KERNELINFO_H
+#define ISAAC_LIB_RUNTIME_KERNELINFO_H
+
+#include "isaac/Runtime/Runtime.h"
+
+#include <cstddef>
+
+namespace isaac::runtime {
+
+/// "f32" or "f64"; "?" for anything else.
+const char *dtypeName(int32_t dtype);
+
+/// Bytes per element of `dtype` (4 or 8); 0 for an unknown dtype.
+size_t dtypeSize(int32_t dtype);
+
+/// "nn", "nt", "tn" or "tt".
+const char *layoutName(const isaacKernelInfo &info);
+
+/// Checks the fields the runtime relies on (dtype, positive parameters,
+/// threads = (ml/ms)*(nl/ns)*kl within a block's limit, smem within the
+/// ABI's 48 KiB); a violation returns `status` with a message.
+isaacStatus checkKernelInfo(const isaacKernelInfo &info, isaacStatus status);
+
+} // namespace isaac::runtime
+
+#endif // ISAAC_LIB_RUNTIME_KERNELINFO_H

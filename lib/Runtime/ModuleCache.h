@@ -1,0 +1,58 @@
+//===- ModuleCache.h - Loaded modules, kernels and workspaces ---*- C++ -*-===//
+//
+// JIT-compiling PTX takes tens of milliseconds, far longer than a GEMM, and
+// compiled code calls isaacGemmLaunch with the same PTX on every call. So
+// modules are cached per context by PTX contents, kernels per module by name,
+// and split-K workspaces per (context, stream).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ISAAC_LIB_RUNTIME_MODULECACHE_H
+#define ISAAC_LIB_RUNTIME_MODULECACHE_H
+
+#include "CudaDriver.h"
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+struct isaacFunction_st {
+  isaac::runtime::CUfunction function = nullptr;
+  struct isaacModule_st *module = nullptr;
+  std::string name;
+  /// Largest block the compiled kernel can run (limited by its registers).
+  int maxThreadsPerBlock = 0;
+};
+
+struct isaacModule_st {
+  isaac::runtime::CUmodule module = nullptr;
+  isaac::runtime::CUcontext context = nullptr;
+  uint64_t contextId = 0;
+  std::string ptx;
+  std::unordered_map<std::string, std::unique_ptr<isaacFunction_st>> functions;
+};
+
+namespace isaac::runtime {
+
+/// Guards every cache; the lookups below require it to be held.
+std::mutex &cacheMutex();
+
+/// Returns the module of `ptx` in the current context, JIT-compiling it on
+/// first use. Takes the cache mutex itself.
+isaacStatus loadModule(const char *ptx, isaacModule_st *&module);
+
+/// Returns the kernel `name` of `module`. Requires the cache mutex.
+isaacStatus getFunction(isaacModule_st &module, const char *name,
+                        isaacFunction_st *&function);
+
+/// Returns at least `bytes` of device memory reserved for split-K launches on
+/// `stream` in the context `ctxId`. The memory stays valid while the cache
+/// mutex is held, so callers enqueue the kernels that use it before
+/// unlocking. Requires the cache mutex.
+isaacStatus getWorkspace(uint64_t ctxId, CUstream stream, size_t bytes,
+                         CUdeviceptr &workspace);
+
+} // namespace isaac::runtime
+
+#endif // ISAAC_LIB_RUNTIME_MODULECACHE_H
