@@ -19,12 +19,13 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(("%isaac_src", config.isaac_src_root))
 config.substitutions.append(("%isaac_libs", config.isaac_lib_dir))
-config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%python", config.python_executable or "python3"))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.isaac_tools_dir, config.llvm_tools_dir]
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tools = [
     "isaac-opt",
     "isaac-model-test",
