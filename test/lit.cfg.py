@@ -29,6 +29,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tools = [
     "isaac-opt",
     "isaac-model-test",
+    "isaac-runtime-test",
     ToolSubst("mlir-opt", unresolved="ignore"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -70,8 +70,7 @@ const char *fallbackErrorName(CUresult result) {
   return "unknown CUresult";
 }
 
-template <typename Fn>
-bool resolve(void *library, const char *symbol, Fn &fn) {
+template <typename Fn> bool resolve(void *library, const char *symbol, Fn &fn) {
   fn = reinterpret_cast<Fn>(dlsym(library, symbol));
   return fn != nullptr;
 }

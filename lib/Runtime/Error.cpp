@@ -11,6 +11,7 @@
 namespace isaac::runtime {
 
 static thread_local std::string lastError;
+static thread_local isaacStatus lastStatus = ISAAC_SUCCESS;
 
 bool isVerbose() {
   // Read once: getenv is not required to be thread-safe against setenv.
@@ -23,6 +24,7 @@ bool isVerbose() {
 
 isaacStatus setErrorMessage(isaacStatus status, std::string message) {
   lastError = std::move(message);
+  lastStatus = status;
   if (isVerbose())
     std::fprintf(stderr, "isaac runtime: %s: %s\n", isaacStatusName(status),
                  lastError.c_str());
@@ -57,6 +59,13 @@ isaacStatus addErrorContext(isaacStatus status, const char *context) {
 using namespace isaac::runtime;
 
 extern "C" const char *isaacGetLastError(void) { return lastError.c_str(); }
+
+extern "C" int32_t isaacGetLastStatus(void) { return lastStatus; }
+
+extern "C" void isaacClearLastError(void) {
+  lastError.clear();
+  lastStatus = ISAAC_SUCCESS;
+}
 
 extern "C" const char *isaacStatusName(int32_t status) {
   switch (status) {

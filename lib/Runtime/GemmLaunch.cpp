@@ -61,20 +61,18 @@ isaacStatus validateGemm(const isaacKernelInfo &info, const isaacGemmArgs &a) {
     return setError(ISAAC_ERROR_INVALID_VALUE,
                     "lda=%d is smaller than %s=%d: with layout %s, A is "
                     "stored as %s",
-                    a.lda, info.transA ? "M" : "K",
-                    info.transA ? a.M : a.K, layout,
-                    info.transA ? "K x M (transposed)" : "M x K");
+                    a.lda, info.transA ? "M" : "K", info.transA ? a.M : a.K,
+                    layout, info.transA ? "K x M (transposed)" : "M x K");
   if (info.transB ? a.ldb < a.K : a.ldb < a.N)
     return setError(ISAAC_ERROR_INVALID_VALUE,
                     "ldb=%d is smaller than %s=%d: with layout %s, B is "
                     "stored as %s",
-                    a.ldb, info.transB ? "K" : "N",
-                    info.transB ? a.K : a.N, layout,
-                    info.transB ? "N x K (transposed)" : "K x N");
+                    a.ldb, info.transB ? "K" : "N", info.transB ? a.K : a.N,
+                    layout, info.transB ? "N x K (transposed)" : "K x N");
   if (a.ldc < a.N)
     return setError(ISAAC_ERROR_INVALID_VALUE,
-                    "ldc=%d is smaller than N=%d: C is stored as M x N",
-                    a.ldc, a.N);
+                    "ldc=%d is smaller than N=%d: C is stored as M x N", a.ldc,
+                    a.N);
   if (a.flags & ~ISAAC_DETERMINISTIC)
     return setError(ISAAC_ERROR_INVALID_VALUE,
                     "flags=0x%x has bits other than ISAAC_DETERMINISTIC",
@@ -138,11 +136,10 @@ isaacStatus launch(const Driver &d, const isaacFunction_st &function,
       blockY, 1, 0, stream, params, nullptr);
   if (result == CUDA_SUCCESS)
     return ISAAC_SUCCESS;
-  std::string detail = "kernel " + function.name + ", grid (" +
-                       std::to_string(gridX) + ", " + std::to_string(gridY) +
-                       ", " + std::to_string(gridZ) + "), block (" +
-                       std::to_string(blockX) + ", " + std::to_string(blockY) +
-                       ", 1)";
+  std::string detail =
+      "kernel " + function.name + ", grid (" + std::to_string(gridX) + ", " +
+      std::to_string(gridY) + ", " + std::to_string(gridZ) + "), block (" +
+      std::to_string(blockX) + ", " + std::to_string(blockY) + ", 1)";
   return cudaFailure(result, "cuLaunchKernel", detail.c_str());
 }
 
@@ -217,9 +214,9 @@ isaacStatus launchGemm(isaacModule_st &module, const isaacKernelInfo &info,
                     info.name, info.threads, gemm->maxThreadsPerBlock);
   isaacFunction_st *helper = nullptr;
   if (splitK) {
-    std::string name = std::string(deterministic ? "isaac_splitk_reduce_"
-                                                 : "isaac_scale_") +
-                       dtypeName(info.dtype);
+    std::string name =
+        std::string(deterministic ? "isaac_splitk_reduce_" : "isaac_scale_") +
+        dtypeName(info.dtype);
     if (isaacStatus status = getFunction(module, name.c_str(), helper))
       return status;
   }
@@ -242,16 +239,16 @@ isaacStatus launchGemm(isaacModule_st &module, const isaacKernelInfo &info,
                    kHelperBlockX, kHelperBlockY, stream, scaleParams))
       return status;
   }
-  void *gemmParams[] = {&p.C,   &p.A,   &p.B,  &p.W,      &p.M,
-                        &p.N,   &p.K,   &p.lda, &p.ldb,   &p.ldc,
-                        &p.sA,  &p.sB,  &p.sC, p.alpha(), p.beta()};
+  void *gemmParams[] = {&p.C,  &p.A,  &p.B,   &p.W,      &p.M,
+                        &p.N,  &p.K,  &p.lda, &p.ldb,    &p.ldc,
+                        &p.sA, &p.sB, &p.sC,  p.alpha(), p.beta()};
   if (isaacStatus status =
           launch(*d, *gemm, ceilDiv(a.M, info.ml), ceilDiv(a.N, info.nl),
                  static_cast<int64_t>(a.batch) * info.kg,
                  static_cast<unsigned>(info.threads), 1, stream, gemmParams))
     return status;
   if (deterministic) {
-    void *reduceParams[] = {&p.C,  &p.W,  &p.M, &p.N,
+    void *reduceParams[] = {&p.C,   &p.W,  &p.M,  &p.N,
                             &p.ldc, &p.sC, &p.kg, p.beta()};
     if (isaacStatus status =
             launch(*d, *helper, helperGridX, helperGridY, a.batch,

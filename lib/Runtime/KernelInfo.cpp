@@ -40,8 +40,9 @@ const char *layoutName(const isaacKernelInfo &info) {
 isaacStatus checkKernelInfo(const isaacKernelInfo &info, isaacStatus status) {
   const char *name = info.name[0] ? info.name : "<unnamed kernel>";
   if (info.dtype != ISAAC_F32 && info.dtype != ISAAC_F64)
-    return setError(status, "kernel %s: dtype %d is neither 0 (f32) nor 1 "
-                            "(f64)",
+    return setError(status,
+                    "kernel %s: dtype %d is neither 0 (f32) nor 1 "
+                    "(f64)",
                     name, info.dtype);
   const struct {
     const char *key;
@@ -59,8 +60,8 @@ isaacStatus checkKernelInfo(const isaacKernelInfo &info, isaacStatus status) {
                     "kernel %s: ms=%d must divide ml=%d and ns=%d must "
                     "divide nl=%d",
                     name, info.ms, info.ml, info.ns, info.nl);
-  int64_t threads = static_cast<int64_t>(info.ml / info.ms) *
-                    (info.nl / info.ns) * info.kl;
+  int64_t threads =
+      static_cast<int64_t>(info.ml / info.ms) * (info.nl / info.ns) * info.kl;
   if (threads > kMaxThreadsPerBlock)
     return setError(status,
                     "kernel %s: (ml/ms)*(nl/ns)*kl = %lld threads exceed "
@@ -69,8 +70,8 @@ isaacStatus checkKernelInfo(const isaacKernelInfo &info, isaacStatus status) {
                     static_cast<long long>(kMaxThreadsPerBlock));
   if (info.threads != threads)
     return setError(status,
-                    "kernel %s: threads=%d but (ml/ms)*(nl/ns)*kl = %lld",
-                    name, info.threads, static_cast<long long>(threads));
+                    "kernel %s: threads=%d but (ml/ms)*(nl/ns)*kl = %lld", name,
+                    info.threads, static_cast<long long>(threads));
   if (info.smem < 0 || info.smem > kMaxStaticSmem)
     return setError(status, "kernel %s: smem=%d is out of range [0, %lld]",
                     name, info.smem, static_cast<long long>(kMaxStaticSmem));
@@ -124,7 +125,8 @@ bool parseLayout(const char *&text, int32_t &transA, int32_t &transB) {
   return true;
 }
 
-/// Parses `isaac_gemm_<dtype>_<layout>_ml.._nl.._ms.._ns.._u.._ks.._kl.._kg.._v..`
+/// Parses
+/// `isaac_gemm_<dtype>_<layout>_ml.._nl.._ms.._ns.._u.._ks.._kl.._kg.._v..`
 /// into `out`; on failure, `why` says what was expected.
 bool parseName(const char *name, isaacKernelInfo &out, const char *&why) {
   const char *text = name;
@@ -233,11 +235,12 @@ isaacStatus parseKernelLine(const char *ptx, isaacKernelInfo &out) {
     const char *name;
     std::string value;
     bool seen;
-  } keys[] = {{"name", {}, false},  {"dtype", {}, false}, {"layout", {}, false},
-              {"ml", {}, false},    {"nl", {}, false},    {"ms", {}, false},
-              {"ns", {}, false},    {"u", {}, false},     {"ks", {}, false},
-              {"kl", {}, false},    {"kg", {}, false},    {"vec", {}, false},
-              {"threads", {}, false}, {"smem", {}, false}, {"chip", {}, false}};
+  } keys[] = {
+      {"name", {}, false},    {"dtype", {}, false}, {"layout", {}, false},
+      {"ml", {}, false},      {"nl", {}, false},    {"ms", {}, false},
+      {"ns", {}, false},      {"u", {}, false},     {"ks", {}, false},
+      {"kl", {}, false},      {"kg", {}, false},    {"vec", {}, false},
+      {"threads", {}, false}, {"smem", {}, false},  {"chip", {}, false}};
   const std::string line(begin, end);
   size_t pos = 0;
   while (true) {
@@ -299,9 +302,9 @@ isaacStatus parseKernelLine(const char *ptx, isaacKernelInfo &out) {
     return setError(ISAAC_ERROR_PARSE,
                     "isaac.kernel line: layout=%s disagrees with name %s",
                     keys[2].value.c_str(), info.name);
-  const int32_t fromName[] = {info.ml, info.nl, info.ms, info.ns, info.u,
-                              info.ks, info.kl, info.kg, info.vec,
-                              info.threads};
+  const int32_t fromName[] = {info.ml,  info.nl,     info.ms, info.ns,
+                              info.u,   info.ks,     info.kl, info.kg,
+                              info.vec, info.threads};
   for (size_t i = 3; i <= 13; ++i) {
     int32_t value = 0;
     text = keys[i].value.c_str();

@@ -124,7 +124,8 @@ isaacStatus loadModule(const char *ptx, isaacModule_st *&module) {
   auto range = cache.byHash.equal_range(hash);
   for (auto it = range.first; it != range.second; ++it) {
     const std::string &cached = it->second->ptx;
-    if (cached.size() == length && std::memcmp(cached.data(), ptx, length) == 0) {
+    if (cached.size() == length &&
+        std::memcmp(cached.data(), ptx, length) == 0) {
       module = it->second;
       cache.byAddress[ptx] = module;
       return ISAAC_SUCCESS;

@@ -6,9 +6,9 @@
 |* link it build without CUDA and fail with a status (not a crash) on         *|
 |* machines without a driver.                                                 *|
 |*                                                                            *|
-|* Every function returns 0 (ISAAC_SUCCESS) or an isaacStatus; the library   *|
-|* never aborts and prints nothing unless ISAAC_RUNTIME_VERBOSE=1 is set in   *|
-|* the environment. isaacGetLastError() explains the last failure.            *|
+|* Functions that can fail return 0 (ISAAC_SUCCESS) or an isaacStatus; the  *|
+|* library never aborts and prints nothing unless ISAAC_RUNTIME_VERBOSE=1 is  *|
+|* set in the environment. isaacGetLastError() explains the last failure.     *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -60,6 +60,15 @@ enum {
    Successful calls leave it unchanged. Valid until the next failing call on
    the same thread. */
 ISAAC_RUNTIME_EXPORT const char *isaacGetLastError(void);
+
+/* Status of the last failing call on the calling thread (ISAAC_SUCCESS if
+   none). Compiled host code ignores isaacGemmLaunch's return value; its
+   caller learns of failures here. Successful calls leave it unchanged. */
+ISAAC_RUNTIME_EXPORT int32_t isaacGetLastStatus(void);
+
+/* Resets the calling thread's last status to ISAAC_SUCCESS and its message
+   to "". */
+ISAAC_RUNTIME_EXPORT void isaacClearLastError(void);
 
 /* Name of a status, e.g. "ISAAC_ERROR_CUDA". */
 ISAAC_RUNTIME_EXPORT const char *isaacStatusName(int32_t status);
@@ -143,8 +152,8 @@ typedef struct isaacGemmArgs {
 
 /* Checks `args` against `info` without touching the GPU: what the launch
    functions check before they launch anything. */
-ISAAC_RUNTIME_EXPORT isaacStatus
-isaacValidateGemm(const isaacKernelInfo *info, const isaacGemmArgs *args);
+ISAAC_RUNTIME_EXPORT isaacStatus isaacValidateGemm(const isaacKernelInfo *info,
+                                                   const isaacGemmArgs *args);
 
 /* Launches the GEMM kernel `info->name` of `module` asynchronously on
    args->stream, with the split-K helper kernels of the module when
@@ -156,13 +165,12 @@ ISAAC_RUNTIME_EXPORT isaacStatus isaacGemmLaunchModule(
    (or finds in the cache) the module of `ptx`, checks that dtype, ml, nl,
    threads and kg agree with `kernelName`, and launches as
    isaacGemmLaunchModule does. Returns 0 or an isaacStatus. */
-ISAAC_RUNTIME_EXPORT int32_t
-isaacGemmLaunch(const char *ptx, const char *kernelName, int32_t dtype,
-                int32_t ml, int32_t nl, int32_t threads, int32_t kg, void *C,
-                const void *A, const void *B, int32_t M, int32_t N, int32_t K,
-                int32_t lda, int32_t ldb, int32_t ldc, int64_t sA, int64_t sB,
-                int64_t sC, int32_t batch, double alpha, double beta,
-                void *stream, int32_t flags);
+ISAAC_RUNTIME_EXPORT int32_t isaacGemmLaunch(
+    const char *ptx, const char *kernelName, int32_t dtype, int32_t ml,
+    int32_t nl, int32_t threads, int32_t kg, void *C, const void *A,
+    const void *B, int32_t M, int32_t N, int32_t K, int32_t lda, int32_t ldb,
+    int32_t ldc, int64_t sA, int64_t sB, int64_t sC, int32_t batch,
+    double alpha, double beta, void *stream, int32_t flags);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -29,5 +29,8 @@ int isaacHeaderTestFromC(void) {
   /* NULL pointers must be refused, not dereferenced. */
   if (isaacValidateGemm(&info, &args) != ISAAC_ERROR_INVALID_VALUE)
     return 4;
+  if (isaacGetLastStatus() != ISAAC_ERROR_INVALID_VALUE)
+    return 5;
+  isaacClearLastError();
   return 0;
 }

@@ -8,8 +8,12 @@
 //   isaac-runtime-test                      missing-driver tests
 //   isaac-runtime-test --stub-driver PATH   the CUDA stub libcuda.so, whose
 //                                           cuInit always fails
+//   isaac-runtime-test --fake-driver PATH   the launch protocol, against
+//                                           FakeCudaDriver
 //
 //===----------------------------------------------------------------------===//
+
+#include "TestUtil.h"
 
 #include "isaac/Runtime/Runtime.h"
 
@@ -22,43 +26,18 @@
 
 extern "C" int isaacHeaderTestFromC(void);
 
-namespace {
+int testChecks = 0;
+int testFailures = 0;
 
-int failures = 0;
-int checks = 0;
-
-void fail(const char *file, int line, const std::string &what) {
-  ++failures;
+void testFailed(const char *file, int line, const std::string &what) {
+  ++testFailures;
   std::fprintf(stderr, "%s:%d: FAILED: %s\n", file, line, what.c_str());
 }
 
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    ++checks;                                                                  \
-    if (!(cond))                                                               \
-      fail(__FILE__, __LINE__, #cond);                                         \
-  } while (0)
+namespace {
 
-/// Checks the status of `expr` and that the thread's error message contains
-/// `substring` (any message when it is empty).
-#define CHECK_STATUS(expr, expected, substring)                                \
-  do {                                                                         \
-    ++checks;                                                                  \
-    int status_ = (expr);                                                      \
-    std::string message_ = isaacGetLastError();                               \
-    if (status_ != (expected))                                                 \
-      fail(__FILE__, __LINE__,                                                 \
-           std::string(#expr) + " returned " + isaacStatusName(status_) +      \
-               ", expected " + isaacStatusName(expected) + "; message: " +     \
-               message_);                                                      \
-    else if ((expected) != ISAAC_SUCCESS &&                                    \
-             message_.find(substring) == std::string::npos)                    \
-      fail(__FILE__, __LINE__,                                                 \
-           std::string(#expr) + ": message '" + message_ +                     \
-               "' lacks '" + (substring) + "'");                               \
-  } while (0)
-
-const char *const kName = "isaac_gemm_f32_nt_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4";
+const char *const kName =
+    "isaac_gemm_f32_nt_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4";
 
 std::string kernelLine(const std::string &fields) {
   return "// isaac.config = #isaac.gemm<ml = 64, nl = 64, ms = 8, ns = 8, u = "
@@ -143,8 +122,8 @@ void testParseKernelInfo() {
       {"", "no '// isaac.kernel"},
   };
   for (const Bad &b : bad)
-    CHECK_STATUS(isaacParseKernelInfo(b.text.c_str(), &info),
-                 ISAAC_ERROR_PARSE, b.message);
+    CHECK_STATUS(isaacParseKernelInfo(b.text.c_str(), &info), ISAAC_ERROR_PARSE,
+                 b.message);
   CHECK_STATUS(isaacParseKernelInfo(nullptr, &info), ISAAC_ERROR_INVALID_VALUE,
                "NULL");
   CHECK_STATUS(isaacParseKernelInfo(kernelLine(kGoodFields).c_str(), nullptr),
@@ -201,6 +180,27 @@ void testParseKernelName() {
                "NULL");
 }
 
+/// Compiled code drops isaacGemmLaunch's result; the last status must
+/// survive later successful calls until cleared.
+void testLastStatus() {
+  isaacClearLastError();
+  isaacKernelInfo info;
+  CHECK_STATUS(isaacParseKernelName("bad", &info), ISAAC_ERROR_PARSE, "bad");
+  CHECK(isaacGetLastStatus() == ISAAC_ERROR_PARSE);
+  CHECK_STATUS(isaacParseKernelName(kName, &info), ISAAC_SUCCESS, "");
+  CHECK(isaacGetLastStatus() == ISAAC_ERROR_PARSE);
+  CHECK(std::strstr(isaacGetLastError(), "'bad'") != nullptr);
+  isaacClearLastError();
+  CHECK(isaacGetLastStatus() == ISAAC_SUCCESS);
+  CHECK(isaacGetLastError()[0] == '\0');
+  std::thread other([] {
+    isaacKernelInfo info;
+    isaacParseKernelName(nullptr, &info);
+  });
+  other.join();
+  CHECK(isaacGetLastStatus() == ISAAC_SUCCESS);
+}
+
 /// Device pointers are never dereferenced on the host, so distinct aligned
 /// addresses stand in for them.
 void *fakePointer(uintptr_t address) {
@@ -228,16 +228,18 @@ isaacGemmArgs goodArgs() {
 void testValidation() {
   isaacKernelInfo nt, tn, splitK, f64;
   CHECK_STATUS(isaacParseKernelName(kName, &nt), ISAAC_SUCCESS, "");
-  CHECK_STATUS(isaacParseKernelName(
-                   "isaac_gemm_f32_tn_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4", &tn),
-               ISAAC_SUCCESS, "");
+  CHECK_STATUS(
+      isaacParseKernelName(
+          "isaac_gemm_f32_tn_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4", &tn),
+      ISAAC_SUCCESS, "");
   CHECK_STATUS(
       isaacParseKernelName(
           "isaac_gemm_f32_nn_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg16_v4", &splitK),
       ISAAC_SUCCESS, "");
-  CHECK_STATUS(isaacParseKernelName(
-                   "isaac_gemm_f64_nt_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v2", &f64),
-               ISAAC_SUCCESS, "");
+  CHECK_STATUS(
+      isaacParseKernelName(
+          "isaac_gemm_f64_nt_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v2", &f64),
+      ISAAC_SUCCESS, "");
 
   isaacGemmArgs a = goodArgs();
   CHECK_STATUS(isaacValidateGemm(&nt, &a), ISAAC_SUCCESS, "");
@@ -393,8 +395,7 @@ void testMissingDriver() {
 void testStubDriver() {
   CHECK_STATUS(isaacInit(), ISAAC_ERROR_CUDA, "cuInit failed: ");
   CHECK(std::strstr(isaacGetLastError(), "(34)") != nullptr);
-  CHECK(std::strstr(isaacGetLastError(), "CUDA_ERROR_STUB_LIBRARY") !=
-        nullptr);
+  CHECK(std::strstr(isaacGetLastError(), "CUDA_ERROR_STUB_LIBRARY") != nullptr);
   CHECK_STATUS(launch(kName, 0, 64, 30), ISAAC_ERROR_CUDA, "cuInit failed");
 }
 
@@ -428,36 +429,50 @@ void testThreadLocalErrors(int expectedDriverStatus) {
 
 int main(int argc, char **argv) {
   const char *stubDriver = nullptr;
+  const char *fakeDriver = nullptr;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--stub-driver") == 0 && i + 1 < argc) {
       stubDriver = argv[++i];
+    } else if (std::strcmp(argv[i], "--fake-driver") == 0 && i + 1 < argc) {
+      fakeDriver = argv[++i];
     } else {
-      std::fprintf(stderr, "usage: %s [--stub-driver PATH]\n", argv[0]);
+      std::fprintf(stderr,
+                   "usage: %s [--stub-driver PATH | --fake-driver PATH]\n",
+                   argv[0]);
       return 2;
     }
   }
   // Before the first runtime call: the runtime reads it when it loads the
   // driver.
-  setenv("ISAAC_CUDA_LIBRARY",
-         stubDriver ? stubDriver : "/nonexistent/isaac-test/libcuda.so.1", 1);
+  const char *driver = stubDriver   ? stubDriver
+                       : fakeDriver ? fakeDriver
+                                    : "/nonexistent/isaac-test/libcuda.so.1";
+  setenv("ISAAC_CUDA_LIBRARY", driver, 1);
 
   CHECK(std::strcmp(isaacStatusName(ISAAC_ERROR_JIT), "ISAAC_ERROR_JIT") == 0);
   CHECK(std::strcmp(isaacStatusName(12345), "ISAAC_ERROR_UNKNOWN_STATUS") == 0);
   CHECK(isaacGetLastError()[0] == '\0');
+  CHECK(isaacGetLastStatus() == ISAAC_SUCCESS);
   CHECK(isaacHeaderTestFromC() == 0);
+  testLastStatus();
   testParseKernelInfo();
   testParseKernelName();
   testValidation();
   testLaunchArguments();
-  if (stubDriver) {
+  const char *mode = "";
+  if (fakeDriver) {
+    runFakeDriverTests(fakeDriver);
+    mode = " (fake driver)";
+  } else if (stubDriver) {
     testStubDriver();
     testThreadLocalErrors(ISAAC_ERROR_CUDA);
+    mode = " (stub driver)";
   } else {
     testMissingDriver();
     testThreadLocalErrors(ISAAC_ERROR_DRIVER_NOT_FOUND);
   }
 
-  std::printf("isaac-runtime-test%s: %d checks, %d failed\n",
-              stubDriver ? " (stub driver)" : "", checks, failures);
-  return failures ? 1 : 0;
+  std::printf("isaac-runtime-test%s: %d checks, %d failed\n", mode, testChecks,
+              testFailures);
+  return testFailures ? 1 : 0;
 }

@@ -1,0 +1,49 @@
+//===- TestUtil.h - Minimal checks for the runtime unit tests ---*- C++ -*-===//
+//
+// A few macros instead of a test framework, so that the tests build on
+// machines with nothing but a C++ compiler. Not thread-safe: check results
+// of threads after joining them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ISAAC_RUNTIME_UNITTESTS_TESTUTIL_H
+#define ISAAC_RUNTIME_UNITTESTS_TESTUTIL_H
+
+#include "isaac/Runtime/Runtime.h"
+
+#include <string>
+
+extern int testChecks;
+extern int testFailures;
+void testFailed(const char *file, int line, const std::string &what);
+
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    ++testChecks;                                                              \
+    if (!(cond))                                                               \
+      testFailed(__FILE__, __LINE__, #cond);                                   \
+  } while (0)
+
+/// Checks the status of `expr` and that the thread's error message contains
+/// `substring` (any message when it is empty).
+#define CHECK_STATUS(expr, expected, substring)                                \
+  do {                                                                         \
+    ++testChecks;                                                              \
+    int status_ = (expr);                                                      \
+    std::string message_ = isaacGetLastError();                                \
+    if (status_ != (expected))                                                 \
+      testFailed(__FILE__, __LINE__,                                           \
+                 std::string(#expr) + " returned " +                           \
+                     isaacStatusName(status_) + ", expected " +                \
+                     isaacStatusName(expected) + "; message: " + message_);    \
+    else if ((expected) != ISAAC_SUCCESS &&                                    \
+             message_.find(substring) == std::string::npos)                    \
+      testFailed(__FILE__, __LINE__,                                           \
+                 std::string(#expr) + ": message '" + message_ + "' lacks '" + \
+                     (substring) + "'");                                       \
+  } while (0)
+
+/// Tests of the launch protocol against the fake driver at `path`.
+void runFakeDriverTests(const char *path);
+
+#endif // ISAAC_RUNTIME_UNITTESTS_TESTUTIL_H

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Writes .mlir files whose compilation yields a chosen set of kernels.
+
+  gen_kernels.py sweep > sweep.mlir
+      the correctness-sweep kernels: a curated list of configurations that
+      covers KS, KL, KG > 1, vec 1/2/4 and f32/f64, each in the four layouts.
+  gen_kernels.py candidates CONFIGURED.mlir > cands.mlir
+      one GEMM per configuration listed in isaac.candidates (the output of
+      isaac-select-config="topk=N" -mlir-print-local-scope), keeping each
+      op's dtype and layout, so that isaac-bench can re-benchmark the top-k.
+
+The shapes in the emitted functions are irrelevant to the kernels (M, N, K
+are runtime arguments); only (config, dtype, layout) names a kernel.
+"""
+import re
+import sys
+
+SWEEP = [
+    ("f32", "ml = 64, nl = 64, ms = 8, ns = 8, u = 8, ks = 1, kl = 1, kg = 1, vec = 4"),
+    ("f32", "ml = 32, nl = 32, ms = 4, ns = 4, u = 16, ks = 2, kl = 2, kg = 4, vec = 4"),
+    ("f32", "ml = 16, nl = 16, ms = 2, ns = 2, u = 8, ks = 1, kl = 4, kg = 1, vec = 2"),
+    ("f32", "ml = 32, nl = 16, ms = 1, ns = 4, u = 4, ks = 1, kl = 1, kg = 2, vec = 1"),
+    ("f32", "ml = 128, nl = 64, ms = 8, ns = 4, u = 8, ks = 1, kl = 1, kg = 1, vec = 4"),
+    ("f32", "ml = 16, nl = 64, ms = 4, ns = 2, u = 32, ks = 2, kl = 8, kg = 8, vec = 4"),
+    ("f64", "ml = 32, nl = 32, ms = 4, ns = 4, u = 8, ks = 1, kl = 1, kg = 1, vec = 2"),
+    ("f64", "ml = 16, nl = 16, ms = 2, ns = 2, u = 16, ks = 2, kl = 4, kg = 8, vec = 1"),
+    ("f64", "ml = 64, nl = 32, ms = 4, ns = 4, u = 8, ks = 1, kl = 2, kg = 2, vec = 2"),
+]
+
+MAPS = {"n": ("(m, k)", "(k, n)"), "t": ("(k, m)", "(n, k)")}
+
+
+def gemm(i, dtype, layout, config):
+    am = MAPS[layout[0]][0]
+    bm = MAPS[layout[1]][1]
+    t = "memref<64x64x%s>" % dtype
+    return ("func.func @k%d(%%A: %s, %%B: %s, %%C: %s) {\n"
+            "  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> %s>, "
+            "affine_map<(m, n, k) -> %s>, affine_map<(m, n, k) -> (m, n)>]\n"
+            "    ins(%%A, %%B : %s, %s) outs(%%C : %s)\n"
+            "    {isaac.config = #isaac.gemm<%s>}\n  return\n}\n"
+            % (i, t, t, t, am, bm, t, t, t, config))
+
+
+def sweep():
+    i = 0
+    for dtype, config in SWEEP:
+        for layout in ("nn", "nt", "tn", "tt"):
+            sys.stdout.write(gemm(i, dtype, layout, config))
+            i += 1
+
+
+def candidates(path):
+    seen, i = set(), 0
+    for line in open(path):
+        m = re.search(r"linalg\.(?:batch_)?matmul", line)
+        c = re.search(r"isaac\.candidates = \[(.*?)\]", line)
+        if not (m and c):
+            continue
+        maps = re.findall(r"affine_map<\([^)]*\) -> \(([^)]*)\)>", line)
+        trans_a = bool(maps) and maps[0].replace(" ", "").split(",")[-1] == "d0"
+        trans_b = bool(maps) and maps[1].replace(" ", "").split(",")[-1] == "d2"
+        dtype = re.search(r"outs\([^:]*: memref<[^>]*x(f32|f64)", line).group(1)
+        layout = ("t" if trans_a else "n") + ("t" if trans_b else "n")
+        for config in re.findall(r"#isaac\.gemm<([^>]*)>", c.group(1)):
+            key = (dtype, layout, config)
+            if key not in seen:
+                seen.add(key)
+                sys.stdout.write(gemm(i, dtype, layout, config))
+                i += 1
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["sweep"]:
+        sweep()
+    elif len(sys.argv) == 3 and sys.argv[1] == "candidates":
+        candidates(sys.argv[2])
+    else:
+        sys.exit(__doc__)

@@ -1,0 +1,244 @@
+//===- DeviceKernels.cu - Data generation and the fp64 reference ----------===//
+
+#include "CudaCheck.h"
+#include "DeviceKernels.h"
+
+#include <cfloat>
+#include <cmath>
+
+namespace bench {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kMaxBlocks = 4096;
+
+int gridFor(int64_t count) {
+  int64_t blocks = (count + kThreads - 1) / kThreads;
+  return static_cast<int>(blocks < 1            ? 1
+                          : blocks > kMaxBlocks ? kMaxBlocks
+                                                : blocks);
+}
+
+__device__ uint64_t mix64(uint64_t x) {
+  // splitmix64's finalizer: consecutive indices give independent values.
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  x ^= x >> 31;
+  return x;
+}
+
+/// An odd multiple of 2^-24 (f32) or 2^-52 (f64) minus one: uniform in
+/// (-1, 1), exactly representable, and never zero, so no product term of the
+/// GEMM vanishes and hides a wrong index.
+__device__ void uniformValue(uint64_t bits, float &value) {
+  value = static_cast<float>(
+      (static_cast<double>(bits >> 41) * 2.0 + 1.0) * 0x1p-24 - 1.0);
+}
+__device__ void uniformValue(uint64_t bits, double &value) {
+  value = (static_cast<double>(bits >> 12) * 2.0 + 1.0) * 0x1p-52 - 1.0;
+}
+
+template <typename T>
+__global__ void fillUniformKernel(T *data, int64_t count, uint64_t seed) {
+  int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+       i < count; i += stride)
+    uniformValue(mix64(seed ^ mix64(static_cast<uint64_t>(i))), data[i]);
+}
+
+template <typename T> __global__ void fillNaNKernel(T *data, int64_t count) {
+  int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+       i < count; i += stride)
+    data[i] = static_cast<T>(NAN);
+}
+
+struct RefParams {
+  int64_t M, N, K, lda, ldb, ldc, sA, sB, sC;
+  bool transA, transB;
+  double alpha, beta;
+};
+
+constexpr int kTile = 16;
+
+/// A shared-memory tiled fp64 GEMM. Loads are arranged so that consecutive
+/// threads read consecutive addresses for every layout; the bound is
+/// accumulated alongside from absolute values.
+template <typename T>
+__global__ void referenceKernel(const T *A, const T *B, const T *C0,
+                                double *ref, double *bound, RefParams p) {
+  __shared__ double as[kTile][kTile + 1]; // as[m][k]
+  __shared__ double bs[kTile][kTile + 1]; // bs[k][n]
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int64_t b = blockIdx.z;
+  int64_t m0 = static_cast<int64_t>(blockIdx.y) * kTile;
+  int64_t n0 = static_cast<int64_t>(blockIdx.x) * kTile;
+  const T *a = A + b * p.sA;
+  const T *bm = B + b * p.sB;
+  double acc = 0, accAbs = 0;
+  for (int64_t k0 = 0; k0 < p.K; k0 += kTile) {
+    if (!p.transA) {
+      int64_t m = m0 + ty, k = k0 + tx;
+      as[ty][tx] = m < p.M && k < p.K ? double(a[m * p.lda + k]) : 0.0;
+    } else {
+      int64_t m = m0 + tx, k = k0 + ty;
+      as[tx][ty] = m < p.M && k < p.K ? double(a[k * p.lda + m]) : 0.0;
+    }
+    if (!p.transB) {
+      int64_t k = k0 + ty, n = n0 + tx;
+      bs[ty][tx] = k < p.K && n < p.N ? double(bm[k * p.ldb + n]) : 0.0;
+    } else {
+      int64_t k = k0 + tx, n = n0 + ty;
+      bs[tx][ty] = k < p.K && n < p.N ? double(bm[n * p.ldb + k]) : 0.0;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int kk = 0; kk < kTile; ++kk) {
+      double x = as[ty][kk], y = bs[kk][tx];
+      acc = fma(x, y, acc);
+      accAbs = fma(fabs(x), fabs(y), accAbs);
+    }
+    __syncthreads();
+  }
+  int64_t m = m0 + ty, n = n0 + tx;
+  if (m >= p.M || n >= p.N)
+    return;
+  // With beta == 0 C holds NaN, which BLAS semantics say is never read.
+  double c0 = p.beta != 0 ? double(C0[b * p.sC + m * p.ldc + n]) : 0.0;
+  int64_t index = (b * p.M + m) * p.N + n;
+  ref[index] = p.alpha * acc + p.beta * c0;
+  bound[index] = fabs(p.alpha) * accAbs + fabs(p.beta * c0);
+}
+
+struct CompareParams {
+  int64_t M, N, ldc, sC, batch, offset, count;
+  double tolerance;
+};
+
+__device__ bool sameBits(float x, float y) {
+  return __float_as_uint(x) == __float_as_uint(y);
+}
+__device__ bool sameBits(double x, double y) {
+  return __double_as_longlong(x) == __double_as_longlong(y);
+}
+
+template <typename T>
+__global__ void compareKernel(const T *C, const T *C0, const double *ref,
+                              const double *bound, CompareParams p,
+                              CompareResult *result) {
+  unsigned long long worst = 0, bad = 0;
+  int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t e = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+       e < p.count; e += stride) {
+    int64_t r = e - p.offset, index = -1;
+    if (r >= 0) {
+      int64_t b = r / p.sC, w = r - b * p.sC;
+      int64_t m = w / p.ldc, n = w - m * p.ldc;
+      if (b < p.batch && m < p.M && n < p.N)
+        index = (b * p.M + m) * p.N + n;
+    }
+    double error;
+    if (index >= 0) {
+      double relative =
+          fabs(double(C[e]) - ref[index]) / (bound[index] + DBL_MIN);
+      // Written so that NaN and infinity count as the largest error.
+      error = relative <= DBL_MAX ? relative : INFINITY;
+    } else {
+      error = sameBits(C[e], C0[e]) ? 0.0 : INFINITY;
+    }
+    if (!(error <= p.tolerance))
+      ++bad;
+    unsigned long long key = (static_cast<unsigned long long>(
+                                  __float_as_uint(__double2float_ru(error)))
+                              << 32) |
+                             static_cast<uint32_t>(e);
+    worst = key > worst ? key : worst;
+  }
+  for (int offset = 16; offset > 0; offset /= 2) {
+    unsigned long long other = __shfl_down_sync(0xffffffffu, worst, offset);
+    worst = other > worst ? other : worst;
+    bad += __shfl_down_sync(0xffffffffu, bad, offset);
+  }
+  if ((threadIdx.x & 31) == 0) {
+    atomicMax(&result->worst, worst);
+    if (bad)
+      atomicAdd(&result->bad, bad);
+  }
+}
+
+__global__ void delayKernel(uint64_t nanoseconds) {
+  uint64_t start, now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  } while (now - start < nanoseconds);
+}
+
+} // namespace
+
+void fillUniform(void *data, int dtype, int64_t count, uint64_t seed,
+                 cudaStream_t stream) {
+  if (dtype)
+    fillUniformKernel<<<gridFor(count), kThreads, 0, stream>>>(
+        static_cast<double *>(data), count, seed);
+  else
+    fillUniformKernel<<<gridFor(count), kThreads, 0, stream>>>(
+        static_cast<float *>(data), count, seed);
+  CUDA_CHECK_LAUNCH();
+}
+
+void fillNaN(void *data, int dtype, int64_t count, cudaStream_t stream) {
+  if (dtype)
+    fillNaNKernel<<<gridFor(count), kThreads, 0, stream>>>(
+        static_cast<double *>(data), count);
+  else
+    fillNaNKernel<<<gridFor(count), kThreads, 0, stream>>>(
+        static_cast<float *>(data), count);
+  CUDA_CHECK_LAUNCH();
+}
+
+void referenceGemm(const Problem &p, const void *A, const void *B,
+                   const void *C0, double *ref, double *bound, double alpha,
+                   double beta, cudaStream_t stream) {
+  RefParams params = {p.M,  p.N,  p.K,      p.lda,    p.ldb, p.ldc, p.sA,
+                      p.sB, p.sC, p.transA, p.transB, alpha, beta};
+  dim3 grid(static_cast<unsigned>((p.N + kTile - 1) / kTile),
+            static_cast<unsigned>((p.M + kTile - 1) / kTile),
+            static_cast<unsigned>(p.batch));
+  dim3 block(kTile, kTile);
+  if (p.dtype)
+    referenceKernel<<<grid, block, 0, stream>>>(
+        static_cast<const double *>(A), static_cast<const double *>(B),
+        static_cast<const double *>(C0), ref, bound, params);
+  else
+    referenceKernel<<<grid, block, 0, stream>>>(
+        static_cast<const float *>(A), static_cast<const float *>(B),
+        static_cast<const float *>(C0), ref, bound, params);
+  CUDA_CHECK_LAUNCH();
+}
+
+void compareWithReference(const Problem &p, const void *C, const void *C0,
+                          const double *ref, const double *bound, int64_t count,
+                          double tolerance, CompareResult *result,
+                          cudaStream_t stream) {
+  CompareParams params = {p.M,     p.N,      p.ldc, p.sC,
+                          p.batch, p.offset, count, tolerance};
+  if (p.dtype)
+    compareKernel<<<gridFor(count), kThreads, 0, stream>>>(
+        static_cast<const double *>(C), static_cast<const double *>(C0), ref,
+        bound, params, result);
+  else
+    compareKernel<<<gridFor(count), kThreads, 0, stream>>>(
+        static_cast<const float *>(C), static_cast<const float *>(C0), ref,
+        bound, params, result);
+  CUDA_CHECK_LAUNCH();
+}
+
+void delayStream(uint64_t nanoseconds, cudaStream_t stream) {
+  delayKernel<<<1, 1, 0, stream>>>(nanoseconds);
+  CUDA_CHECK_LAUNCH();
+}
+
+} // namespace bench

@@ -1,0 +1,78 @@
+//===- IsaacBench.cpp - Check and benchmark isaac GEMM kernels ------------===//
+//
+// Loads the PTX kernels of a ptx-dir, launches them through libisaac_runtime
+// and compares them with an fp64 reference, cuBLAS and cuBLASLt. See
+// README.md and --help.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaCheck.h"
+#include "KernelDir.h"
+#include "Modes.h"
+#include "Options.h"
+
+#include "isaac/Runtime/Runtime.h"
+
+#include <cstdio>
+#include <cstring>
+
+using namespace bench;
+
+int main(int argc, char **argv) {
+  Options options = parseOptions(argc, argv);
+
+  CUDA_CHECK(cudaSetDevice(options.device));
+  // Creates the device's primary context and makes it current. The runtime
+  // library's driver calls use the current context, so they share it (and
+  // the cudaMalloc'd pointers) with the CUDA runtime API used here.
+  CUDA_CHECK(cudaFree(nullptr));
+  cudaDeviceProp prop;
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, options.device));
+  if (isaacInit() != ISAAC_SUCCESS)
+    fatal(__FILE__, __LINE__,
+          std::string("isaacInit failed: ") + isaacGetLastError());
+
+  std::string chip =
+      "sm_" + std::to_string(prop.major) + std::to_string(prop.minor);
+  std::printf("GPU %d: %s (%s, %d SMs, L2 %.1f MiB)\n", options.device,
+              prop.name, chip.c_str(), prop.multiProcessorCount,
+              prop.l2CacheSize / 1048576.0);
+  if (!options.sweep)
+    std::printf("roofline: min(peak, bandwidth * intensity) with peak %.1f "
+                "TFLOPS f32, %.1f TFLOPS f64, bandwidth %.0f GB/s; cuBLAS "
+                "and cuBLASLt run pure fp32/fp64 (no TF32); times are "
+                "medians of %d runs with %d warm-up runs\n",
+                options.peakTflops[0], options.peakTflops[1],
+                options.bandwidthGBs, options.reps, options.warmup);
+
+  std::vector<KernelFile> kernels;
+  std::string error;
+  if (!loadKernelDir(options.ptxDir, options.kernel, kernels, error)) {
+    std::fprintf(stderr, "isaac-bench: %s\n", error.c_str());
+    return 2;
+  }
+  if (kernels.empty()) {
+    std::fprintf(stderr, "isaac-bench: no usable kernels%s%s in %s\n",
+                 options.kernel.empty() ? "" : " named ",
+                 options.kernel.c_str(), options.ptxDir.c_str());
+    return 2;
+  }
+  for (const KernelFile &kernel : kernels)
+    if (kernel.info.chip[0] && chip != kernel.info.chip)
+      std::fprintf(stderr,
+                   "isaac-bench: warning: %s was compiled for %s, the GPU is "
+                   "%s\n",
+                   kernel.info.name, kernel.info.chip, chip.c_str());
+  std::printf("%zu kernels from %s\n", kernels.size(), options.ptxDir.c_str());
+
+  cudaStream_t stream;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  DeviceInfo device;
+  device.name = prop.name;
+  device.l2Bytes = static_cast<size_t>(prop.l2CacheSize);
+  int status = options.sweep ? runSweep(options, kernels, stream)
+                             : runBench(options, kernels, device, stream);
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  CUDA_CHECK(cudaStreamDestroy(stream));
+  return status;
+}

@@ -1,0 +1,57 @@
+//===- KernelDir.cpp - The PTX kernels of a ptx-dir -----------------------===//
+
+#include "KernelDir.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace bench {
+
+bool loadKernelDir(const std::string &dir, const std::string &onlyName,
+                   std::vector<KernelFile> &kernels, std::string &error) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::vector<fs::path> paths;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end;
+       it.increment(ec))
+    if (it->path().extension() == ".ptx")
+      paths.push_back(it->path());
+  if (ec) {
+    error = "cannot read --ptx-dir '" + dir + "': " + ec.message();
+    return false;
+  }
+  std::sort(paths.begin(), paths.end());
+  for (const fs::path &path : paths) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    if (!in) {
+      std::fprintf(stderr, "isaac-bench: warning: cannot read %s; skipped\n",
+                   path.c_str());
+      continue;
+    }
+    KernelFile kernel;
+    kernel.path = path.string();
+    kernel.ptx = text.str();
+    if (isaacParseKernelInfo(kernel.ptx.c_str(), &kernel.info)) {
+      std::fprintf(stderr, "isaac-bench: warning: %s: %s; skipped\n",
+                   path.c_str(), isaacGetLastError());
+      continue;
+    }
+    if (!onlyName.empty() && onlyName != kernel.info.name)
+      continue;
+    if (path.stem().string() != kernel.info.name)
+      std::fprintf(stderr,
+                   "isaac-bench: warning: %s holds kernel %s (file name and "
+                   "entry name differ)\n",
+                   path.c_str(), kernel.info.name);
+    kernels.push_back(std::move(kernel));
+  }
+  return true;
+}
+
+} // namespace bench

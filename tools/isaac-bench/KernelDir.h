@@ -1,0 +1,33 @@
+//===- KernelDir.h - The PTX kernels of a ptx-dir ---------------*- C++ -*-===//
+
+#ifndef ISAAC_BENCH_KERNELDIR_H
+#define ISAAC_BENCH_KERNELDIR_H
+
+#include "isaac/Runtime/Runtime.h"
+
+#include <string>
+#include <vector>
+
+namespace bench {
+
+struct KernelFile {
+  std::string path;
+  std::string ptx;
+  isaacKernelInfo info;
+
+  bool matches(int dtype, bool transA, bool transB) const {
+    return info.dtype == dtype && (info.transA != 0) == transA &&
+           (info.transB != 0) == transB;
+  }
+};
+
+/// Reads every `*.ptx` file of `dir` (sorted by name) and parses its
+/// `// isaac.kernel` line; files that fail are reported on stderr and
+/// skipped. Only the kernel `onlyName` is kept when it is not empty.
+/// Returns false if the directory cannot be read.
+bool loadKernelDir(const std::string &dir, const std::string &onlyName,
+                   std::vector<KernelFile> &kernels, std::string &error);
+
+} // namespace bench
+
+#endif // ISAAC_BENCH_KERNELDIR_H

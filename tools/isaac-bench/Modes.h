@@ -1,0 +1,31 @@
+//===- Modes.h - The benchmark and sweep modes of isaac-bench ---*- C++ -*-===//
+
+#ifndef ISAAC_BENCH_MODES_H
+#define ISAAC_BENCH_MODES_H
+
+#include "KernelDir.h"
+#include "Options.h"
+
+#include <cuda_runtime.h>
+
+#include <string>
+#include <vector>
+
+namespace bench {
+
+struct DeviceInfo {
+  std::string name;
+  size_t l2Bytes = 0;
+};
+
+/// Checks and times the problems of `options`; returns the exit status.
+int runBench(const Options &options, const std::vector<KernelFile> &kernels,
+             const DeviceInfo &device, cudaStream_t stream);
+
+/// Runs the correctness sweep over every kernel; returns the exit status.
+int runSweep(const Options &options, const std::vector<KernelFile> &kernels,
+             cudaStream_t stream);
+
+} // namespace bench
+
+#endif // ISAAC_BENCH_MODES_H

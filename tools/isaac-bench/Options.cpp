@@ -1,0 +1,214 @@
+//===- Options.cpp - Command line of isaac-bench --------------------------===//
+
+#include "Options.h"
+#include "Check.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+namespace bench {
+namespace {
+
+const char kUsage[] = R"(usage: isaac-bench --ptx-dir DIR [options]
+
+Checks isaac GEMM kernels (PTX files with a '// isaac.kernel' line, as
+written by --isaac-pipeline="chip=sm_90 ptx-dir=DIR") against an fp64
+reference and times them against cuBLAS and cuBLASLt.
+
+Problems:
+  --shapes table4          the ISAAC paper's Table 4 suite (default)
+  --shape M,N,K,LAYOUT[,lda,ldb,ldc]
+                           a row-major problem; LAYOUT is nn, nt, tn or tt
+                           (A then B, t = stored transposed); repeatable
+  --shapes-file FILE       one --shape argument per line ('#' comments)
+  --dtype f32|f64|both     element types to run (default both; a dtype
+                           without kernels in DIR is skipped)
+  --batch B                batched GEMM with B matrices (default 1)
+  --misalign               offset the A, B and C base pointers by one element
+
+Kernels:
+  --kernel NAME            use only this kernel
+  --best                   report the fastest passing kernel of the dtype and
+                           layout for each problem (default)
+  --all                    report every matching kernel
+  --deterministic          split-K kernels (kg > 1) reduce through a workspace
+                           instead of atomics
+
+Measurement:
+  --check-only             check correctness, do not time
+  --reps N                 timed runs per measurement; the median is reported
+                           (default 20)
+  --warmup N               untimed runs first (default 5)
+  --seed N                 seed of the random inputs (default 1)
+  --tol-f32 X, --tol-f64 X maximum relative error (default 1e-5, 1e-13)
+  --peak-tflops F32[,F64]  peak for the roofline (default 67,34: H100 SXM
+                           without tensor cores)
+  --bw-gbs X               memory bandwidth for the roofline (default 3000)
+  --device N               CUDA device (default 0)
+
+Output:
+  --csv FILE               write the table as CSV
+  --png FILE               write a bar chart of TFLOPS per problem
+
+Correctness sweep:
+  --sweep                  check every kernel in DIR on many sizes, leading
+                           dimensions, alignments, both beta cases and both
+                           split-K modes; prints 'sweep: N passed, N failed'
+  --sweep-sizes LIST       comma-separated sizes for M, N and K (default
+                           1,2,7,31,32,33,127,128,129,1000,2049)
+
+  -v, --verbose            print every check and measurement
+  -h, --help               this text
+
+The exit status is 1 if any check fails, 2 on a CUDA error.
+)";
+
+[[noreturn]] void usageError(const std::string &message) {
+  std::fprintf(stderr, "isaac-bench: %s\n(see isaac-bench --help)\n",
+               message.c_str());
+  std::exit(2);
+}
+
+int64_t parseInteger(const std::string &flag, const std::string &text,
+                     int64_t min, int64_t max) {
+  try {
+    size_t used = 0;
+    long long value = std::stoll(text, &used);
+    if (used == text.size() && value >= min && value <= max)
+      return value;
+  } catch (...) {
+  }
+  usageError(flag + " expects an integer in [" + std::to_string(min) + ", " +
+             std::to_string(max) + "], got '" + text + "'");
+}
+
+double parsePositive(const std::string &flag, const std::string &text) {
+  try {
+    size_t used = 0;
+    double value = std::stod(text, &used);
+    if (used == text.size() && value > 0)
+      return value;
+  } catch (...) {
+  }
+  usageError(flag + " expects a positive number, got '" + text + "'");
+}
+
+std::vector<std::string> splitCommas(const std::string &text) {
+  std::vector<std::string> parts;
+  std::stringstream ss(text);
+  std::string part;
+  while (std::getline(ss, part, ','))
+    parts.push_back(part);
+  return parts;
+}
+
+} // namespace
+
+Options parseOptions(int argc, char **argv) {
+  Options o;
+  bool table4 = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc)
+        usageError(arg + " expects a value");
+      return argv[++i];
+    };
+    if (arg == "-h" || arg == "--help") {
+      std::fputs(kUsage, stdout);
+      std::exit(0);
+    } else if (arg == "--ptx-dir") {
+      o.ptxDir = value();
+    } else if (arg == "--shapes") {
+      std::string name = value();
+      if (name != "table4")
+        usageError("--shapes knows only 'table4', got '" + name + "'");
+      table4 = true;
+    } else if (arg == "--shape") {
+      Shape shape;
+      std::string error;
+      if (!parseShape(value(), shape, error))
+        usageError(error);
+      o.shapes.push_back(shape);
+    } else if (arg == "--shapes-file") {
+      std::string error;
+      if (!readShapesFile(value(), o.shapes, error))
+        usageError(error);
+    } else if (arg == "--dtype") {
+      std::string dtype = value();
+      o.dtypeGiven = true;
+      if (dtype == "f32")
+        o.dtypes = {0};
+      else if (dtype == "f64")
+        o.dtypes = {1};
+      else if (dtype == "both")
+        o.dtypes = {0, 1};
+      else
+        usageError("--dtype expects f32, f64 or both, got '" + dtype + "'");
+    } else if (arg == "--batch") {
+      o.batch = parseInteger(arg, value(), 1, 65535);
+    } else if (arg == "--misalign") {
+      o.misalign = true;
+    } else if (arg == "--kernel") {
+      o.kernel = value();
+    } else if (arg == "--best") {
+      o.allKernels = false;
+    } else if (arg == "--all") {
+      o.allKernels = true;
+    } else if (arg == "--deterministic") {
+      o.deterministic = true;
+    } else if (arg == "--check-only") {
+      o.checkOnly = true;
+    } else if (arg == "--reps") {
+      o.reps = static_cast<int>(parseInteger(arg, value(), 1, 100000));
+    } else if (arg == "--warmup") {
+      o.warmup = static_cast<int>(parseInteger(arg, value(), 0, 100000));
+    } else if (arg == "--seed") {
+      o.seed = static_cast<uint64_t>(parseInteger(arg, value(), 0, INT64_MAX));
+    } else if (arg == "--tol-f32") {
+      o.tolerance[0] = parsePositive(arg, value());
+    } else if (arg == "--tol-f64") {
+      o.tolerance[1] = parsePositive(arg, value());
+    } else if (arg == "--peak-tflops") {
+      std::vector<std::string> parts = splitCommas(value());
+      if (parts.empty() || parts.size() > 2)
+        usageError("--peak-tflops expects F32[,F64]");
+      o.peakTflops[0] = parsePositive(arg, parts[0]);
+      if (parts.size() == 2)
+        o.peakTflops[1] = parsePositive(arg, parts[1]);
+    } else if (arg == "--bw-gbs") {
+      o.bandwidthGBs = parsePositive(arg, value());
+    } else if (arg == "--device") {
+      o.device = static_cast<int>(parseInteger(arg, value(), 0, 1024));
+    } else if (arg == "--csv") {
+      o.csvPath = value();
+    } else if (arg == "--png") {
+      o.pngPath = value();
+    } else if (arg == "--sweep") {
+      o.sweep = true;
+    } else if (arg == "--sweep-sizes") {
+      for (const std::string &part : splitCommas(value()))
+        o.sweepSizes.push_back(parseInteger(arg, part, 1, 1 << 20));
+      if (o.sweepSizes.empty())
+        usageError("--sweep-sizes expects a list of sizes");
+    } else if (arg == "-v" || arg == "--verbose") {
+      o.verbose = true;
+    } else {
+      usageError("unknown argument '" + arg + "'");
+    }
+  }
+  if (o.ptxDir.empty())
+    usageError("--ptx-dir DIR is required");
+  if (table4 || o.shapes.empty()) {
+    std::vector<Shape> suite = table4Shapes();
+    o.shapes.insert(o.shapes.begin(), suite.begin(), suite.end());
+  }
+  if (o.tolerance[0] == 0)
+    o.tolerance[0] = kDefaultToleranceF32;
+  if (o.tolerance[1] == 0)
+    o.tolerance[1] = kDefaultToleranceF64;
+  return o;
+}
+
+} // namespace bench

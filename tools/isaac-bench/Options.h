@@ -1,0 +1,44 @@
+//===- Options.h - Command line of isaac-bench ------------------*- C++ -*-===//
+
+#ifndef ISAAC_BENCH_OPTIONS_H
+#define ISAAC_BENCH_OPTIONS_H
+
+#include "Problem.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+struct Options {
+  std::string ptxDir;
+  std::vector<Shape> shapes; // empty: Table 4
+  std::vector<int> dtypes = {0, 1};
+  bool dtypeGiven = false;
+  std::string kernel;      // only this kernel
+  bool allKernels = false; // a row per kernel instead of the best one
+  bool checkOnly = false;
+  int reps = 20;
+  int warmup = 5;
+  std::string csvPath;
+  std::string pngPath;
+  bool deterministic = false;
+  bool misalign = false;
+  uint64_t seed = 1;
+  int64_t batch = 1;
+  bool sweep = false;
+  std::vector<int64_t> sweepSizes; // empty: the default sizes
+  double tolerance[2] = {0, 0};    // f32, f64
+  double peakTflops[2] = {67.0, 34.0};
+  double bandwidthGBs = 3000.0;
+  int device = 0;
+  bool verbose = false;
+};
+
+/// Parses argv; prints usage and exits on --help or an error.
+Options parseOptions(int argc, char **argv);
+
+} // namespace bench
+
+#endif // ISAAC_BENCH_OPTIONS_H

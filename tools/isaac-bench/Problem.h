@@ -1,0 +1,80 @@
+//===- Problem.h - GEMM shapes and their memory layout ----------*- C++ -*-===//
+//
+// A Shape is what the user asks for (sizes, layout, optional leading
+// dimensions); a Problem is one concrete launch: dtype, leading dimensions,
+// batch strides and base-pointer misalignment, in the row-major storage
+// convention of docs/abi.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ISAAC_BENCH_PROBLEM_H
+#define ISAAC_BENCH_PROBLEM_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+struct Shape {
+  std::string label; // e.g. "LINPACK"; empty for user shapes
+  int64_t M = 0, N = 0, K = 0;
+  bool transA = false, transB = false;
+  int64_t lda = 0, ldb = 0, ldc = 0; // 0: the minimum for the layout
+};
+
+struct Problem {
+  int dtype = 0; // isaacDtype
+  int64_t M = 0, N = 0, K = 0;
+  bool transA = false, transB = false;
+  int64_t lda = 0, ldb = 0, ldc = 0;
+  int64_t sA = 0, sB = 0, sC = 0; // batch strides, at least one footprint
+  int64_t batch = 1;
+  int64_t offset = 0; // elements between the allocation and the base pointers
+
+  size_t elementSize() const { return dtype ? 8 : 4; }
+  /// Elements from the first to the last element of one matrix.
+  int64_t footprintA() const;
+  int64_t footprintB() const;
+  int64_t footprintC() const { return (M - 1) * ldc + N; }
+  /// Elements of all batches.
+  int64_t spanA() const { return (batch - 1) * sA + footprintA(); }
+  int64_t spanB() const { return (batch - 1) * sB + footprintB(); }
+  int64_t spanC() const { return (batch - 1) * sC + footprintC(); }
+  double flops() const {
+    return 2.0 * static_cast<double>(M) * static_cast<double>(N) *
+           static_cast<double>(K) * static_cast<double>(batch);
+  }
+  /// Compulsory traffic of one GEMM: read A and B, write C.
+  double bytes() const {
+    return static_cast<double>((M * K + K * N + M * N) * batch) *
+           static_cast<double>(elementSize());
+  }
+  std::string layout() const;
+  /// "M=.. N=.. K=.. nt f32 lda=.. ..." for messages.
+  std::string describe() const;
+};
+
+const char *layoutName(bool transA, bool transB);
+const char *dtypeName(int dtype);
+
+/// Resolves `shape` for `dtype`: leading dimensions default to the minimum
+/// plus `ldPad`, batch strides to a footprint plus `stridePad`, and base
+/// pointers move by one element when `misalign` is set.
+Problem makeProblem(const Shape &shape, int dtype, int64_t batch, int64_t ldPad,
+                    int64_t stridePad, bool misalign);
+
+/// Shapes of Table 4 of the ISAAC paper (LINPACK, DeepBench, ICA, LAPACK).
+std::vector<Shape> table4Shapes();
+
+/// Parses "M,N,K,layout[,lda,ldb,ldc]".
+bool parseShape(const std::string &text, Shape &shape, std::string &error);
+
+/// One shape per line; blank lines and lines starting with '#' are skipped.
+bool readShapesFile(const std::string &path, std::vector<Shape> &shapes,
+                    std::string &error);
+
+} // namespace bench
+
+#endif // ISAAC_BENCH_PROBLEM_H

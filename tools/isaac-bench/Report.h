@@ -1,0 +1,44 @@
+//===- Report.h - Result table, CSV and chart -------------------*- C++ -*-===//
+
+#ifndef ISAAC_BENCH_REPORT_H
+#define ISAAC_BENCH_REPORT_H
+
+#include "Problem.h"
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+/// One line of the report: a problem, the kernel chosen for it and the
+/// measurements (NaN where not measured).
+struct ResultRow {
+  std::string label;
+  Problem problem;
+  std::string kernel; // empty when no kernel fits
+  std::string status; // PASS, FAIL or SKIP
+  double maxError = NAN;
+  double isaacMs = NAN, cublasMs = NAN, cublasLtMs = NAN;
+  double rooflineTflops = NAN;
+
+  double tflops(double ms) const {
+    return problem.flops() / (ms * 1e-3) / 1e12;
+  }
+};
+
+void printTableHeader(std::FILE *out);
+void printTableRow(std::FILE *out, const ResultRow &row);
+
+bool writeCsv(const std::string &path, const std::vector<ResultRow> &rows,
+              std::string &error);
+
+/// A bar chart of isaac, cuBLAS and cuBLASLt TFLOPS per row, with each row's
+/// roofline marked, in the style of the ISAAC paper's Figure 6.
+bool writeChart(const std::string &path, const std::vector<ResultRow> &rows,
+                const std::string &title, std::string &error);
+
+} // namespace bench
+
+#endif // ISAAC_BENCH_REPORT_H

@@ -1,0 +1,161 @@
+//===- Sweep.cpp - Correctness sweep over sizes, layouts and modes --------===//
+//
+// Checks each kernel on every combination of sizes around tile boundaries
+// (1, 2, 7, 31..33, 127..129) with at most one large dimension, plus a fixed
+// list of problems with several large dimensions. Runs rotate through odd
+// leading dimensions, misaligned base pointers and batches, and each problem
+// runs with beta = 0 and beta != 0 and, for split-K kernels, in both the
+// atomic and the deterministic mode.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Check.h"
+#include "CudaCheck.h"
+#include "Modes.h"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdio>
+
+namespace bench {
+namespace {
+
+const std::vector<int64_t> kDefaultSizes = {1,   2,   7,   31,   32,  33,
+                                            127, 128, 129, 1000, 2049};
+/// Sizes from here on count as large.
+constexpr int64_t kLarge = 1000;
+/// Problems with two or three large dimensions (the combinations would be
+/// too slow to run all of).
+const std::array<std::array<int64_t, 3>, 20> kMixedLarge = {{
+    {1000, 1000, 1000}, {2049, 2049, 2049}, {2049, 2049, 33},
+    {2049, 33, 2049},   {33, 2049, 2049},   {1000, 2049, 129},
+    {2049, 1000, 7},    {1000, 1000, 1},    {1, 1000, 2049},
+    {2049, 2049, 1},    {2049, 1, 2049},    {1, 2049, 2049},
+    {1000, 1000, 2049}, {2049, 1000, 1000}, {1000, 2049, 1000},
+    {127, 1000, 2049},  {2049, 129, 1000},  {1000, 31, 2049},
+    {2049, 2049, 128},  {1000, 2049, 2},
+}};
+/// Batched runs are limited to small problems to keep the sweep fast.
+constexpr int64_t kMaxBatchedWork = int64_t(1) << 22;
+/// Failures printed in full per kernel; the rest are only counted.
+constexpr int kMaxReportedFailures = 5;
+
+std::string modeName(const isaacKernelInfo &info, int flags) {
+  if (info.kg == 1)
+    return "";
+  return flags & ISAAC_DETERMINISTIC ? " deterministic" : " atomic";
+}
+
+} // namespace
+
+int runSweep(const Options &o, const std::vector<KernelFile> &kernels,
+             cudaStream_t stream) {
+  const std::vector<int64_t> &sizes =
+      o.sweepSizes.empty() ? kDefaultSizes : o.sweepSizes;
+  std::vector<std::array<int64_t, 3>> problems;
+  for (int64_t m : sizes)
+    for (int64_t n : sizes)
+      for (int64_t k : sizes)
+        if ((m >= kLarge) + (n >= kLarge) + (k >= kLarge) <= 1)
+          problems.push_back({m, n, k});
+  if (o.sweepSizes.empty())
+    problems.insert(problems.end(), kMixedLarge.begin(), kMixedLarge.end());
+
+  CheckBuffers buffers;
+  uint64_t seed = o.seed;
+  long long passed = 0, failed = 0;
+  std::vector<std::string> summaries;
+  auto start = std::chrono::steady_clock::now();
+  int index = 0, selected = 0;
+  for (const KernelFile &kernel : kernels)
+    selected += !o.dtypeGiven || std::count(o.dtypes.begin(), o.dtypes.end(),
+                                            kernel.info.dtype) > 0;
+  for (const KernelFile &kernel : kernels) {
+    const isaacKernelInfo &info = kernel.info;
+    if (o.dtypeGiven &&
+        std::count(o.dtypes.begin(), o.dtypes.end(), info.dtype) == 0)
+      continue;
+    std::printf("[%d/%d] %s: %zu problems\n", ++index, selected, info.name,
+                problems.size());
+    std::fflush(stdout);
+    long long kernelPassed = 0, kernelFailed = 0;
+    double worstError = 0;
+    std::string worstProblem;
+    for (size_t c = 0; c < problems.size(); ++c) {
+      Shape shape;
+      shape.M = problems[c][0];
+      shape.N = problems[c][1];
+      shape.K = problems[c][2];
+      shape.transA = info.transA;
+      shape.transB = info.transB;
+      // Variations rotate with the problem index so that each appears
+      // across all sizes without multiplying the number of runs.
+      static const int64_t ldPads[] = {0, 1, 3};
+      int64_t ldPad = ldPads[c % 3];
+      bool misalign = o.misalign || c % 4 == 3;
+      int64_t batch = o.batch;
+      if (batch == 1 && c % 5 == 2 &&
+          shape.M * shape.N * shape.K <= kMaxBatchedWork)
+        batch = 3;
+      int64_t stridePad = c % 2;
+      Problem p =
+          makeProblem(shape, info.dtype, batch, ldPad, stridePad, misalign);
+      std::vector<int> modes = {0};
+      if (info.kg > 1)
+        modes = {ISAAC_DETERMINISTIC, 0};
+      for (double beta : {0.0, 0.5}) {
+        for (int flags : modes) {
+          setActivity("sweeping " + std::string(info.name) + " on " +
+                      p.describe() + " beta=" + std::to_string(beta) +
+                      modeName(info, flags));
+          CheckOutcome outcome =
+              checkKernel(kernel, p, 1.5, beta, flags, seed++,
+                          o.tolerance[info.dtype], buffers, stream);
+          std::string where = p.describe() +
+                              (beta != 0 ? " beta=0.5" : " beta=0") +
+                              modeName(info, flags);
+          if (!(outcome.maxError <= worstError)) {
+            worstError = outcome.maxError;
+            worstProblem = where;
+          }
+          if (outcome.passed) {
+            ++kernelPassed;
+            if (o.verbose)
+              std::printf("  pass %s: %.3e\n", where.c_str(), outcome.maxError);
+            continue;
+          }
+          if (++kernelFailed <= kMaxReportedFailures)
+            std::printf("  FAIL %s: %s\n", where.c_str(),
+                        outcome.failure.c_str());
+        }
+      }
+    }
+    passed += kernelPassed;
+    failed += kernelFailed;
+    char line[512];
+    std::snprintf(line, sizeof(line),
+                  "%-64s %6lld passed %6lld failed  worst %.2e (%s)", info.name,
+                  kernelPassed, kernelFailed, worstError, worstProblem.c_str());
+    summaries.push_back(line);
+    if (kernelFailed > kMaxReportedFailures)
+      std::printf("  ... %lld more failures\n",
+                  kernelFailed - kMaxReportedFailures);
+  }
+  setActivity("");
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  std::printf("\nper kernel:\n");
+  for (const std::string &line : summaries)
+    std::printf("  %s\n", line.c_str());
+  std::printf("sweep: %lld passed, %lld failed (%zu kernels, %.1f s)\n", passed,
+              failed, summaries.size(), seconds);
+  if (summaries.empty()) {
+    std::printf("sweep: no kernels to check\n");
+    return 1;
+  }
+  return failed ? 1 : 0;
+}
+
+} // namespace bench

@@ -1,0 +1,48 @@
+//===- Timing.h - GPU time of GEMMs with cold caches ------------*- C++ -*-===//
+
+#ifndef ISAAC_BENCH_TIMING_H
+#define ISAAC_BENCH_TIMING_H
+
+#include "DeviceBuffer.h"
+#include "Problem.h"
+
+#include <cuda_runtime.h>
+
+#include <functional>
+#include <vector>
+
+namespace bench {
+
+/// Copies of A, B and C for timing. A problem that fits in L2 would be
+/// timed from L2 if run repeatedly on the same data; rotating through enough
+/// copies that together exceed twice the L2 size measures it from memory, as
+/// in an application that does other work between GEMMs.
+class RotatingBuffers {
+public:
+  void prepare(const Problem &p, size_t l2Bytes, uint64_t seed,
+               cudaStream_t stream);
+  int copies() const { return count; }
+  void *A(int i) const { return base(a[i % count]); }
+  void *B(int i) const { return base(b[i % count]); }
+  void *C(int i) const { return base(c[i % count]); }
+  /// The largest power of two (at most 256) dividing every base pointer.
+  unsigned alignment() const;
+
+private:
+  void *base(const DeviceBuffer &buffer) const {
+    return static_cast<char *>(buffer.data()) + offsetBytes;
+  }
+  std::vector<DeviceBuffer> a, b, c;
+  int count = 0;
+  size_t offsetBytes = 0;
+};
+
+/// Median GPU time in milliseconds of `op(rep)` over `reps` runs, after
+/// `warmup` untimed runs. Each run is bracketed by CUDA events behind a
+/// spinning kernel, so host-side launch overhead is not counted.
+double medianMilliseconds(const std::function<void(int)> &op, int reps,
+                          int warmup, cudaStream_t stream);
+
+} // namespace bench
+
+#endif // ISAAC_BENCH_TIMING_H
