@@ -65,6 +65,11 @@ std::string describeWorst(const Problem &p, int64_t e, double error,
 
 } // namespace
 
+double checkTolerance(double base, const Problem &p) {
+  double u = p.dtype == ISAAC_F32 ? 5.96e-8 : 1.11e-16;
+  return base + 4.0 * std::sqrt(double(p.K)) * u;
+}
+
 CheckOutcome checkKernel(const KernelFile &kernel, const Problem &p,
                          double alpha, double beta, int flags, uint64_t seed,
                          double tolerance, CheckBuffers &buffers,
@@ -119,7 +124,7 @@ CheckOutcome checkKernel(const KernelFile &kernel, const Problem &p,
   CUDA_CHECK(cudaMemsetAsync(result, 0, sizeof(CompareResult), stream));
   compareWithReference(p, buffers.C.data(), buffers.C0.data(),
                        buffers.ref.as<double>(), buffers.bound.as<double>(),
-                       countC, tolerance, result, stream);
+                       countC, checkTolerance(tolerance, p), result, stream);
   CompareResult host;
   CUDA_CHECK(cudaMemcpyAsync(&host, result, sizeof(host),
                              cudaMemcpyDeviceToHost, stream));
