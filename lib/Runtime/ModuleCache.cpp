@@ -100,7 +100,8 @@ std::mutex &cacheMutex() {
   return *mutex;
 }
 
-isaacStatus loadModule(const char *ptx, isaacModule_st *&module) {
+isaacStatus loadModule(const char *ptx, isaacModule_st *&module,
+                       const void *image, size_t imageSize) {
   if (!ptx)
     return setError(ISAAC_ERROR_INVALID_VALUE, "PTX text is NULL");
   CUcontext ctx = nullptr;
@@ -133,10 +134,23 @@ isaacStatus loadModule(const char *ptx, isaacModule_st *&module) {
   }
 
   // Compiled under the mutex: a second thread asking for the same PTX waits
-  // for this compilation instead of duplicating it.
+  // for this compilation instead of duplicating it. A precompiled image of
+  // this PTX (ptxas output) skips the JIT.
   CUmodule loaded = nullptr;
-  if (isaacStatus status = compile(*d, ptx, loaded))
+  if (image) {
+    if (imageSize < 4)
+      return setError(ISAAC_ERROR_INVALID_VALUE,
+                      ("module image of " + std::to_string(imageSize) +
+                       " bytes is too small to be a cubin or fatbin")
+                          .c_str());
+    CUresult result = d->cuModuleLoadDataEx(&loaded, image, 0, nullptr,
+                                            nullptr);
+    if (result != CUDA_SUCCESS)
+      return cudaFailure(result, "cuModuleLoadDataEx",
+                         "precompiled module image", ISAAC_ERROR_JIT);
+  } else if (isaacStatus status = compile(*d, ptx, loaded)) {
     return status;
+  }
   auto entry = std::make_unique<isaacModule_st>();
   entry->module = loaded;
   entry->context = ctx;
@@ -246,6 +260,22 @@ extern "C" isaacStatus isaacModuleLoad(const char *ptx, isaacModule *out) {
     isaacModule_st *module = nullptr;
     if (isaacStatus status = loadModule(ptx, module))
       return addErrorContext(status, "isaacModuleLoad");
+    *out = module;
+    return ISAAC_SUCCESS;
+  });
+}
+
+extern "C" isaacStatus isaacModuleLoadImage(const char *ptx,
+                                            const void *image,
+                                            size_t imageSize,
+                                            isaacModule *out) {
+  return guardExceptions("isaacModuleLoadImage", [&] {
+    if (!out || !image)
+      return setError(ISAAC_ERROR_INVALID_VALUE,
+                      "isaacModuleLoadImage: image or output pointer is NULL");
+    isaacModule_st *module = nullptr;
+    if (isaacStatus status = loadModule(ptx, module, image, imageSize))
+      return addErrorContext(status, "isaacModuleLoadImage");
     *out = module;
     return ISAAC_SUCCESS;
   });

@@ -40,7 +40,10 @@ std::mutex &cacheMutex();
 
 /// Returns the module of `ptx` in the current context, JIT-compiling it on
 /// first use. Takes the cache mutex itself.
-isaacStatus loadModule(const char *ptx, isaacModule_st *&module);
+/// Loads (JIT-compiles) `ptx`, or, when `image` is given, loads that
+/// precompiled image of it; either way the module is cached under the PTX.
+isaacStatus loadModule(const char *ptx, isaacModule_st *&module,
+                       const void *image = nullptr, size_t imageSize = 0);
 
 /// Returns the kernel `name` of `module`. Requires the cache mutex.
 isaacStatus getFunction(isaacModule_st &module, const char *name,

@@ -37,7 +37,7 @@ int main(int argc, char **argv) {
   std::printf("GPU %d: %s (%s, %d SMs, L2 %.1f MiB)\n", options.device,
               prop.name, chip.c_str(), prop.multiProcessorCount,
               prop.l2CacheSize / 1048576.0);
-  if (!options.sweep)
+  if (!options.sweep && options.collectSamples.empty())
     std::printf("roofline: min(peak, bandwidth * intensity) with peak %.1f "
                 "TFLOPS f32, %.1f TFLOPS f64, bandwidth %.0f GB/s; cuBLAS "
                 "and cuBLASLt run pure fp32/fp64 (no TF32); times are "
@@ -70,8 +70,10 @@ int main(int argc, char **argv) {
   DeviceInfo device;
   device.name = prop.name;
   device.l2Bytes = static_cast<size_t>(prop.l2CacheSize);
-  int status = options.sweep ? runSweep(options, kernels, stream)
-                             : runBench(options, kernels, device, stream);
+  int status = !options.collectSamples.empty()
+                   ? runCollect(options, kernels, stream)
+                   : options.sweep ? runSweep(options, kernels, stream)
+                                   : runBench(options, kernels, device, stream);
   CUDA_CHECK(cudaStreamSynchronize(stream));
   CUDA_CHECK(cudaStreamDestroy(stream));
   return status;

@@ -26,6 +26,11 @@ int runBench(const Options &options, const std::vector<KernelFile> &kernels,
 int runSweep(const Options &options, const std::vector<KernelFile> &kernels,
              cudaStream_t stream);
 
+/// Times kernels on the inputs of a samples file for the tuning dataset;
+/// returns the exit status.
+int runCollect(const Options &options, const std::vector<KernelFile> &kernels,
+               cudaStream_t stream);
+
 } // namespace bench
 
 #endif // ISAAC_BENCH_MODES_H

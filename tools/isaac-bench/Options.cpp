@@ -58,6 +58,15 @@ Correctness sweep:
   --sweep-sizes LIST       comma-separated sizes for M, N and K (default
                            1,2,7,31,32,33,127,128,129,1000,2049)
 
+Dataset collection (isaac-tune's samples, docs/tuning.md):
+  --collect SAMPLES        time each kernel on the inputs listed for it in
+                           SAMPLES ('KERNEL M N K' lines); a kernel with a
+                           ptxas-made DIR/<kernel>.cubin is loaded from it
+                           instead of being JIT-compiled
+  --out CSV                rows are appended; samples already in CSV are
+                           skipped (resumable)
+  --time-limit S           stop cleanly after S seconds
+
   -v, --verbose            print every check and measurement
   -h, --help               this text
 
@@ -192,6 +201,12 @@ Options parseOptions(int argc, char **argv) {
         o.sweepSizes.push_back(parseInteger(arg, part, 1, 1 << 20));
       if (o.sweepSizes.empty())
         usageError("--sweep-sizes expects a list of sizes");
+    } else if (arg == "--collect") {
+      o.collectSamples = value();
+    } else if (arg == "--out") {
+      o.collectOut = value();
+    } else if (arg == "--time-limit") {
+      o.timeLimitSeconds = parsePositive(arg, value());
     } else if (arg == "-v" || arg == "--verbose") {
       o.verbose = true;
     } else {
@@ -200,6 +215,8 @@ Options parseOptions(int argc, char **argv) {
   }
   if (o.ptxDir.empty())
     usageError("--ptx-dir DIR is required");
+  if (!o.collectSamples.empty() && o.collectOut.empty())
+    usageError("--collect SAMPLES needs --out CSV");
   if (table4 || o.shapes.empty()) {
     std::vector<Shape> suite = table4Shapes();
     o.shapes.insert(o.shapes.begin(), suite.begin(), suite.end());

@@ -34,6 +34,10 @@ struct Options {
   double bandwidthGBs = 3000.0;
   int device = 0;
   bool verbose = false;
+  // --collect: time kernels on the inputs of a samples file (dataset mode).
+  std::string collectSamples;
+  std::string collectOut;
+  double timeLimitSeconds = 0; // 0: none
 };
 
 /// Parses argv; prints usage and exits on --help or an error.

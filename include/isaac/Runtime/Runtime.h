@@ -15,6 +15,7 @@
 #ifndef ISAAC_RUNTIME_RUNTIME_H
 #define ISAAC_RUNTIME_RUNTIME_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -124,6 +125,16 @@ typedef struct isaacFunction_st *isaacFunction;
    isaacInit). On a JIT failure the error message includes the JIT log. */
 ISAAC_RUNTIME_EXPORT isaacStatus isaacModuleLoad(const char *ptx,
                                                  isaacModule *out);
+
+/* Loads `image`, a cubin or fatbin that ptxas made from `ptx`, and caches it
+   under the PTX text: later isaacModuleLoad / isaacGemmLaunch calls with the
+   same PTX find it and skip the JIT (ahead-of-time compiled kernels, and
+   tools that load thousands of kernels, assemble them in parallel with
+   ptxas). The caller vouches that the image was compiled from `ptx`. */
+ISAAC_RUNTIME_EXPORT isaacStatus isaacModuleLoadImage(const char *ptx,
+                                                      const void *image,
+                                                      size_t imageSize,
+                                                      isaacModule *out);
 
 ISAAC_RUNTIME_EXPORT isaacStatus isaacGetFunction(isaacModule module,
                                                   const char *name,
