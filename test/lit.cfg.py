@@ -30,6 +30,7 @@ tools = [
     "isaac-opt",
     "isaac-model-test",
     "isaac-runtime-test",
+    "isaac-tune",
     ToolSubst("mlir-opt", unresolved="ignore"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
@@ -38,3 +39,11 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas))
+
+# The end-to-end example (examples/e2e) links against the CUDA toolkit's
+# static cudart, installed next to ptxas.
+cuda_home = (os.path.dirname(os.path.dirname(config.ptxas)) if config.ptxas
+             else "/usr/local/cuda")
+if os.path.exists(os.path.join(cuda_home, "lib64", "libcudart_static.a")):
+    config.available_features.add("cudart-static")
+    config.substitutions.append(("%cuda_home", cuda_home))

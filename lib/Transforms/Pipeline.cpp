@@ -45,6 +45,9 @@ void mlir::isaac::buildIsaacPipeline(OpPassManager &pm,
   IsaacLowerLaunchOptions launch;
   launch.ptxDir = opts.ptxDir;
   pm.addPass(createIsaacLowerLaunch(launch));
+  // Folds the static strides and offsets of the operand descriptors, which
+  // convert-to-llvm would otherwise leave behind as arith.constant.
+  pm.addPass(createCanonicalizerPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }

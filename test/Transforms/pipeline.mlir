@@ -15,4 +15,5 @@
 // HOST-LABEL: llvm.func @batched_8x128x128x256
 // HOST: llvm.call @isaacGemmLaunch
 // HOST-NOT: linalg.
+// HOST-NOT: arith.
 // HOST-NOT: gpu.binary
