@@ -4,6 +4,7 @@
 set -uo pipefail
 OUT="${OUT:-/tmp/isaac-out}"; mkdir -p "$OUT"
 [ -x build-gpu/bin/isaac-bench ] || bash scripts/gpu/build-bench.sh || exit 1
+bash scripts/gpu/assemble.sh .carry/table4
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
 timeout 400 build-gpu/bin/isaac-bench --ptx-dir .carry/table4 --shapes table4 \
   --best --csv "$OUT/table4.csv" --png "$OUT/table4.png" 2>&1 |

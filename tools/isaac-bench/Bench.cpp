@@ -148,8 +148,17 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
       row.problem = p;
       row.rooflineTflops = rooflineTflops(o, p);
       std::vector<const KernelFile *> candidates;
+      const std::set<std::string> *listed = nullptr;
+      if (!o.candidates.empty()) {
+        auto it = o.candidates.find(std::to_string(p.M) + "," +
+                                    std::to_string(p.N) + "," +
+                                    std::to_string(p.K));
+        static const std::set<std::string> none;
+        listed = it == o.candidates.end() ? &none : &it->second;
+      }
       for (const KernelFile &k : kernels)
-        if (k.matches(dtype, p.transA, p.transB))
+        if (k.matches(dtype, p.transA, p.transB) &&
+            (!listed || listed->count(k.info.name)))
           candidates.push_back(&k);
       if (candidates.empty()) {
         row.status = "SKIP";

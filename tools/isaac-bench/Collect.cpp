@@ -91,14 +91,6 @@ std::set<Key> readDone(const std::string &path, bool &hasHeader) {
   return done;
 }
 
-std::string readFile(const std::string &path, bool &ok) {
-  std::ifstream in(path, std::ios::binary);
-  ok = static_cast<bool>(in);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 } // namespace
 
 int runCollect(const Options &o, const std::vector<KernelFile> &kernels,
@@ -185,26 +177,9 @@ int runCollect(const Options &o, const std::vector<KernelFile> &kernels,
                            "skipped\n", name.c_str(), o.ptxDir.c_str());
       continue;
     }
-    // A ptxas-made image of the kernel skips the driver's JIT.
-    std::string cubinPath =
-        kf->path.substr(0, kf->path.size() - 4) + ".cubin";
-    bool haveCubin = false;
-    std::string cubin = readFile(cubinPath, haveCubin);
-    std::string loadError;
-    if (haveCubin) {
-      isaacModule module;
-      if (isaacModuleLoadImage(kf->ptx.c_str(), cubin.data(), cubin.size(),
-                               &module) != ISAAC_SUCCESS)
-        loadError = std::string("jit-error: ") + isaacGetLastError();
-    }
     for (const Input &x : inputs) {
       if (done.count({name, x.m, x.n, x.k}))
         continue;
-      if (!loadError.empty()) {
-        row(x, 0, loadError);
-        ++failed;
-        continue;
-      }
       const isaacKernelInfo &i = kf->info;
       int32_t lda = i.transA ? x.m : x.k, ldb = i.transB ? x.k : x.n;
       int32_t status = ISAAC_SUCCESS;

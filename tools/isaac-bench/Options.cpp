@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <sstream>
 
 namespace bench {
@@ -27,10 +28,15 @@ Problems:
   --batch B                batched GEMM with B matrices (default 1)
   --misalign               offset the A, B and C base pointers by one element
 
-Kernels:
+Kernels (a kernel with a ptxas-made DIR/<kernel>.cubin is loaded from that
+image instead of being JIT-compiled by the driver):
   --kernel NAME            use only this kernel
   --best                   report the fastest passing kernel of the dtype and
                            layout for each problem (default)
+  --candidates FILE        consider, for each problem, only the kernels listed
+                           for its M N K ('M N K KERNEL' lines; e.g. a
+                           model's top-k); problems without an entry are
+                           skipped
   --all                    report every matching kernel
   --deterministic          split-K kernels (kg > 1) reduce through a workspace
                            instead of atomics
@@ -60,9 +66,7 @@ Correctness sweep:
 
 Dataset collection (isaac-tune's samples, docs/tuning.md):
   --collect SAMPLES        time each kernel on the inputs listed for it in
-                           SAMPLES ('KERNEL M N K' lines); a kernel with a
-                           ptxas-made DIR/<kernel>.cubin is loaded from it
-                           instead of being JIT-compiled
+                           SAMPLES ('KERNEL M N K' lines)
   --out CSV                rows are appended; samples already in CSV are
                            skipped (resumable)
   --time-limit S           stop cleanly after S seconds
@@ -201,6 +205,25 @@ Options parseOptions(int argc, char **argv) {
         o.sweepSizes.push_back(parseInteger(arg, part, 1, 1 << 20));
       if (o.sweepSizes.empty())
         usageError("--sweep-sizes expects a list of sizes");
+    } else if (arg == "--candidates") {
+      std::string path = value();
+      std::ifstream in(path);
+      if (!in)
+        usageError("cannot read candidates file '" + path + "'");
+      std::string line;
+      while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#')
+          continue;
+        std::istringstream is(line);
+        long long m, n, k;
+        std::string name;
+        if (!(is >> m >> n >> k >> name))
+          usageError("candidates file '" + path +
+                     "': expected 'M N K KERNEL' lines, got '" + line + "'");
+        o.candidates[std::to_string(m) + "," + std::to_string(n) + "," +
+                     std::to_string(k)]
+            .insert(name);
+      }
     } else if (arg == "--collect") {
       o.collectSamples = value();
     } else if (arg == "--out") {

@@ -6,6 +6,8 @@
 #include "Problem.h"
 
 #include <cstdint>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,6 +36,8 @@ struct Options {
   double bandwidthGBs = 3000.0;
   int device = 0;
   bool verbose = false;
+  // --candidates: per-problem kernel lists ("M,N,K" -> kernel names).
+  std::map<std::string, std::set<std::string>> candidates;
   // --collect: time kernels on the inputs of a samples file (dataset mode).
   std::string collectSamples;
   std::string collectOut;

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# On the GPU machine: times the sampled kernels of .carry/ds (made here by
+# isaac-tune sample + isaac-opt, packed by scripts/pack-dataset-kernels.sh)
+# on their sampled inputs, writing dataset rows (docs/tuning.md) to $OUT.
+# The PTX is assembled with ptxas on every core first, so the collection
+# does not wait for the driver's JIT one kernel at a time.
+#   usage: collect.sh SECONDS_F32 SECONDS_F64
+set -uo pipefail
+OUT="${OUT:-/tmp/isaac-out}"; mkdir -p "$OUT"
+limit32="${1:-300}"; limit64="${2:-60}"
+work=/tmp/isaac-ds; rm -rf "$work"; mkdir -p "$work"
+tar -xJf .carry/ds/kernels.tar.xz -C "$work" || exit 1
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
+nvcc --version | tail -2 >>"$OUT/gpu.txt"
+[ -x build-gpu/bin/isaac-bench ] || bash scripts/gpu/build-bench.sh || exit 1
+bash scripts/gpu/assemble.sh "$work"/ptx-*
+for d in f32:$limit32 f64:$limit64; do
+  dt=${d%%:*}; lim=${d#*:}
+  build-gpu/bin/isaac-bench --ptx-dir "$work/ptx-$dt" \
+    --collect ".carry/ds/$dt-samples.txt" --out "$OUT/gemm-$dt.csv" \
+    --reps 3 --time-limit "$lim" 2>&1 | tail -4
+done
+wc -l "$OUT"/gemm-*.csv
