@@ -1,0 +1,216 @@
+//===- Sampler.cpp - Generative model of legal GEMM configurations --------===//
+//
+// ISAAC SC17 §4.1. Legality is checkGemmLegality()'s alone; this file only
+// decides which proposals to make.
+//
+//===----------------------------------------------------------------------===//
+
+#include "isaac/Model/Sampler.h"
+
+#include <algorithm>
+#include <cassert>
+
+using namespace isaac;
+
+uint64_t isaac::uniformIndex(std::mt19937_64 &rng, uint64_t n) {
+  assert(n >= 1 && "empty range");
+  // Accept x below the largest multiple of n that fits in 2^64.
+  const uint64_t limit = ~uint64_t(0) - (~uint64_t(0) % n + 1) % n;
+  uint64_t x;
+  do {
+    x = rng();
+  } while (x > limit);
+  return x % n;
+}
+
+double isaac::uniformUnit(std::mt19937_64 &rng) {
+  return double(rng() >> 11) * 0x1.0p-53;
+}
+
+const ParamBox &isaac::gemmParamValues() {
+  static const ParamBox values = [] {
+    ParamBox out;
+    for (const ParamRange &r : gemmParamRanges()) {
+      std::vector<int> v;
+      for (int x = r.lo; x <= r.hi; x *= 2)
+        v.push_back(x);
+      out.push_back(std::move(v));
+    }
+    return out;
+  }();
+  return values;
+}
+
+ParamBox isaac::gemmParamBoxUpTo(int maxValue) {
+  ParamBox box = gemmParamValues();
+  for (std::vector<int> &v : box)
+    v.erase(std::remove_if(v.begin(), v.end(),
+                           [&](int x) { return x > maxValue; }),
+            v.end());
+  return box;
+}
+
+double isaac::boxSize(const ParamBox &box) {
+  double n = 1;
+  for (const std::vector<int> &v : box)
+    n *= double(v.size());
+  return n;
+}
+
+GemmConfig isaac::configFromIndices(const std::vector<int> &idx,
+                                    const ParamBox &v) {
+  assert(idx.size() == v.size() && v.size() == 9 &&
+         "one index per parameter");
+  GemmConfig c;
+  int *fields[] = {&c.ml, &c.nl, &c.ms, &c.ns, &c.u,
+                   &c.ks, &c.kl, &c.kg, &c.vec};
+  static_assert(sizeof(fields) / sizeof(fields[0]) == 9, "nine parameters");
+  for (size_t i = 0; i < v.size(); ++i)
+    *fields[i] = v[i][idx[i]];
+  return c;
+}
+
+[[maybe_unused]] static bool boxOk(const ParamBox &box) {
+  if (box.size() != gemmParamRanges().size())
+    return false;
+  for (const std::vector<int> &v : box)
+    if (v.empty())
+      return false;
+  return true;
+}
+
+/// A proposal drawn uniformly from the box, as value indices.
+static void drawUniform(std::mt19937_64 &rng, const ParamBox &v,
+                        std::vector<int> &idx) {
+  idx.resize(v.size());
+  for (size_t i = 0; i < v.size(); ++i)
+    idx[i] = static_cast<int>(uniformIndex(rng, v[i].size()));
+}
+
+//===----------------------------------------------------------------------===//
+// Uniform sampler
+//===----------------------------------------------------------------------===//
+
+UniformConfigSampler::UniformConfigSampler(DType dtype, ChipLimits chip,
+                                           uint64_t seed, ParamBox box)
+    : dtype_(dtype), chip_(std::move(chip)), box_(std::move(box)),
+      rng_(seed) {
+  assert(boxOk(box_) && "one non-empty value list per parameter");
+}
+
+std::optional<GemmConfig> UniformConfigSampler::propose() {
+  std::vector<int> idx;
+  drawUniform(rng_, box_, idx);
+  GemmConfig c = configFromIndices(idx, box_);
+  last_ = c;
+  ++stats_.proposals;
+  if (!isLegal(c, dtype_, chip_))
+    return std::nullopt;
+  ++stats_.accepted;
+  return c;
+}
+
+GemmConfig UniformConfigSampler::sample() {
+  for (;;)
+    if (std::optional<GemmConfig> c = propose())
+      return *c;
+}
+
+//===----------------------------------------------------------------------===//
+// Categorical sampler
+//===----------------------------------------------------------------------===//
+
+CategoricalConfigSampler::CategoricalConfigSampler(DType dtype,
+                                                   ChipLimits chip,
+                                                   uint64_t seed, double alpha,
+                                                   uint64_t warmupAccepted,
+                                                   ParamBox box)
+    : dtype_(dtype), chip_(std::move(chip)), alpha_(alpha),
+      box_(std::move(box)), rng_(seed) {
+  assert((alpha > 0 || (alpha == 0 && warmupAccepted > 0)) &&
+         "every categorical needs some mass");
+  assert(boxOk(box_) && "one non-empty value list per parameter");
+  const ParamBox &values = box_;
+  weights_.resize(values.size());
+  for (size_t i = 0; i < values.size(); ++i)
+    weights_[i].assign(values[i].size(), alpha_);
+
+  // Warm-up: the proportion of accepted values under uniform sampling.
+  std::vector<int> idx;
+  while (warmup_.accepted < warmupAccepted) {
+    drawUniform(rng_, box_, idx);
+    ++warmup_.proposals;
+    if (!isLegal(configFromIndices(idx, box_), dtype_, chip_))
+      continue;
+    ++warmup_.accepted;
+    for (size_t i = 0; i < idx.size(); ++i)
+      weights_[i][idx[i]] += 1.0;
+  }
+
+  cumulative_.resize(values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    double sum = 0;
+    for (double w : weights_[i]) {
+      sum += w;
+      cumulative_[i].push_back(sum);
+    }
+  }
+}
+
+std::vector<double>
+CategoricalConfigSampler::probabilities(size_t param) const {
+  const std::vector<double> &w = weights_.at(param);
+  double total = cumulative_.at(param).back();
+  std::vector<double> p;
+  for (double x : w)
+    p.push_back(x / total);
+  return p;
+}
+
+std::optional<GemmConfig> CategoricalConfigSampler::propose() {
+  std::vector<int> idx(cumulative_.size());
+  for (size_t i = 0; i < cumulative_.size(); ++i) {
+    const std::vector<double> &cum = cumulative_[i];
+    double x = uniformUnit(rng_) * cum.back();
+    // First value whose cumulative weight exceeds x; zero-weight values
+    // (alpha == 0, never seen) are never chosen.
+    auto it = std::upper_bound(cum.begin(), cum.end(), x);
+    size_t j = static_cast<size_t>(it - cum.begin());
+    // x rounded up to the total: take the last value with positive weight.
+    while (j >= cum.size() || weights_[i][j] <= 0)
+      --j;
+    idx[i] = static_cast<int>(j);
+  }
+  GemmConfig c = configFromIndices(idx, box_);
+  last_ = c;
+  ++stats_.proposals;
+  if (!isLegal(c, dtype_, chip_))
+    return std::nullopt;
+  ++stats_.accepted;
+  return c;
+}
+
+double
+CategoricalConfigSampler::massOf(const std::vector<GemmConfig> &legal) const {
+  std::vector<std::vector<double>> p;
+  for (size_t i = 0; i < box_.size(); ++i)
+    p.push_back(probabilities(i));
+  double sum = 0;
+  for (const GemmConfig &c : legal) {
+    const int values[] = {c.ml, c.nl, c.ms, c.ns, c.u,
+                          c.ks, c.kl, c.kg, c.vec};
+    double q = 1;
+    for (size_t i = 0; i < box_.size() && q > 0; ++i) {
+      auto it = std::find(box_[i].begin(), box_[i].end(), values[i]);
+      q *= it == box_[i].end() ? 0.0 : p[i][it - box_[i].begin()];
+    }
+    sum += q;
+  }
+  return sum;
+}
+
+GemmConfig CategoricalConfigSampler::sample() {
+  for (;;)
+    if (std::optional<GemmConfig> c = propose())
+      return *c;
+}

@@ -1,0 +1,479 @@
+//===- IsaacTune.cpp - ISAAC data generation (SC17 §4) --------------------===//
+//
+//   isaac-tune acceptance [--seed S] [--chip C] [--alpha A] [--warmup W]
+//                         [--uniform-proposals N] [--categorical-proposals N]
+//                         [--box full|paper]
+//       Table 1 of the paper: acceptance rate of the categorical generative
+//       model vs uniform sampling, for f32 and f64, over the box of
+//       gemmParamRanges() (full) or over powers of two in [1, 16] (paper).
+//
+//   isaac-tune sample --dtype f32|f64 --kernels N --shapes-per-kernel R
+//                     --seed S --out DIR [--chip C] [--alpha A] [--warmup W]
+//       N distinct legal configurations drawn with the categorical sampler,
+//       layouts nn, nt, tn, tt round-robin, written as DIR/kernels.mlir (one
+//       configured linalg.matmul per kernel, for isaac-opt --isaac-pipeline),
+//       and R random inputs per kernel in DIR/samples.txt
+//       (`KERNEL_NAME M N K` per line). See docs/sampler.md.
+//
+// MLIR-free: links isaac_model only. Bad arguments exit with code 2.
+//
+//===----------------------------------------------------------------------===//
+
+#include "isaac/Model/GemmConfig.h"
+#include "isaac/Model/Legality.h"
+#include "isaac/Model/Sampler.h"
+#include "isaac/Model/Search.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace isaac;
+
+namespace {
+
+const char *const kUsage =
+    "usage:\n"
+    "  isaac-tune acceptance [--seed S] [--chip C] [--alpha A] [--warmup W]\n"
+    "                        [--uniform-proposals N] "
+    "[--categorical-proposals N]\n"
+    "                        [--box full|paper]\n"
+    "  isaac-tune sample --dtype f32|f64 --kernels N --shapes-per-kernel R\n"
+    "                    --seed S --out DIR [--chip C] [--alpha A] "
+    "[--warmup W]\n"
+    "defaults: --chip sm_90 --alpha 100 --warmup 10000 --seed 1\n"
+    "          --uniform-proposals 1000000 --categorical-proposals 100000\n";
+
+/// Reports a usage error and returns the exit code for it.
+int usageError(const std::string &msg) {
+  std::fprintf(stderr, "isaac-tune: error: %s\n%s", msg.c_str(), kUsage);
+  return 2;
+}
+
+/// `--name value` / `--name=value` options of one subcommand.
+struct Options {
+  std::map<std::string, std::string> values;
+  std::string error;
+
+  bool parse(int argc, char **argv, int first,
+             const std::set<std::string> &known) {
+    for (int i = first; i < argc; ++i) {
+      std::string arg = argv[i];
+      if (arg.rfind("--", 0) != 0) {
+        error = "unexpected argument '" + arg + "'";
+        return false;
+      }
+      std::string name = arg.substr(2), value;
+      size_t eq = name.find('=');
+      if (eq != std::string::npos) {
+        value = name.substr(eq + 1);
+        name = name.substr(0, eq);
+      } else if (i + 1 < argc) {
+        value = argv[++i];
+      } else {
+        error = "option --" + name + " needs a value";
+        return false;
+      }
+      if (!known.count(name)) {
+        error = "unknown option --" + name;
+        return false;
+      }
+      if (values.count(name)) {
+        error = "option --" + name + " given twice";
+        return false;
+      }
+      values[name] = value;
+    }
+    return true;
+  }
+
+  bool has(const std::string &name) const { return values.count(name) != 0; }
+
+  /// Unsigned integer option in [lo, hi]; false (with `error`) if malformed.
+  bool getUInt(const std::string &name, uint64_t lo, uint64_t hi,
+               uint64_t &out) {
+    auto it = values.find(name);
+    if (it == values.end())
+      return true; // keep the default
+    const std::string &s = it->second;
+    errno = 0;
+    char *end = nullptr;
+    unsigned long long v = std::strtoull(s.c_str(), &end, 10);
+    if (s.empty() || s[0] == '-' || s[0] == '+' || *end != '\0' ||
+        errno == ERANGE || v < lo || v > hi) {
+      error = "--" + name + " expects an integer in [" + std::to_string(lo) +
+              ", " + std::to_string(hi) + "], got '" + s + "'";
+      return false;
+    }
+    out = v;
+    return true;
+  }
+
+  bool getDouble(const std::string &name, double lo, double hi, double &out) {
+    auto it = values.find(name);
+    if (it == values.end())
+      return true;
+    const std::string &s = it->second;
+    errno = 0;
+    char *end = nullptr;
+    double v = std::strtod(s.c_str(), &end);
+    if (s.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(v) ||
+        v < lo || v > hi) {
+      char range[96];
+      std::snprintf(range, sizeof(range), "[%g, %g]", lo, hi);
+      error = "--" + name + " expects a number in " + range + ", got '" + s +
+              "'";
+      return false;
+    }
+    out = v;
+    return true;
+  }
+};
+
+bool parseDType(const std::string &s, DType &out) {
+  if (s == "f32")
+    out = DType::F32;
+  else if (s == "f64")
+    out = DType::F64;
+  else
+    return false;
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// acceptance
+//===----------------------------------------------------------------------===//
+
+int runAcceptance(int argc, char **argv) {
+  Options o;
+  if (!o.parse(argc, argv, 2,
+               {"seed", "chip", "alpha", "warmup", "uniform-proposals",
+                "categorical-proposals", "box"}))
+    return usageError(o.error);
+  uint64_t seed = 1, warmup = 10000, uniformN = 1000000, categoricalN = 100000;
+  double alpha = 100;
+  if (!o.getUInt("seed", 0, UINT64_MAX, seed) ||
+      !o.getUInt("warmup", 0, 100000000, warmup) ||
+      !o.getUInt("uniform-proposals", 1, 10000000000ull, uniformN) ||
+      !o.getUInt("categorical-proposals", 1, 10000000000ull, categoricalN) ||
+      !o.getDouble("alpha", 0, 1e12, alpha))
+    return usageError(o.error);
+  if (alpha == 0 && warmup == 0)
+    return usageError("--alpha 0 needs --warmup > 0 (every categorical "
+                      "needs some mass)");
+  std::string chipName = o.has("chip") ? o.values["chip"] : "sm_90";
+  std::optional<ChipLimits> chip = getChipLimits(chipName);
+  if (!chip)
+    return usageError("unknown chip '" + chipName +
+                      "'; known chips: " + knownChips());
+  std::string boxName = o.has("box") ? o.values["box"] : "full";
+  ParamBox box;
+  if (boxName == "full")
+    box = gemmParamValues();
+  else if (boxName == "paper")
+    box = gemmParamBoxUpTo(16);
+  else
+    return usageError("--box expects full or paper, got '" + boxName + "'");
+
+  std::printf("# ISAAC SC17 Table 1: proportion of proposals that are legal\n");
+  std::printf("# chip %s, seed %llu, alpha %g, warm-up %llu accepted uniform "
+              "samples\n",
+              chipName.c_str(), (unsigned long long)seed, alpha,
+              (unsigned long long)warmup);
+  std::printf("# box %s: %.0f configurations (%s)\n", boxName.c_str(),
+              boxSize(box),
+              boxName == "full" ? "powers of two in gemmParamRanges()"
+                                : "powers of two in [1, 16], as in Table 1");
+  std::printf("%-5s %-11s %12s %10s %10s %10s\n", "dtype", "sampler",
+              "proposals", "accepted", "rate", "expected");
+  struct Row {
+    const char *dtype;
+    double uniform, categorical;
+    uint64_t warmupProposals, legal;
+    std::map<std::string, uint64_t> rejections; // first rule broken
+  };
+  std::vector<Row> rows;
+  for (DType t : {DType::F32, DType::F64}) {
+    // The legal space restricted to the box, for the exact rates.
+    std::vector<GemmConfig> legal;
+    for (const GemmConfig &c : legalConfigs(t, *chip)) {
+      const int v[] = {c.ml, c.nl, c.ms, c.ns, c.u, c.ks, c.kl, c.kg, c.vec};
+      bool in = true;
+      for (size_t i = 0; i < box.size() && in; ++i)
+        in = std::find(box[i].begin(), box[i].end(), v[i]) != box[i].end();
+      if (in)
+        legal.push_back(c);
+    }
+    Row row{dtypeName(t), 0, 0, 0, legal.size(), {}};
+    // Different streams for the two samplers and the two dtypes.
+    uint64_t base = seed * 4 + (t == DType::F32 ? 0 : 2);
+    UniformConfigSampler uni(t, *chip, base, box);
+    for (uint64_t i = 0; i < uniformN; ++i)
+      if (!uni.propose())
+        ++row.rejections[checkGemmLegality(uni.lastProposal(), t, *chip)
+                             .front()
+                             .rule];
+    CategoricalConfigSampler cat(t, *chip, base + 1, alpha, warmup, box);
+    for (uint64_t i = 0; i < categoricalN; ++i)
+      (void)cat.propose();
+    double exactUniform = double(legal.size()) / boxSize(box);
+    double exactCat = cat.massOf(legal);
+    std::printf("%-5s %-11s %12llu %10llu %9.3f%% %9.3f%%\n", dtypeName(t),
+                "uniform", (unsigned long long)uni.proposals(),
+                (unsigned long long)uni.accepted(),
+                100 * uni.stats().acceptanceRate(), 100 * exactUniform);
+    std::printf("%-5s %-11s %12llu %10llu %9.3f%% %9.3f%%\n", dtypeName(t),
+                "categorical", (unsigned long long)cat.proposals(),
+                (unsigned long long)cat.accepted(),
+                100 * cat.stats().acceptanceRate(), 100 * exactCat);
+    row.uniform = uni.stats().acceptanceRate();
+    row.categorical = cat.stats().acceptanceRate();
+    row.warmupProposals = cat.warmupStats().proposals;
+    rows.push_back(std::move(row));
+  }
+  std::printf("# expected: exact probability that one proposal is legal, "
+              "from the enumerated legal space\n");
+  bool better = true;
+  for (const Row &r : rows) {
+    std::printf("# %s: %llu legal configurations in the box; warm-up took "
+                "%llu uniform proposals; categorical/uniform = %.1fx\n",
+                r.dtype, (unsigned long long)r.legal,
+                (unsigned long long)r.warmupProposals,
+                r.uniform > 0 ? r.categorical / r.uniform : INFINITY);
+    std::printf("# %s: uniform proposals rejected by (first rule broken):",
+                r.dtype);
+    for (const auto &[rule, n] : r.rejections)
+      std::printf(" %s %.2f%%", rule.c_str(),
+                  100.0 * double(n) / double(uniformN));
+    std::printf("\n");
+    better = better && r.categorical > r.uniform;
+  }
+  std::printf("categorical > uniform: %s\n", better ? "yes" : "no");
+  return 0;
+}
+
+//===----------------------------------------------------------------------===//
+// sample
+//===----------------------------------------------------------------------===//
+
+/// Input ranges and filters of the random shapes (docs/sampler.md).
+constexpr int64_t kMaxMN = 8192;
+constexpr int64_t kMaxK = 65536;
+constexpr double kMinFlops = 1e6;
+constexpr double kMaxFlops = 2e11;
+constexpr double kMaxOperandBytes = 2147483648.0; // 2 GiB, A + B + C
+
+/// Integer drawn log-uniformly in [1, hi]: floor(exp(U[0, ln(hi + 1)))).
+int64_t logUniform(std::mt19937_64 &rng, int64_t hi) {
+  double x = std::exp(uniformUnit(rng) * std::log(double(hi) + 1.0));
+  int64_t v = static_cast<int64_t>(std::floor(x));
+  return v < 1 ? 1 : (v > hi ? hi : v);
+}
+
+std::string formatNumber(double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%g", x);
+  return buf;
+}
+
+const char *const kLayouts[4] = {"nn", "nt", "tn", "tt"};
+
+std::string matmulFunc(size_t index, const std::string &kernel,
+                       const GemmConfig &c, DType t, const char *layout) {
+  std::string ty = std::string("memref<64x64x") + dtypeName(t) + ">";
+  bool transA = layout[0] == 't', transB = layout[1] == 't';
+  std::string s;
+  s += "// " + kernel + "\n";
+  s += "func.func @kernel" + std::to_string(index) + "(%A: " + ty +
+       ", %B: " + ty + ", %C: " + ty + ") {\n";
+  s += "  linalg.matmul indexing_maps = [";
+  s += std::string("affine_map<(m, n, k) -> ") +
+       (transA ? "(k, m)" : "(m, k)") + ">, ";
+  s += std::string("affine_map<(m, n, k) -> ") +
+       (transB ? "(n, k)" : "(k, n)") + ">, ";
+  s += "affine_map<(m, n, k) -> (m, n)>]\n";
+  s += "    ins(%A, %B : " + ty + ", " + ty + ") outs(%C : " + ty + ")\n";
+  s += "    {isaac.config = #isaac.gemm<" + c.str() + ">}\n";
+  s += "  return\n}\n";
+  return s;
+}
+
+int runSample(int argc, char **argv) {
+  Options o;
+  if (!o.parse(argc, argv, 2,
+               {"dtype", "kernels", "shapes-per-kernel", "seed", "out", "chip",
+                "alpha", "warmup"}))
+    return usageError(o.error);
+  for (const char *req : {"dtype", "kernels", "shapes-per-kernel", "seed",
+                          "out"})
+    if (!o.has(req))
+      return usageError(std::string("sample needs --") + req);
+  DType dtype;
+  if (!parseDType(o.values["dtype"], dtype))
+    return usageError("--dtype expects f32 or f64, got '" +
+                      o.values["dtype"] + "'");
+  uint64_t kernels = 0, shapes = 0, seed = 0, warmup = 10000;
+  double alpha = 100;
+  if (!o.getUInt("kernels", 1, 100000000, kernels) ||
+      !o.getUInt("shapes-per-kernel", 1, 1000000, shapes) ||
+      !o.getUInt("seed", 0, UINT64_MAX, seed) ||
+      !o.getUInt("warmup", 0, 100000000, warmup) ||
+      !o.getDouble("alpha", 0, 1e12, alpha))
+    return usageError(o.error);
+  if (alpha == 0 && warmup == 0)
+    return usageError("--alpha 0 needs --warmup > 0 (every categorical "
+                      "needs some mass)");
+  std::string chipName = o.has("chip") ? o.values["chip"] : "sm_90";
+  std::optional<ChipLimits> chip = getChipLimits(chipName);
+  if (!chip)
+    return usageError("unknown chip '" + chipName +
+                      "'; known chips: " + knownChips());
+  size_t legalCount = legalConfigs(dtype, *chip).size();
+  if (kernels > legalCount)
+    return usageError("--kernels " + std::to_string(kernels) + " exceeds the " +
+                      std::to_string(legalCount) + " legal " +
+                      dtypeName(dtype) + " configurations on " + chipName);
+
+  namespace fs = std::filesystem;
+  fs::path dir = o.values["out"];
+  if (dir.empty())
+    return usageError("--out expects a directory");
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir, ec))
+    return usageError("cannot create output directory '" + dir.string() +
+                      "'" + (ec ? ": " + ec.message() : std::string()));
+
+  std::fprintf(stderr,
+               "isaac-tune: %s on %s, seed %llu: warm-up (alpha %g, %llu "
+               "accepted uniform samples)\n",
+               dtypeName(dtype), chipName.c_str(), (unsigned long long)seed,
+               alpha, (unsigned long long)warmup);
+  CategoricalConfigSampler sampler(dtype, *chip, seed, alpha, warmup);
+  // Shapes come from their own stream so that the configurations do not
+  // depend on --shapes-per-kernel.
+  std::mt19937_64 shapeRng(seed ^ 0x9e3779b97f4a7c15ull);
+
+  std::set<std::string> seen;
+  std::vector<std::pair<std::string, GemmConfig>> chosen; // name, config
+  uint64_t duplicates = 0;
+  uint64_t step = kernels >= 10 ? kernels / 10 : 1;
+  while (chosen.size() < kernels) {
+    GemmConfig c = sampler.sample();
+    if (!seen.insert(c.mangle()).second) {
+      // Near the size of the legal space (or with values the model never
+      // proposes, --alpha 0) distinct configurations run out: give up
+      // rather than loop for ever.
+      if (++duplicates > 100 * kernels + 1000000) {
+        std::fprintf(stderr,
+                     "isaac-tune: error: only %zu distinct configurations "
+                     "after %llu duplicate draws; ask for fewer --kernels\n",
+                     chosen.size(), (unsigned long long)duplicates);
+        return 1;
+      }
+      continue;
+    }
+    const char *layout = kLayouts[chosen.size() % 4];
+    chosen.push_back({std::string("isaac_gemm_") + dtypeName(dtype) + "_" +
+                          layout + "_" + c.mangle(),
+                      c});
+    if (chosen.size() % step == 0 || chosen.size() == kernels)
+      std::fprintf(stderr, "isaac-tune: %zu/%llu kernels\n", chosen.size(),
+                   (unsigned long long)kernels);
+  }
+
+  std::string mlir;
+  mlir += "// Generated by isaac-tune sample --dtype " +
+          std::string(dtypeName(dtype)) + " --kernels " +
+          std::to_string(kernels) + " --shapes-per-kernel " +
+          std::to_string(shapes) + " --seed " + std::to_string(seed) +
+          " --chip " + chipName + " --alpha " + formatNumber(alpha) +
+          " --warmup " + std::to_string(warmup) + "\n";
+  mlir += "// Compile with: isaac-opt kernels.mlir --isaac-pipeline=\"chip=" +
+          chipName + " ptx-dir=ptx\"\n\n";
+  std::string samples;
+  uint64_t shapeProposals = 0;
+  const double esz = dtypeBytes(dtype);
+  for (size_t i = 0; i < chosen.size(); ++i) {
+    const std::string &name = chosen[i].first;
+    mlir += matmulFunc(i, name, chosen[i].second, dtype, kLayouts[i % 4]);
+    if (i + 1 < chosen.size())
+      mlir += "\n";
+    for (uint64_t r = 0; r < shapes;) {
+      int64_t m = logUniform(shapeRng, kMaxMN);
+      int64_t n = logUniform(shapeRng, kMaxMN);
+      int64_t k = logUniform(shapeRng, kMaxK);
+      ++shapeProposals;
+      double flops = 2.0 * double(m) * double(n) * double(k);
+      double bytes =
+          (double(m) * double(k) + double(k) * double(n) +
+           double(m) * double(n)) *
+          esz;
+      if (flops < kMinFlops || flops > kMaxFlops || bytes > kMaxOperandBytes)
+        continue;
+      samples += name + " " + std::to_string(m) + " " + std::to_string(n) +
+                 " " + std::to_string(k) + "\n";
+      ++r;
+    }
+  }
+
+  auto write = [&](const fs::path &p, const std::string &text) {
+    FILE *f = std::fopen(p.string().c_str(), "w");
+    bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    if (f)
+      ok = (std::fclose(f) == 0) && ok;
+    if (!ok)
+      std::fprintf(stderr, "isaac-tune: error: cannot write '%s': %s\n",
+                   p.string().c_str(), std::strerror(errno));
+    return ok;
+  };
+  if (!write(dir / "kernels.mlir", mlir) ||
+      !write(dir / "samples.txt", samples))
+    return 1;
+
+  const SamplerStats &w = sampler.warmupStats(), &s = sampler.stats();
+  std::printf("kernels: %zu distinct %s configurations (%s), layouts "
+              "nn/nt/tn/tt round-robin -> %s\n",
+              chosen.size(), dtypeName(dtype), chipName.c_str(),
+              (dir / "kernels.mlir").string().c_str());
+  std::printf("warm-up (uniform): %llu proposals, %llu accepted (%.3f%%)\n",
+              (unsigned long long)w.proposals, (unsigned long long)w.accepted,
+              100 * w.acceptanceRate());
+  std::printf("categorical: %llu proposals, %llu accepted (%.3f%%), %llu "
+              "duplicates skipped\n",
+              (unsigned long long)s.proposals, (unsigned long long)s.accepted,
+              100 * s.acceptanceRate(), (unsigned long long)duplicates);
+  std::printf("inputs: %llu lines, %llu proposals (%.1f%% kept) -> %s\n",
+              (unsigned long long)(chosen.size() * shapes),
+              (unsigned long long)shapeProposals,
+              100.0 * double(chosen.size() * shapes) / double(shapeProposals),
+              (dir / "samples.txt").string().c_str());
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 2)
+    return usageError("missing subcommand");
+  std::string cmd = argv[1];
+  if (cmd == "-h" || cmd == "--help" || cmd == "help") {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  if (cmd == "acceptance")
+    return runAcceptance(argc, argv);
+  if (cmd == "sample")
+    return runSample(argc, argv);
+  return usageError("unknown subcommand '" + cmd + "'");
+}
