@@ -139,6 +139,12 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
       std::printf("note: no %s kernels in %s; %s problems skipped\n",
                   dtypeName(dtype), o.ptxDir.c_str(), dtypeName(dtype));
   }
+  std::FILE *cache = nullptr;
+  if (!o.cacheOut.empty()) {
+    cache = std::fopen(o.cacheOut.c_str(), "a");
+    if (!cache)
+      fatal(__FILE__, __LINE__, "cannot append to " + o.cacheOut);
+  }
   printTableHeader(stdout);
   for (const Shape &shape : o.shapes) {
     for (int dtype : dtypes) {
@@ -216,12 +222,27 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
         row.kernel = best->kernel->info.name;
         row.isaacMs = best->ms;
         row.maxError = best->maxError;
+        if (cache) {
+          // The re-benchmarked winner, for isaac-select-config's cache=.
+          const isaacKernelInfo &i = best->kernel->info;
+          std::fprintf(cache,
+                       "%s %c%c %lld %lld %lld %lld #isaac.gemm<ml = %d, "
+                       "nl = %d, ms = %d, ns = %d, u = %d, ks = %d, kl = %d, "
+                       "kg = %d, vec = %d>\n",
+                       dtypeName(p.dtype), p.transA ? 't' : 'n',
+                       p.transB ? 't' : 'n', (long long)p.M, (long long)p.N,
+                       (long long)p.K, (long long)o.batch, i.ml, i.nl, i.ms,
+                       i.ns, i.u, i.ks, i.kl, i.kg, i.vec);
+          std::fflush(cache);
+        }
       }
       printTableRow(stdout, row);
       rows.push_back(row);
     }
   }
   setActivity("");
+  if (cache)
+    std::fclose(cache);
 
   std::printf("%zu problems, %d with failed checks\n", rows.size(), failedRows);
   std::string error;

@@ -37,6 +37,9 @@ image instead of being JIT-compiled by the driver):
                            for its M N K ('M N K KERNEL' lines; e.g. a
                            model's top-k); problems without an entry are
                            skipped
+  --cache-out FILE         append the fastest passing kernel of each problem
+                           as a tuning-cache line (docs/tuning.md) that
+                           isaac-select-config="cache=FILE" reads back
   --all                    report every matching kernel
   --deterministic          split-K kernels (kg > 1) reduce through a workspace
                            instead of atomics
@@ -224,6 +227,8 @@ Options parseOptions(int argc, char **argv) {
                      std::to_string(k)]
             .insert(name);
       }
+    } else if (arg == "--cache-out") {
+      o.cacheOut = value();
     } else if (arg == "--collect") {
       o.collectSamples = value();
     } else if (arg == "--out") {

@@ -38,6 +38,7 @@ struct Options {
   bool verbose = false;
   // --candidates: per-problem kernel lists ("M,N,K" -> kernel names).
   std::map<std::string, std::set<std::string>> candidates;
+  std::string cacheOut; // --cache-out: tuning-cache lines of the winners
   // --collect: time kernels on the inputs of a samples file (dataset mode).
   std::string collectSamples;
   std::string collectOut;

@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Builds the e1/e10 evaluation of docs/model-eval.md (ISAAC §6-7).
+
+For each held-out input of shapes.txt it asks isaac-select-config for the
+model's top-50 and the analytic heuristic's top-20 configurations and adds
+20 configurations drawn uniformly from the legal space; the union is the
+benchmarked candidate set. Writes, in OUT:
+  kernels.mlir  one GEMM per distinct (dtype, layout, config)
+  samples.txt   'KERNEL M N K' for every (input, candidate) pair
+  ranks.json    per input: the model's and the heuristic's rankings
+usage: make_eval.py --opt isaac-opt --model-test isaac-model-test
+                    --train-samples data_samples.csv --out DIR [--dtype f32]
+"""
+import argparse
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+
+MAPS = {"n": ("(m, k)", "(k, n)"), "t": ("(k, m)", "(n, k)")}
+
+
+def func(name, dtype, m, n, k, layout, config=None):
+    am, bm = MAPS[layout[0]][0], MAPS[layout[1]][1]
+    a = (m, k) if layout[0] == "n" else (k, m)
+    b = (k, n) if layout[1] == "n" else (n, k)
+    t = lambda s: "memref<%dx%dx%s>" % (s[0], s[1], dtype)
+    attr = "\n    {isaac.config = #isaac.gemm<%s>}" % config if config else ""
+    return ("func.func @%s(%%A: %s, %%B: %s, %%C: %s) {\n"
+            "  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> %s>, "
+            "affine_map<(m, n, k) -> %s>, affine_map<(m, n, k) -> (m, n)>]\n"
+            "    ins(%%A, %%B : %s, %s) outs(%%C : %s)%s\n  return\n}\n"
+            % (name, t(a), t(b), t((m, n)), am, bm, t(a), t(b), t((m, n)), attr))
+
+
+def mangle(config):
+    v = dict(kv.split(" = ") for kv in config.split(", "))
+    return "ml%s_nl%s_ms%s_ns%s_u%s_ks%s_kl%s_kg%s_v%s" % tuple(
+        v[x] for x in ("ml", "nl", "ms", "ns", "u", "ks", "kl", "kg", "vec"))
+
+
+def rankings(opt, mlir, args):
+    out = subprocess.run([opt, mlir, "--isaac-select-config=" + args,
+                          "-mlir-print-local-scope"], capture_output=True,
+                         text=True, check=True).stdout
+    ranks = {}
+    for line in out.splitlines():
+        f = re.match(r"\s*func\.func @(\w+)", line)
+        if f:
+            name = f.group(1)
+        c = re.search(r"isaac\.candidates = \[(.*?)\]", line)
+        if c:
+            ranks[name] = re.findall(r"#isaac\.gemm<([^>]*)>", c.group(1))
+    return ranks
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--opt", required=True)
+    p.add_argument("--model-test", required=True)
+    p.add_argument("--shapes", default=os.path.join(os.path.dirname(__file__), "shapes.txt"))
+    p.add_argument("--train-samples", nargs="*", default=[])
+    p.add_argument("--model-dir", default="")
+    p.add_argument("--dtype", default="f32")
+    p.add_argument("--out", required=True)
+    p.add_argument("--seed", type=int, default=7)
+    a = p.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    shapes = []
+    for line in open(a.shapes):
+        if line.strip() and not line.startswith("#"):
+            m, n, k, lay = line.split()
+            shapes.append((int(m), int(n), int(k), lay))
+    seen = set()
+    for path in a.train_samples:
+        for line in open(path):
+            f = line.split()
+            if len(f) == 4:
+                seen.add((int(f[1]), int(f[2]), int(f[3])))
+    for m, n, k, _ in shapes:
+        if (m, n, k) in seen:
+            sys.exit("eval input %dx%dx%d is in the training samples" % (m, n, k))
+    mlir = os.path.join(a.out, "inputs.mlir")
+    with open(mlir, "w") as f:
+        for i, (m, n, k, lay) in enumerate(shapes):
+            f.write(func("s%d" % i, a.dtype, m, n, k, lay))
+    model_args = "topk=50" + (" model-dir=" + a.model_dir if a.model_dir else "")
+    model = rankings(a.opt, mlir, model_args)
+    heuristic = rankings(a.opt, mlir, "topk=20 model-dir=/nonexistent")
+    space = subprocess.run([a.model_test, "random-configs", str(a.seed),
+                            str(20 * len(shapes)), a.dtype], capture_output=True,
+                           text=True, check=True).stdout.split("\n")
+    space = [re.search(r"<(.*)>", s).group(1) for s in space if s]
+    kernels, samples, out = {}, [], []
+    for i, (m, n, k, lay) in enumerate(shapes):
+        rnd = space[20 * i:20 * (i + 1)]
+        cands = []
+        for c in model["s%d" % i] + heuristic["s%d" % i] + rnd:
+            if c not in cands:
+                cands.append(c)
+        for c in cands:
+            name = "isaac_gemm_%s_%s_%s" % (a.dtype, lay, mangle(c))
+            kernels[name] = (lay, c)
+            samples.append("%s %d %d %d" % (name, m, n, k))
+        out.append({"m": m, "n": n, "k": k, "layout": lay,
+                    "model": ["isaac_gemm_%s_%s_%s" % (a.dtype, lay, mangle(c))
+                              for c in model["s%d" % i]],
+                    "heuristic": ["isaac_gemm_%s_%s_%s" % (a.dtype, lay, mangle(c))
+                                  for c in heuristic["s%d" % i]],
+                    "candidates": len(cands)})
+    with open(os.path.join(a.out, "kernels.mlir"), "w") as f:
+        for j, (name, (lay, c)) in enumerate(sorted(kernels.items())):
+            f.write("// %s\n" % name + func("k%d" % j, a.dtype, 64, 64, 64, lay, c))
+    open(os.path.join(a.out, "samples.txt"), "w").write("\n".join(samples) + "\n")
+    json.dump(out, open(os.path.join(a.out, "ranks.json"), "w"), indent=1)
+    print("%d inputs, %d (input, candidate) pairs, %d distinct kernels"
+          % (len(shapes), len(samples), len(kernels)))
+
+
+if __name__ == "__main__":
+    main()

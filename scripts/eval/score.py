@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Scores the e1/e10 evaluation from the timings isaac-bench --collect wrote.
+
+usage: score.py RANKS.json TIMES.csv
+For each input: best = lowest time over every benchmarked candidate;
+e1 = best / time(top-1), e10 = best / min(time(top-10)), for the model and
+for the analytic heuristic. Prints a Markdown table and the geometric means.
+"""
+import csv
+import json
+import math
+import sys
+
+
+def main():
+    ranks = json.load(open(sys.argv[1]))
+    times = {}
+    for row in csv.DictReader(l for l in open(sys.argv[2]) if not l.startswith("#")):
+        if row["status"] != "ok":
+            continue
+        name = "isaac_gemm_%s_%s_ml%s_nl%s_ms%s_ns%s_u%s_ks%s_kl%s_kg%s_v%s" % (
+            row["dtype"], row["layout"], row["ml"], row["nl"], row["ms"], row["ns"],
+            row["u"], row["ks"], row["kl"], row["kg"], row["vec"])
+        times[(name, int(row["m"]), int(row["n"]), int(row["k"]))] = float(row["time_us"])
+    logs = {"model": [[], []], "heuristic": [[], []]}
+    print("| M | N | K | layout | candidates | best us | model e1 | model e10 | heuristic e1 | heuristic e10 |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for r in ranks:
+        key = lambda name: (name, r["m"], r["n"], r["k"])
+        mine = [t for (name, m, n, k), t in times.items()
+                if (m, n, k) == (r["m"], r["n"], r["k"])]
+        if not mine:
+            continue
+        best = min(mine)
+        cells = []
+        for who in ("model", "heuristic"):
+            ts = [times.get(key(name)) for name in r[who][:10]]
+            e1 = best / ts[0] if ts and ts[0] else 0.0
+            ok = [t for t in ts if t]
+            e10 = best / min(ok) if ok else 0.0
+            logs[who][0].append(e1)
+            logs[who][1].append(e10)
+            cells += ["%.3f" % e1, "%.3f" % e10]
+        print("| %d | %d | %d | %s | %d | %.1f | %s |" % (
+            r["m"], r["n"], r["k"], r["layout"], r["candidates"], best, " | ".join(cells)))
+    g = lambda v: math.exp(sum(math.log(max(x, 1e-9)) for x in v) / len(v)) if v else 0
+    print()
+    for who in ("model", "heuristic"):
+        print("%s: geomean e1 = %.3f, e10 = %.3f over %d inputs" % (
+            who, g(logs[who][0]), g(logs[who][1]), len(logs[who][0])))
+
+
+if __name__ == "__main__":
+    main()
