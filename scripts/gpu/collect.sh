@@ -16,6 +16,8 @@ nvcc --version | tail -2 >>"$OUT/gpu.txt"
 bash scripts/gpu/assemble.sh "$work"/ptx-*
 for d in f32:$limit32 f64:$limit64; do
   dt=${d%%:*}; lim=${d#*:}
+  # Resume: rows collected by an earlier call, carried back in .carry/ds.
+  [ -f ".carry/ds/gemm-$dt.csv" ] && cp ".carry/ds/gemm-$dt.csv" "$OUT/gemm-$dt.csv"
   build-gpu/bin/isaac-bench --ptx-dir "$work/ptx-$dt" \
     --collect ".carry/ds/$dt-samples.txt" --out "$OUT/gemm-$dt.csv" \
     --reps 3 --time-limit "$lim" 2>&1 | tail -4
