@@ -4,10 +4,12 @@
   gen_kernels.py sweep > sweep.mlir
       the correctness-sweep kernels: a curated list of configurations that
       covers KS, KL, KG > 1, vec 1/2/4 and f32/f64, each in the four layouts.
-  gen_kernels.py candidates CONFIGURED.mlir > cands.mlir
+  gen_kernels.py candidates CONFIGURED.mlir [LIST] > cands.mlir
       one GEMM per configuration listed in isaac.candidates (the output of
       isaac-select-config="topk=N" -mlir-print-local-scope), keeping each
-      op's dtype and layout, so that isaac-bench can re-benchmark the top-k.
+      op's dtype and layout, so that isaac-bench can re-benchmark the top-k;
+      LIST, if given, receives 'M N K KERNEL' lines for isaac-bench
+      --candidates (each op's own top-k).
 
 The shapes in the emitted functions are irrelevant to the kernels (M, N, K
 are runtime arguments); only (config, dtype, layout) names a kernel.
@@ -50,8 +52,9 @@ def sweep():
             i += 1
 
 
-def candidates(path):
+def candidates(path, listing=None):
     seen, i = set(), 0
+    lst = open(listing, "w") if listing else None
     for line in open(path):
         m = re.search(r"linalg\.(?:batch_)?matmul", line)
         c = re.search(r"isaac\.candidates = \[(.*?)\]", line)
@@ -60,9 +63,19 @@ def candidates(path):
         maps = re.findall(r"affine_map<\([^)]*\) -> \(([^)]*)\)>", line)
         trans_a = bool(maps) and maps[0].replace(" ", "").split(",")[-1] == "d0"
         trans_b = bool(maps) and maps[1].replace(" ", "").split(",")[-1] == "d2"
-        dtype = re.search(r"outs\([^:]*: memref<[^>]*x(f32|f64)", line).group(1)
+        out_type = re.search(r"outs\([^:]*: memref<([^>]*)x(f32|f64)", line)
+        dtype = out_type.group(2)
+        m, n = out_type.group(1).split("x")[-2:]
+        a_type = re.search(r"ins\([^:]*: memref<([^>]*)x(?:f32|f64)", line)
+        a_dims = a_type.group(1).split("x")[-2:]
+        k = a_dims[0] if trans_a else a_dims[1]
         layout = ("t" if trans_a else "n") + ("t" if trans_b else "n")
         for config in re.findall(r"#isaac\.gemm<([^>]*)>", c.group(1)):
+            if lst:
+                v = dict(kv.split(" = ") for kv in config.split(", "))
+                lst.write("%s %s %s isaac_gemm_%s_%s_ml%s_nl%s_ms%s_ns%s_u%s_ks%s_kl%s_kg%s_v%s\n" % (
+                    m, n, k, dtype, layout, *(v[x] for x in
+                    ("ml", "nl", "ms", "ns", "u", "ks", "kl", "kg", "vec"))))
             key = (dtype, layout, config)
             if key not in seen:
                 seen.add(key)
@@ -73,7 +86,7 @@ def candidates(path):
 if __name__ == "__main__":
     if sys.argv[1:] == ["sweep"]:
         sweep()
-    elif len(sys.argv) == 3 and sys.argv[1] == "candidates":
-        candidates(sys.argv[2])
+    elif len(sys.argv) in (3, 4) and sys.argv[1] == "candidates":
+        candidates(sys.argv[2], sys.argv[3] if len(sys.argv) == 4 else None)
     else:
         sys.exit(__doc__)

@@ -1,13 +1,36 @@
 //===- SelectConfig.cpp - Attach the best #isaac.gemm to each GEMM --------===//
+//
+// Precedence, per operation:
+//   1. a user-written isaac.config (kept as is);
+//   2. an entry of the tuning cache (`cache=FILE`, docs/tuning.md) for the
+//      operation's input;
+//   3. the exhaustive search (ISAAC §6) ranked by the trained MLP of
+//      <model-dir>/<chip>/gemm-<dtype>.mlp when that file exists
+//      (docs/model-format.md);
+//   4. the same search ranked by the analytic heuristic otherwise.
+// Each choice is reported by a remark naming its source.
+//
+//===----------------------------------------------------------------------===//
 
 #include "isaac/Transforms/Passes.h"
 
 #include "GemmMatch.h"
 
 #include "isaac/Model/AnalyticModel.h"
+#include "isaac/Model/MLP.h"
 #include "isaac/Model/Search.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <map>
+
+#ifndef ISAAC_MODELS_DIR
+#define ISAAC_MODELS_DIR "models"
+#endif
 
 namespace mlir::isaac {
 #define GEN_PASS_DEF_ISAACSELECTCONFIG
@@ -18,9 +41,167 @@ using namespace mlir;
 using namespace mlir::isaac;
 
 namespace {
+
+//===----------------------------------------------------------------------===//
+// Tuning cache
+//===----------------------------------------------------------------------===//
+
+/// `dtype layout M N K batch`: the key of a cache entry.
+std::string cacheKey(const ::isaac::GemmShape &s) {
+  return std::string(::isaac::dtypeName(s.dtype)) + " " + s.layout.str() +
+         " " + std::to_string(s.m) + " " + std::to_string(s.n) + " " +
+         std::to_string(s.k) + " " + std::to_string(s.batch);
+}
+
+/// Parses `#isaac.gemm<ml = 64, nl = 16, ...>` (all nine parameters, any
+/// order) as the attribute printer writes it.
+bool parseGemmText(StringRef text, ::isaac::GemmConfig &c, std::string &err) {
+  text = text.trim();
+  if (!text.consume_front("#isaac.gemm<") || !text.consume_back(">")) {
+    err = "expected '#isaac.gemm<...>'";
+    return false;
+  }
+  int *fields[] = {&c.ml, &c.nl, &c.ms, &c.ns, &c.u,
+                   &c.ks, &c.kl, &c.kg, &c.vec};
+  const char *names[] = {"ml", "nl", "ms", "ns", "u", "ks", "kl", "kg", "vec"};
+  bool seen[9] = {};
+  SmallVector<StringRef> parts;
+  text.split(parts, ',');
+  for (StringRef part : parts) {
+    auto [key, value] = part.split('=');
+    key = key.trim();
+    value = value.trim();
+    int idx = -1;
+    for (int i = 0; i < 9; ++i)
+      if (key == names[i])
+        idx = i;
+    int v = 0;
+    if (idx < 0 || seen[idx] || value.getAsInteger(10, v)) {
+      err = "malformed parameter '" + part.trim().str() + "'";
+      return false;
+    }
+    seen[idx] = true;
+    *fields[idx] = v;
+  }
+  for (int i = 0; i < 9; ++i)
+    if (!seen[i]) {
+      err = std::string("missing parameter '") + names[i] + "'";
+      return false;
+    }
+  return true;
+}
+
+/// Reads the entries of `chip` from a cache file; entries of other chips
+/// are skipped, later lines override earlier ones.
+LogicalResult loadCache(StringRef path, const ::isaac::ChipLimits &chip,
+                        std::map<std::string, ::isaac::GemmConfig> &entries,
+                        std::string &err) {
+  auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buf) {
+    err = "cannot read tuning cache " + path.str() + ": " +
+          buf.getError().message();
+    return failure();
+  }
+  SmallVector<StringRef> lines;
+  (*buf)->getBuffer().split(lines, '\n');
+  for (size_t i = 0; i < lines.size(); ++i) {
+    StringRef line = lines[i].trim();
+    if (line.empty() || line.starts_with("#"))
+      continue;
+    std::string where = path.str() + ":" + std::to_string(i + 1) + ": ";
+    size_t attr = line.find("#isaac.gemm<");
+    SmallVector<StringRef> tok;
+    line.substr(0, attr).split(tok, ' ', -1, /*KeepEmpty=*/false);
+    ::isaac::GemmShape s;
+    if (attr == StringRef::npos || tok.size() != 7 ||
+        (tok[1] != "f32" && tok[1] != "f64") ||
+        !(tok[2] == "nn" || tok[2] == "nt" || tok[2] == "tn" ||
+          tok[2] == "tt") ||
+        tok[3].getAsInteger(10, s.m) || tok[4].getAsInteger(10, s.n) ||
+        tok[5].getAsInteger(10, s.k) || tok[6].getAsInteger(10, s.batch) ||
+        s.m < 1 || s.n < 1 || s.k < 1 || s.batch < 1) {
+      err = where + "expected 'CHIP DTYPE LAYOUT M N K BATCH "
+                    "#isaac.gemm<...>'";
+      return failure();
+    }
+    s.dtype = tok[1] == "f32" ? ::isaac::DType::F32 : ::isaac::DType::F64;
+    s.layout.transA = tok[2][0] == 't';
+    s.layout.transB = tok[2][1] == 't';
+    ::isaac::GemmConfig c;
+    std::string perr;
+    if (!parseGemmText(line.substr(attr), c, perr)) {
+      err = where + perr;
+      return failure();
+    }
+    if (tok[0] != chip.chip)
+      continue;
+    auto v = ::isaac::checkGemmLegality(c, s.dtype, chip);
+    if (!v.empty()) {
+      err = where + "#isaac.gemm<" + c.str() + "> is illegal for " +
+            tok[1].str() + " on " + chip.chip + ": " + v.front().message +
+            " [" + v.front().rule + "]";
+      return failure();
+    }
+    entries[cacheKey(s)] = c;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
 struct SelectConfigPass
     : public mlir::isaac::impl::IsaacSelectConfigBase<SelectConfigPass> {
   using Base::Base;
+
+  /// The cost model of one element type, resolved on first use.
+  struct Ranker {
+    bool resolved = false;
+    bool failed = false;
+    std::string modelPath; ///< empty: analytic heuristic
+    std::shared_ptr<const ::isaac::MLPModel> model;
+    ::isaac::CostFn cost;
+  };
+
+  Ranker &getRanker(::isaac::DType dtype, const ::isaac::ChipLimits &limits,
+                    Operation *op) {
+    Ranker &r = rankers[static_cast<int>(dtype)];
+    if (r.resolved)
+      return r;
+    r.resolved = true;
+    std::string dir = modelDir.empty() ? std::string(ISAAC_MODELS_DIR)
+                                       : std::string(modelDir);
+    if (dir != "none") {
+      SmallString<256> path(dir);
+      llvm::sys::path::append(path, chip, std::string("gemm-") +
+                                              ::isaac::dtypeName(dtype) +
+                                              ".mlp");
+      if (llvm::sys::fs::exists(path)) {
+        std::string err;
+        std::unique_ptr<::isaac::MLPModel> m =
+            ::isaac::MLPModel::load(path.str().str(), err);
+        if (m && (m->chip() != chip || m->dtype() != dtype))
+          err = path.str().str() + ": the model is for " +
+                ::isaac::dtypeName(m->dtype()) + " on " + m->chip() +
+                ", not " + ::isaac::dtypeName(dtype) + " on " + chip;
+        if (!err.empty()) {
+          op->emitError() << "isaac: cannot use the trained model: " << err;
+          r.failed = true;
+          return r;
+        }
+        r.modelPath = path.str().str();
+        r.model = std::move(m);
+        r.cost = ::isaac::makeMLPCost(r.model, limits);
+        return r;
+      }
+    }
+    r.cost = [limits](const ::isaac::GemmShape &s,
+                      const ::isaac::GemmConfig &c) {
+      return ::isaac::analyticCost(s, c, limits);
+    };
+    return r;
+  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -34,11 +215,17 @@ struct SelectConfigPass
       module.emitError() << "isaac-select-config: topk must be at least 1";
       return signalPassFailure();
     }
-    ::isaac::CostFn cost = [&](const ::isaac::GemmShape &s,
-                               const ::isaac::GemmConfig &c) {
-      return ::isaac::analyticCost(s, c, *limits);
-    };
-    bool failed = false;
+    std::map<std::string, ::isaac::GemmConfig> cached;
+    if (!cache.empty()) {
+      std::string err;
+      if (failed(loadCache(cache, *limits, cached, err))) {
+        module.emitError() << "isaac-select-config: " << err;
+        return signalPassFailure();
+      }
+    }
+    rankers.clear();
+
+    bool anyFailed = false;
     module.walk([&](Operation *op) {
       if (!isGemmCandidate(op) ||
           op->hasAttr(IsaacDialect::getConfigAttrName()))
@@ -49,20 +236,42 @@ struct SelectConfigPass
         if (strict) {
           op->emitError() << "isaac cannot configure this operation: "
                           << reason;
-          failed = true;
+          anyFailed = true;
         } else {
           op->emitRemark() << "isaac: left untouched: " << reason;
         }
         return;
       }
-      std::vector<::isaac::Ranked> best =
-          ::isaac::searchBest(match->shape, *limits, cost, topk);
-      if (best.empty()) {
-        op->emitError() << "isaac: no legal configuration for this GEMM on "
-                        << chip;
-        failed = true;
-        return;
+      const ::isaac::GemmShape &shape = match->shape;
+      auto hit = cached.find(cacheKey(shape));
+      bool fromCache = hit != cached.end();
+
+      std::vector<::isaac::Ranked> best;
+      Ranker *ranker = nullptr;
+      if (!fromCache || topk > 1) {
+        ranker = &getRanker(shape.dtype, *limits, op);
+        if (ranker->failed) {
+          anyFailed = true;
+          return;
+        }
+        best = ::isaac::searchBest(shape, *limits, ranker->cost, topk);
+        if (best.empty() && !fromCache) {
+          op->emitError() << "isaac: no legal configuration for this GEMM on "
+                          << chip;
+          anyFailed = true;
+          return;
+        }
       }
+      if (fromCache) { // the cached entry first, then the search's others
+        ::isaac::GemmConfig c = hit->second;
+        llvm::erase_if(best, [&](const ::isaac::Ranked &r) {
+          return r.config == c;
+        });
+        best.insert(best.begin(), ::isaac::Ranked{c, 0.0});
+        if (best.size() > topk)
+          best.resize(topk);
+      }
+
       MLIRContext *ctx = op->getContext();
       op->setAttr(IsaacDialect::getConfigAttrName(),
                   GemmConfigAttr::get(ctx, best.front().config));
@@ -73,11 +282,26 @@ struct SelectConfigPass
         op->setAttr(IsaacDialect::getCandidatesAttrName(),
                     ArrayAttr::get(ctx, cands));
       }
-      op->emitRemark() << "isaac: no trained model for " << chip
-                       << "; configuration chosen by the analytic heuristic";
+      if (fromCache)
+        op->emitRemark() << "isaac: configuration from the tuning cache "
+                         << cache;
+      else if (ranker->model)
+        op->emitRemark() << "isaac: configuration chosen by the trained model "
+                         << ranker->modelPath << " ("
+                         << (ranker->model->synthetic()
+                                 ? "trained on SYNTHETIC data, not "
+                                   "measurements"
+                                 : "trained on measurements")
+                         << ")";
+      else
+        op->emitRemark() << "isaac: no trained model for " << chip
+                         << "; configuration chosen by the analytic "
+                            "heuristic";
     });
-    if (failed)
+    if (anyFailed)
       signalPassFailure();
   }
+
+  std::map<int, Ranker> rankers;
 };
 } // namespace

@@ -2,9 +2,9 @@
 """Builds the e1/e10 evaluation of docs/model-eval.md (ISAAC §6-7).
 
 For each held-out input of shapes.txt it asks isaac-select-config for the
-model's top-50 and the analytic heuristic's top-20 configurations and adds
-20 configurations drawn uniformly from the legal space; the union is the
-benchmarked candidate set. Writes, in OUT:
+model's top --model-k (40) and the analytic heuristic's top --heuristic-k
+(10) configurations and adds --random (15) configurations drawn uniformly
+from the legal space; the union is the benchmarked candidate set. Writes, in OUT:
   kernels.mlir  one GEMM per distinct (dtype, layout, config)
   samples.txt   'KERNEL M N K' for every (input, candidate) pair
   ranks.json    per input: the model's and the heuristic's rankings
@@ -66,6 +66,9 @@ def main():
     p.add_argument("--dtype", default="f32")
     p.add_argument("--out", required=True)
     p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--model-k", type=int, default=40)
+    p.add_argument("--heuristic-k", type=int, default=10)
+    p.add_argument("--random", type=int, default=15)
     a = p.parse_args()
     os.makedirs(a.out, exist_ok=True)
     shapes = []
@@ -86,16 +89,16 @@ def main():
     with open(mlir, "w") as f:
         for i, (m, n, k, lay) in enumerate(shapes):
             f.write(func("s%d" % i, a.dtype, m, n, k, lay))
-    model_args = "topk=50" + (" model-dir=" + a.model_dir if a.model_dir else "")
+    model_args = "topk=%d" % a.model_k + (" model-dir=" + a.model_dir if a.model_dir else "")
     model = rankings(a.opt, mlir, model_args)
-    heuristic = rankings(a.opt, mlir, "topk=20 model-dir=/nonexistent")
+    heuristic = rankings(a.opt, mlir, "topk=%d model-dir=/nonexistent" % a.heuristic_k)
     space = subprocess.run([a.model_test, "random-configs", str(a.seed),
-                            str(20 * len(shapes)), a.dtype], capture_output=True,
+                            str(a.random * len(shapes)), a.dtype], capture_output=True,
                            text=True, check=True).stdout.split("\n")
     space = [re.search(r"<(.*)>", s).group(1) for s in space if s]
     kernels, samples, out = {}, [], []
     for i, (m, n, k, lay) in enumerate(shapes):
-        rnd = space[20 * i:20 * (i + 1)]
+        rnd = space[a.random * i:a.random * (i + 1)]
         cands = []
         for c in model["s%d" % i] + heuristic["s%d" % i] + rnd:
             if c not in cands:

@@ -6,14 +6,40 @@
 //                                      seed S uniformly from the legal space
 //   isaac-model-test search M N K DTYPE
 //                                      best configuration and search rate
+//   isaac-model-test synthetic SEED ROWS PER_SHAPE DTYPE [CHIP]
+//                                      a synthetic dataset (analytic model x
+//                                      log-normal noise) in the CSV format
+//                                      of docs/tuning.md, for tests of the
+//                                      trainer: NOT measurements
+//   isaac-model-test mlp-info MODEL    load a model file, print its header
+//   isaac-model-test mlp-check MODEL VECTORS
+//                                      features and predictions of the C++
+//                                      model against train.py's vectors
+//   isaac-model-test mlp-fuzz MODEL N  N damaged copies of a model (cut,
+//                                      bytes changed or deleted; half of
+//                                      them re-signed so that the parser
+//                                      proper sees them) must load or fail
+//                                      with a message, never crash
+//   isaac-model-test mlp-search MODEL M N K [LAYOUT [BATCH]]
+//                                      exhaustive search ranked by the MLP,
+//                                      and its rate
 //
 //===----------------------------------------------------------------------===//
 
 #include "isaac/Model/AnalyticModel.h"
+#include "isaac/Model/Features.h"
 #include "isaac/Model/Legality.h"
+#include "isaac/Model/MLP.h"
 #include "isaac/Model/Search.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <vector>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -150,6 +176,342 @@ static int runSearch(int64_t m, int64_t n, int64_t k, DType t) {
   return 0;
 }
 
+//===----------------------------------------------------------------------===//
+// Learned model (lib/Model/MLP.cpp, tools/isaac-tune/train.py)
+//===----------------------------------------------------------------------===//
+
+/// Integer log-uniform in [1, hi] (as the sampler draws inputs).
+static int64_t logUniformInt(std::mt19937_64 &rng, int64_t hi) {
+  double u = double(rng() >> 11) * 0x1.0p-53;
+  int64_t v = int64_t(std::floor(std::exp(u * std::log(double(hi) + 1.0))));
+  return std::min<int64_t>(std::max<int64_t>(v, 1), hi);
+}
+
+/// Synthetic rows: random legal configurations on random inputs (PER_SHAPE
+/// configurations per input), timed by the analytic model times log-normal
+/// noise (sigma 0.1); configurations the model finds unrunnable and 1% at
+/// random are failed rows.
+static int runSynthetic(unsigned seed, long rows, long perShape, DType t,
+                        const std::string &chipName) {
+  std::optional<ChipLimits> chip = getChipLimits(chipName);
+  if (!chip || rows < 1 || perShape < 1) {
+    std::fprintf(stderr, "synthetic: bad chip or counts\n");
+    return 2;
+  }
+  const auto &space = legalConfigs(t, *chip);
+  std::mt19937_64 rng(seed);
+  auto unit = [&] { return double(rng() >> 11) * 0x1.0p-53; };
+  auto gauss = [&] { // Box-Muller, deterministic across libraries
+    double u1 = unit(), u2 = unit();
+    return std::sqrt(-2.0 * std::log(1.0 - u1)) * std::cos(2 * M_PI * u2);
+  };
+  const char *layouts[4] = {"nn", "nt", "tn", "tt"};
+  std::printf("# synthetic dataset: analytic model x log-normal noise, NOT "
+              "GPU measurements\n");
+  std::printf("# generator: isaac-model-test synthetic %u %ld %ld %s %s\n",
+              seed, rows, perShape, dtypeName(t), chipName.c_str());
+  std::printf("dtype,layout,m,n,k,ml,nl,ms,ns,u,ks,kl,kg,vec,time_us,tflops,"
+              "status\n");
+  long written = 0;
+  while (written < rows) {
+    GemmShape s;
+    s.dtype = t;
+    double flops;
+    do {
+      s.m = logUniformInt(rng, 8192);
+      s.n = logUniformInt(rng, 8192);
+      s.k = logUniformInt(rng, 65536);
+      flops = 2.0 * s.m * s.n * s.k;
+    } while (flops < 1e6 || flops > 2e11);
+    int lay = int(rng() % 4);
+    s.layout.transA = lay & 2;
+    s.layout.transB = lay & 1;
+    for (long j = 0; j < perShape && written < rows; ++j) {
+      const GemmConfig *c;
+      do {
+        c = &space[rng() % space.size()];
+      } while (c->kg > 1 && c->kg > (s.k + c->u - 1) / c->u);
+      double sec = analyticCost(s, *c, *chip) * std::exp(0.1 * gauss());
+      bool fail = !std::isfinite(sec) || unit() < 0.01;
+      double us = fail ? 0 : sec * 1e6;
+      double tf = fail ? 0 : flops / sec / 1e12;
+      std::printf("%s,%s,%lld,%lld,%lld,%d,%d,%d,%d,%d,%d,%d,%d,%d,%.4f,%.6g,"
+                  "%s\n",
+                  dtypeName(t), layouts[lay], (long long)s.m, (long long)s.n,
+                  (long long)s.k, c->ml, c->nl, c->ms, c->ns, c->u, c->ks,
+                  c->kl, c->kg, c->vec, us, tf,
+                  fail ? (std::isfinite(sec) ? "jit-error" : "launch-error")
+                       : "ok");
+      ++written;
+    }
+  }
+  return 0;
+}
+
+static std::unique_ptr<MLPModel> loadModel(const char *path) {
+  std::string err;
+  std::unique_ptr<MLPModel> m = MLPModel::load(path, err);
+  if (!m)
+    std::fprintf(stderr, "error: %s\n", err.c_str());
+  return m;
+}
+
+static int runMLPInfo(const char *path) {
+  auto m = loadModel(path);
+  if (!m)
+    return 1;
+  std::string layers;
+  for (int s : m->layerSizes())
+    layers += (layers.empty() ? "" : "-") + std::to_string(s);
+  std::printf("model %s: %s %s, %d SMs, layers %s, %zu parameters, data %s\n",
+              path, dtypeName(m->dtype()), m->chip().c_str(), m->numSMs(),
+              layers.c_str(), m->numParams(), m->data().c_str());
+  return 0;
+}
+
+static bool parseLayout(const std::string &s, GemmLayout &l) {
+  if (s.size() != 2 || (s[0] != 'n' && s[0] != 't') ||
+      (s[1] != 'n' && s[1] != 't'))
+    return false;
+  l.transA = s[0] == 't';
+  l.transB = s[1] == 't';
+  return true;
+}
+
+static int runMLPCheck(const char *modelPath, const char *vecPath) {
+  auto model = loadModel(modelPath);
+  if (!model)
+    return 1;
+  std::ifstream in(vecPath);
+  std::string line;
+  if (!in || !std::getline(in, line) || line != "isaac-mlp-vectors 1") {
+    std::fprintf(stderr, "error: %s: not a vectors file\n", vecPath);
+    return 1;
+  }
+  struct Vec {
+    GemmShape shape;
+    GemmConfig c;
+    float f[kNumFeatures];
+    double y;
+  };
+  std::vector<Vec> vecs;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#')
+      continue;
+    std::istringstream is(line);
+    std::string tag, lay;
+    Vec v;
+    v.shape.dtype = model->dtype();
+    is >> tag >> lay >> v.shape.m >> v.shape.n >> v.shape.k >> v.shape.batch >>
+        v.c.ml >> v.c.nl >> v.c.ms >> v.c.ns >> v.c.u >> v.c.ks >> v.c.kl >>
+        v.c.kg >> v.c.vec;
+    for (float &f : v.f)
+      is >> f;
+    is >> v.y;
+    if (!is || tag != "v" || !parseLayout(lay, v.shape.layout)) {
+      std::fprintf(stderr, "error: %s: malformed line: %s\n", vecPath,
+                   line.c_str());
+      return 1;
+    }
+    vecs.push_back(v);
+  }
+  auto relErr = [](double a, double b) {
+    return std::fabs(a - b) / std::max(1.0, std::fabs(b));
+  };
+  // 1. Features: train.py's numbers, computeFeatures, FeatureBuilder.
+  double maxFeat = 0;
+  std::vector<float> feats(vecs.size() * kNumFeatures);
+  for (size_t i = 0; i < vecs.size(); ++i) {
+    float *f = &feats[i * kNumFeatures];
+    computeFeatures(vecs[i].shape, vecs[i].c, model->numSMs(), f);
+    float g[kNumFeatures];
+    FeatureBuilder(vecs[i].shape, model->numSMs()).fill(vecs[i].c, g);
+    for (int j = 0; j < kNumFeatures; ++j) {
+      double e = relErr(f[j], vecs[i].f[j]);
+      maxFeat = std::max(maxFeat, e);
+      expect(e <= 1e-6, "vector " + std::to_string(i) + " feature " +
+                            featureNames()[j] + ": C++ " +
+                            std::to_string(f[j]) + ", train.py " +
+                            std::to_string(vecs[i].f[j]));
+      expect(g[j] == f[j], "vector " + std::to_string(i) + " feature " +
+                               featureNames()[j] +
+                               ": FeatureBuilder differs from "
+                               "computeFeatures");
+    }
+  }
+  // The table path equals the direct one on a sample of the legal space.
+  {
+    const auto &space =
+        legalConfigs(model->dtype(), *getChipLimits(model->chip()));
+    size_t bad = 0;
+    for (size_t i = 0; i < vecs.size(); i += 8) {
+      FeatureBuilder fb(vecs[i].shape, model->numSMs());
+      for (size_t j = i; j < space.size(); j += 997) {
+        float a[kNumFeatures], b[kNumFeatures];
+        fb.fill(space[j], a);
+        computeFeatures(vecs[i].shape, space[j], model->numSMs(), b);
+        bad += !std::equal(a, a + kNumFeatures, b);
+      }
+    }
+    expect(bad == 0, "FeatureBuilder differs from computeFeatures on " +
+                         std::to_string(bad) + " legal configurations");
+  }
+  // 2. Predictions from raw features, and batched per shape.
+  std::vector<float> y1(vecs.size());
+  model->predictFeatures(feats.data(), vecs.size(), y1.data());
+  std::vector<float> y2(vecs.size());
+  for (size_t i = 0; i < vecs.size();) {
+    size_t j = i;
+    std::vector<GemmConfig> cs;
+    auto same = [&](const GemmShape &a, const GemmShape &b) {
+      return a.m == b.m && a.n == b.n && a.k == b.k && a.batch == b.batch &&
+             a.layout.str() == b.layout.str();
+    };
+    while (j < vecs.size() && same(vecs[j].shape, vecs[i].shape))
+      cs.push_back(vecs[j++].c);
+    model->predict(vecs[i].shape, cs.data(), cs.size(), &y2[i]);
+    i = j;
+  }
+  // And a batch longer than one block: every vector's config on one shape.
+  std::vector<GemmConfig> all;
+  for (const Vec &v : vecs)
+    all.push_back(v.c);
+  std::vector<float> y3(all.size());
+  model->predict(vecs[0].shape, all.data(), all.size(), y3.data());
+  double maxPred = 0;
+  for (size_t i = 0; i < vecs.size(); ++i) {
+    double e1 = relErr(y1[i], vecs[i].y), e2 = relErr(y2[i], vecs[i].y);
+    maxPred = std::max({maxPred, e1, e2});
+    expect(e1 <= 1e-4, "vector " + std::to_string(i) + ": predicted " +
+                           std::to_string(y1[i]) + ", train.py " +
+                           std::to_string(vecs[i].y));
+    expect(e2 <= 1e-4, "vector " + std::to_string(i) + ": batched " +
+                           std::to_string(y2[i]) + ", train.py " +
+                           std::to_string(vecs[i].y));
+    float one = 0;
+    model->predict(vecs[0].shape, &all[i], 1, &one);
+    expect(relErr(one, y3[i]) <= 1e-5,
+           "vector " + std::to_string(i) + ": batch of " +
+               std::to_string(all.size()) + " differs from one at a time");
+  }
+  std::printf("%zu vectors: max feature error %.2g, max prediction error "
+              "%.2g (relative to max(1, |y|))\n",
+              vecs.size(), maxFeat, maxPred);
+  std::printf("%d passed, %d failed\n", passed, failed);
+  return failed || vecs.empty() ? 1 : 0;
+}
+
+static int runMLPFuzz(const char *path, long iterations) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  std::string good = ss.str();
+  std::string err;
+  if (!in || !MLPModel::parse(good, path, err)) {
+    std::fprintf(stderr, "error: %s\n", err.c_str());
+    return 1;
+  }
+  // The body before the `end` line, to re-sign mutations with.
+  size_t endPos = good.rfind("\nend ");
+  std::mt19937_64 rng(1);
+  const std::string alphabet = " \n#0123456789abcdefpx.+-layer";
+  long rejected = 0, silent = 0;
+  for (long it = 0; it < iterations; ++it) {
+    bool resign = it % 2 == 1;
+    std::string t = resign ? good.substr(0, endPos + 1) : good;
+    int edits = 1 + int(rng() % 3);
+    for (int e = 0; e < edits && !t.empty(); ++e) {
+      size_t pos = rng() % t.size();
+      switch (rng() % 3) {
+      case 0: t.resize(pos); break;
+      case 1: t[pos] = alphabet[rng() % alphabet.size()]; break;
+      default: t.erase(pos, 1); break;
+      }
+    }
+    if (resign) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "end %08x\n",
+                    mlpChecksum(t.data(), t.size()));
+      t += buf;
+    }
+    err.clear();
+    std::unique_ptr<MLPModel> m = MLPModel::parse(t, "fuzz", err);
+    if (m) {
+      // Loaded: it must still run.
+      std::vector<float> x(kNumFeatures, 1.0f);
+      float y = 0;
+      m->predictFeatures(x.data(), 1, &y);
+    } else {
+      ++rejected;
+      expect(!err.empty(), "mutation " + std::to_string(it) +
+                               " rejected without a message");
+    }
+    // Unsigned damage must never go unnoticed (but for trailing blanks).
+    auto trim = [](std::string x) {
+      while (!x.empty() && (x.back() == '\n' || x.back() == ' '))
+        x.pop_back();
+      return x;
+    };
+    if (!resign && m && trim(t) != trim(good))
+      ++silent;
+  }
+  expect(silent == 0, std::to_string(silent) +
+                          " unsigned damaged copies loaded without error");
+  std::printf("fuzz: %ld damaged copies, %ld rejected with a message\n",
+              iterations, rejected);
+  std::printf("%d passed, %d failed\n", passed, failed);
+  return failed ? 1 : 0;
+}
+
+static int runMLPSearch(const char *path, int64_t m, int64_t n, int64_t k,
+                        const std::string &layout, int64_t batch) {
+  std::shared_ptr<MLPModel> model = loadModel(path);
+  if (!model)
+    return 1;
+  std::optional<ChipLimits> chip = getChipLimits(model->chip());
+  if (!chip) {
+    std::fprintf(stderr, "error: unknown chip %s\n", model->chip().c_str());
+    return 1;
+  }
+  GemmShape s;
+  s.m = m;
+  s.n = n;
+  s.k = k;
+  s.batch = batch;
+  s.dtype = model->dtype();
+  if (!parseLayout(layout, s.layout)) {
+    std::fprintf(stderr, "error: bad layout %s\n", layout.c_str());
+    return 2;
+  }
+  const auto &space = legalConfigs(s.dtype, *chip); // enumerate once
+  // Raw scoring rate of the whole legal space.
+  std::vector<float> y(space.size());
+  auto t0 = std::chrono::steady_clock::now();
+  model->predict(s, space.data(), space.size(), y.data());
+  double scoreSec =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+          .count();
+  // The search as isaac-select-config runs it.
+  size_t evaluated = 0;
+  t0 = std::chrono::steady_clock::now();
+  auto best = searchBest(s, *chip, makeMLPCost(model, *chip), 5, &evaluated);
+  double searchSec =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+          .count();
+  for (const Ranked &r : best)
+    std::printf("%.3f us  %.2f TFLOPS  #isaac.gemm<%s>\n", r.cost * 1e6,
+                2.0 * m * n * k * batch / r.cost / 1e12,
+                r.config.str().c_str());
+  std::string layers;
+  for (int sz : model->layerSizes())
+    layers += (layers.empty() ? "" : "-") + std::to_string(sz);
+  std::printf("model %s (%zu parameters): scored %zu configurations in "
+              "%.3f s (%.2f M/s); search of %zu took %.3f s\n",
+              layers.c_str(), model->numParams(), space.size(), scoreSec,
+              space.size() / scoreSec / 1e6, evaluated, searchSec);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc >= 2 && std::strcmp(argv[1], "legality") == 0)
     return runLegality();
@@ -159,7 +521,27 @@ int main(int argc, char **argv) {
   if (argc == 6 && std::strcmp(argv[1], "search") == 0)
     return runSearch(std::atoll(argv[2]), std::atoll(argv[3]),
                      std::atoll(argv[4]), parseDType(argv[5]));
-  std::fprintf(stderr, "usage: isaac-model-test legality | random-configs "
-                       "SEED N f32|f64 | search M N K f32|f64\n");
+  if ((argc == 6 || argc == 7) && std::strcmp(argv[1], "synthetic") == 0)
+    return runSynthetic(unsigned(std::atoi(argv[2])), std::atol(argv[3]),
+                        std::atol(argv[4]), parseDType(argv[5]),
+                        argc == 7 ? argv[6] : "sm_90");
+  if (argc == 3 && std::strcmp(argv[1], "mlp-info") == 0)
+    return runMLPInfo(argv[2]);
+  if (argc == 4 && std::strcmp(argv[1], "mlp-check") == 0)
+    return runMLPCheck(argv[2], argv[3]);
+  if (argc == 4 && std::strcmp(argv[1], "mlp-fuzz") == 0)
+    return runMLPFuzz(argv[2], std::atol(argv[3]));
+  if (argc >= 6 && argc <= 8 && std::strcmp(argv[1], "mlp-search") == 0)
+    return runMLPSearch(argv[2], std::atoll(argv[3]), std::atoll(argv[4]),
+                        std::atoll(argv[5]), argc >= 7 ? argv[6] : "nn",
+                        argc == 8 ? std::atoll(argv[7]) : 1);
+  std::fprintf(stderr,
+               "usage: isaac-model-test legality | random-configs SEED N "
+               "f32|f64 | search M N K f32|f64\n"
+               "       | synthetic SEED ROWS PER_SHAPE f32|f64 [CHIP] | "
+               "mlp-info MODEL\n"
+               "       | mlp-check MODEL VECTORS | mlp-fuzz MODEL N\n"
+               "       | mlp-search MODEL M N K "
+               "[LAYOUT [BATCH]]\n");
   return 2;
 }

@@ -226,11 +226,12 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
           // The re-benchmarked winner, for isaac-select-config's cache=.
           const isaacKernelInfo &i = best->kernel->info;
           std::fprintf(cache,
-                       "%s %c%c %lld %lld %lld %lld #isaac.gemm<ml = %d, "
+                       "%s %s %c%c %lld %lld %lld %lld #isaac.gemm<ml = %d, "
                        "nl = %d, ms = %d, ns = %d, u = %d, ks = %d, kl = %d, "
                        "kg = %d, vec = %d>\n",
-                       dtypeName(p.dtype), p.transA ? 't' : 'n',
-                       p.transB ? 't' : 'n', (long long)p.M, (long long)p.N,
+                       device.chip.c_str(), dtypeName(p.dtype),
+                       p.transA ? 't' : 'n', p.transB ? 't' : 'n',
+                       (long long)p.M, (long long)p.N,
                        (long long)p.K, (long long)o.batch, i.ml, i.nl, i.ms,
                        i.ns, i.u, i.ks, i.kl, i.kg, i.vec);
           std::fflush(cache);

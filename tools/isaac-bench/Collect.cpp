@@ -166,7 +166,7 @@ int runCollect(const Options &o, const std::vector<KernelFile> &kernels,
       if (i)
         std::fprintf(out,
                      "%s,%c%c,%lld,%lld,%lld,%d,%d,%d,%d,%d,%d,%d,%d,%d,"
-                     "%.3f,%.4f,%s\n",
+                     "%.3f,%.6g,%s\n",
                      i->dtype ? "f64" : "f32", i->transA ? 't' : 'n',
                      i->transB ? 't' : 'n', (long long)x.m, (long long)x.n,
                      (long long)x.k, i->ml, i->nl, i->ms, i->ns, i->u, i->ks,

@@ -94,6 +94,7 @@ int main(int argc, char **argv) {
   CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   DeviceInfo device;
   device.name = prop.name;
+  device.chip = chip;
   device.l2Bytes = static_cast<size_t>(prop.l2CacheSize);
   int status = !options.collectSamples.empty()
                    ? runCollect(options, kernels, stream)

@@ -15,6 +15,7 @@ namespace bench {
 
 struct DeviceInfo {
   std::string name;
+  std::string chip; // e.g. "sm_90"
   size_t l2Bytes = 0;
 };
 

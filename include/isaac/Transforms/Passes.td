@@ -15,10 +15,16 @@ def IsaacSelectConfig : Pass<"isaac-select-config", "ModuleOp"> {
     user-written `isaac.config` is kept as is. With `topk=N > 1` the N best
     are also recorded, best first, as `isaac.candidates`.
 
-    Without a trained model for the chip, the analytic heuristic of
-    lib/Model/AnalyticModel.cpp ranks the configurations and a remark says
-    so. Unsupported operations (tensors, dynamic shapes, other element
-    types) are left untouched with a remark, or rejected with `strict`.
+    The configurations are ranked by the trained MLP of ISAAC §5
+    (`<model-dir>/<chip>/gemm-<dtype>.mlp`, docs/model-format.md) when that
+    file exists, else by the analytic heuristic of
+    lib/Model/AnalyticModel.cpp; a remark names the source of every choice.
+    A model file that cannot be loaded is an error. With `cache=FILE`, an
+    entry of that tuning cache (docs/tuning.md) for the operation's input
+    wins over the search (a user-written `isaac.config` still wins over
+    everything). Unsupported operations (tensors, dynamic shapes, other
+    element types) are left untouched with a remark, or rejected with
+    `strict`.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
@@ -27,6 +33,12 @@ def IsaacSelectConfig : Pass<"isaac-select-config", "ModuleOp"> {
            "Record the N best configurations as isaac.candidates">,
     Option<"strict", "strict", "bool", /*default=*/"false",
            "Make unsupported GEMMs an error instead of a remark">,
+    Option<"modelDir", "model-dir", "std::string", /*default=*/"\"\"",
+           "Directory of trained models, <dir>/<chip>/gemm-<dtype>.mlp "
+           "(empty: the source tree's models/; 'none': analytic heuristic "
+           "only)">,
+    Option<"cache", "cache", "std::string", /*default=*/"\"\"",
+           "Tuning cache file whose entries win over the search">,
   ];
   let dependentDialects = ["::mlir::isaac::IsaacDialect"];
 }

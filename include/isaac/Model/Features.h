@@ -1,0 +1,92 @@
+//===- Features.h - Feature vector of the learned cost model ---*- C++ -*-===//
+//
+// ISAAC §5.2: the MLP sees log-transformed input and tuning parameters, so
+// that the products and ratios of eqs. (2)-(3) become sums its first layer
+// can form. This is the one definition of that vector in C++; the trainer
+// (tools/isaac-tune/train.py, `features()`) computes the same numbers and
+// test/Model/mlp.test checks that both agree. Model files name the features
+// they were trained on; a model whose list differs from featureNames() is
+// refused. The table is in docs/model-format.md.
+//
+//   i   name        value
+//   0   log2_m      log2 M
+//   1   log2_n      log2 N
+//   2   log2_k      log2 K
+//   3   trans_a     1 if A is stored K x M, else 0
+//   4   trans_b     1 if B is stored N x K, else 0
+//   5   log2_ml     log2 ML      (5..13: the tuning vector)
+//   6   log2_nl     log2 NL
+//   7   log2_ms     log2 MS
+//   8   log2_ns     log2 NS
+//   9   log2_u      log2 U
+//   10  log2_ks     log2 KS
+//   11  log2_kl     log2 KL
+//   12  log2_kg     log2 KG
+//   13  log2_vec    log2 VEC
+//   14  log2_bm     log2 ceil(M / ML)            block rows of the grid
+//   15  log2_bn     log2 ceil(N / NL)            block columns
+//   16  log2_kt     log2 ceil(K / (KG * U))      K-tiles each block stages
+//   17  log2_waves  log2 ceil(batch * ceil(M/ML) * ceil(N/NL) * KG / SMs)
+//   18  log2_stage  log2 (U * (ML + NL))         elements staged per tile
+//
+// Features that are sums of others in log space (threads per block, FMAs
+// per thread, ...) are left out: the first layer forms any linear
+// combination on its own. The derived features 14-18 are the non-linear
+// ones (ceilings, wave quantization, a sum). The dataset has batch = 1, so
+// the batch count enters only through the number of waves.
+//
+// Every value is computed in double and rounded to float.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ISAAC_MODEL_FEATURES_H
+#define ISAAC_MODEL_FEATURES_H
+
+#include "isaac/Model/GemmConfig.h"
+
+#include <cstdint>
+
+namespace isaac {
+
+constexpr int kNumFeatures = 19;
+/// Features 0..kNumShapeFeatures-1 depend on the input only.
+constexpr int kNumShapeFeatures = 5;
+
+/// Names of the features, in order (as written in model files).
+const char *const *featureNames();
+
+/// Fills `out[0..kNumFeatures)` with the features of `c` on `shape`, for a
+/// chip with `numSMs` multiprocessors.
+void computeFeatures(const GemmShape &shape, const GemmConfig &c, int numSMs,
+                     float *out);
+
+/// Computes features of many configurations of one shape quickly: the
+/// shape-dependent terms are tabulated once, per configuration only table
+/// lookups remain. Gives exactly the values of computeFeatures.
+class FeatureBuilder {
+public:
+  FeatureBuilder(const GemmShape &shape, int numSMs);
+
+  /// The shape-only features 0..kNumShapeFeatures-1.
+  const float *shapeFeatures() const { return shapeF; }
+  /// All kNumFeatures features of `c`.
+  void fill(const GemmConfig &c, float *out) const;
+  /// Features kNumShapeFeatures..kNumFeatures-1 of `c` (the ones that
+  /// depend on the configuration), written to out[0..).
+  void fillConfigPart(const GemmConfig &c, float *out) const;
+
+private:
+  static constexpr int kMaxExp = 16; // tabulated powers of two: 1..2^15
+  GemmShape shape;
+  int numSMs;
+  float shapeF[kNumShapeFeatures];
+  int64_t ceilM[kMaxExp];        // ceil(M / 2^e)
+  int64_t ceilN[kMaxExp];        // ceil(N / 2^e)
+  float log2CeilM[kMaxExp];      // log2 ceil(M / 2^e)
+  float log2CeilN[kMaxExp];      // log2 ceil(N / 2^e)
+  float log2KTiles[2 * kMaxExp]; // log2 ceil(K / 2^e), e = log2(KG * U)
+};
+
+} // namespace isaac
+
+#endif // ISAAC_MODEL_FEATURES_H

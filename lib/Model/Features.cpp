@@ -1,0 +1,126 @@
+//===- Features.cpp - Feature vector of the learned cost model ------------===//
+//
+// The definition is in include/isaac/Model/Features.h; the trainer's copy is
+// `features()` in tools/isaac-tune/train.py. Change both, and the version of
+// the model format (docs/model-format.md), together.
+//
+//===----------------------------------------------------------------------===//
+
+#include "isaac/Model/Features.h"
+
+#include <cmath>
+
+using namespace isaac;
+
+static const char *const kNames[kNumFeatures] = {
+    "log2_m",  "log2_n",  "log2_k",  "trans_a", "trans_b",    "log2_ml",
+    "log2_nl", "log2_ms", "log2_ns", "log2_u",  "log2_ks",    "log2_kl",
+    "log2_kg", "log2_vec", "log2_bm", "log2_bn", "log2_kt",   "log2_waves",
+    "log2_stage"};
+
+const char *const *isaac::featureNames() { return kNames; }
+
+static inline float flog2(int64_t x) {
+  return static_cast<float>(std::log2(static_cast<double>(x)));
+}
+static inline int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+static int64_t wavesOf(int64_t batch, int64_t bm, int64_t bn, int64_t kg,
+                       int numSMs) {
+  return cdiv(batch * bm * bn * kg, numSMs > 0 ? numSMs : 1);
+}
+
+void isaac::computeFeatures(const GemmShape &s, const GemmConfig &c,
+                            int numSMs, float *out) {
+  out[0] = flog2(s.m);
+  out[1] = flog2(s.n);
+  out[2] = flog2(s.k);
+  out[3] = s.layout.transA ? 1.0f : 0.0f;
+  out[4] = s.layout.transB ? 1.0f : 0.0f;
+  const int params[9] = {c.ml, c.nl, c.ms, c.ns, c.u, c.ks, c.kl, c.kg, c.vec};
+  for (int i = 0; i < 9; ++i)
+    out[5 + i] = flog2(params[i]);
+  int64_t bm = cdiv(s.m, c.ml), bn = cdiv(s.n, c.nl);
+  out[14] = flog2(bm);
+  out[15] = flog2(bn);
+  out[16] = flog2(cdiv(s.k, int64_t(c.kg) * c.u));
+  out[17] = flog2(wavesOf(s.batch, bm, bn, c.kg, numSMs));
+  out[18] = flog2(int64_t(c.u) * (int64_t(c.ml) + c.nl));
+}
+
+//===----------------------------------------------------------------------===//
+// FeatureBuilder: the same numbers through tables.
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// log2(2^u * (2^ml + 2^nl)) for exponents below 16, built once.
+struct StageTable {
+  float v[16][16][16];
+  StageTable() {
+    for (int u = 0; u < 16; ++u)
+      for (int ml = 0; ml < 16; ++ml)
+        for (int nl = 0; nl < 16; ++nl)
+          v[u][ml][nl] = flog2((int64_t(1) << u) *
+                               ((int64_t(1) << ml) + (int64_t(1) << nl)));
+  }
+};
+const StageTable &stageTable() {
+  static const StageTable t;
+  return t;
+}
+
+/// Exponent of a power of two below 2^15, else -1.
+inline int smallExp(int x) {
+  if (x <= 0 || (x & (x - 1)) != 0 || x >= (1 << 15))
+    return -1;
+  return __builtin_ctz(static_cast<unsigned>(x));
+}
+} // namespace
+
+FeatureBuilder::FeatureBuilder(const GemmShape &s, int sms)
+    : shape(s), numSMs(sms) {
+  shapeF[0] = flog2(s.m);
+  shapeF[1] = flog2(s.n);
+  shapeF[2] = flog2(s.k);
+  shapeF[3] = s.layout.transA ? 1.0f : 0.0f;
+  shapeF[4] = s.layout.transB ? 1.0f : 0.0f;
+  for (int e = 0; e < kMaxExp; ++e) {
+    ceilM[e] = cdiv(s.m, int64_t(1) << e);
+    ceilN[e] = cdiv(s.n, int64_t(1) << e);
+    log2CeilM[e] = flog2(ceilM[e]);
+    log2CeilN[e] = flog2(ceilN[e]);
+  }
+  for (int e = 0; e < 2 * kMaxExp; ++e)
+    log2KTiles[e] = flog2(cdiv(s.k, int64_t(1) << e));
+  (void)stageTable();
+}
+
+void FeatureBuilder::fillConfigPart(const GemmConfig &c, float *out) const {
+  const int params[9] = {c.ml, c.nl, c.ms, c.ns, c.u, c.ks, c.kl, c.kg, c.vec};
+  int e[9];
+  bool small = true;
+  for (int i = 0; i < 9; ++i) {
+    e[i] = smallExp(params[i]);
+    small &= e[i] >= 0;
+  }
+  if (!small) { // not a tabulated power of two: the direct definition
+    float all[kNumFeatures];
+    computeFeatures(shape, c, numSMs, all);
+    for (int i = kNumShapeFeatures; i < kNumFeatures; ++i)
+      out[i - kNumShapeFeatures] = all[i];
+    return;
+  }
+  for (int i = 0; i < 9; ++i)
+    out[i] = static_cast<float>(e[i]); // == (float)log2(2^e), exactly
+  out[9] = log2CeilM[e[0]];
+  out[10] = log2CeilN[e[1]];
+  out[11] = log2KTiles[e[7] + e[4]];
+  out[12] = flog2(wavesOf(shape.batch, ceilM[e[0]], ceilN[e[1]], c.kg, numSMs));
+  out[13] = stageTable().v[e[4]][e[0]][e[1]];
+}
+
+void FeatureBuilder::fill(const GemmConfig &c, float *out) const {
+  for (int i = 0; i < kNumShapeFeatures; ++i)
+    out[i] = shapeF[i];
+  fillConfigPart(c, out + kNumShapeFeatures);
+}

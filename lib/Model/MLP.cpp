@@ -1,0 +1,642 @@
+//===- MLP.cpp - Learned performance model (ISAAC §5) ---------------------===//
+//
+// Loading (docs/model-format.md) and batched inference. See MLP.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "isaac/Model/MLP.h"
+#include "isaac/Model/Features.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+using namespace isaac;
+
+//===----------------------------------------------------------------------===//
+// Dense layers over blocks of kB configurations.
+//
+// Activations are stored feature-major: x[i * kB + b] is input i of
+// configuration b, so every weight multiplies a contiguous vector of kB
+// activations. A tile of R output rows x 16 configurations lives in
+// registers while the input dimension is streamed.
+//===----------------------------------------------------------------------===//
+
+namespace {
+constexpr int kB = 32;
+
+#if defined(__GNUC__) || defined(__clang__)
+#define ISAAC_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ISAAC_ALWAYS_INLINE inline
+#endif
+
+typedef float v4f __attribute__((vector_size(16)));
+typedef float v8f __attribute__((vector_size(32)));
+
+// Vectors pass by reference: no vector-typed arguments or results, whose
+// ABI would depend on the target.
+template <typename V>
+ISAAC_ALWAYS_INLINE void loadV(V &v, const float *p) {
+  std::memcpy(&v, p, sizeof v);
+}
+template <typename V>
+ISAAC_ALWAYS_INLINE void storeV(float *p, const V &v) {
+  std::memcpy(p, &v, sizeof v);
+}
+
+/// R output rows for all kB configurations, 2 vectors of V at a time.
+template <typename V, int R>
+ISAAC_ALWAYS_INLINE void denseRows(const float *w, int in, const float *bias,
+                                   const float *x, float *y, bool relu) {
+  constexpr int L = sizeof(V) / sizeof(float);
+  for (int h = 0; h < kB; h += 2 * L) {
+    V a0[R], a1[R];
+    for (int r = 0; r < R; ++r) {
+      a0[r] = V{} + bias[r];
+      a1[r] = a0[r];
+    }
+    for (int i = 0; i < in; ++i) {
+      V x0, x1;
+      loadV(x0, x + i * kB + h);
+      loadV(x1, x + i * kB + h + L);
+      for (int r = 0; r < R; ++r) {
+        float s = w[r * in + i];
+        a0[r] += s * x0;
+        a1[r] += s * x1;
+      }
+    }
+    for (int r = 0; r < R; ++r) {
+      if (relu) {
+        a0[r] = a0[r] > 0 ? a0[r] : V{};
+        a1[r] = a1[r] > 0 ? a1[r] : V{};
+      }
+      storeV(y + r * kB + h, a0[r]);
+      storeV(y + r * kB + h + L, a1[r]);
+    }
+  }
+}
+
+template <typename V, int R>
+ISAAC_ALWAYS_INLINE void denseImpl(const float *w, const float *b, int in,
+                                   int out, const float *x, float *y,
+                                   bool relu) {
+  int o = 0;
+  for (; o + R <= out; o += R)
+    denseRows<V, R>(w + size_t(o) * in, in, b + o, x, y + size_t(o) * kB,
+                    relu);
+  for (; o < out; ++o)
+    denseRows<V, 1>(w + size_t(o) * in, in, b + o, x, y + size_t(o) * kB,
+                    relu);
+}
+
+using DenseFn = void (*)(const float *, const float *, int, int, const float *,
+                         float *, bool);
+
+void denseBaseline(const float *w, const float *b, int in, int out,
+                   const float *x, float *y, bool relu) {
+  denseImpl<v4f, 4>(w, b, in, out, x, y, relu);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define ISAAC_MLP_MULTIVERSION 1
+__attribute__((target("avx2,fma"))) void
+denseAvx2(const float *w, const float *b, int in, int out, const float *x,
+          float *y, bool relu) {
+  denseImpl<v8f, 4>(w, b, in, out, x, y, relu);
+}
+__attribute__((target("avx512f,avx512vl,avx2,fma"))) void
+denseAvx512(const float *w, const float *b, int in, int out, const float *x,
+            float *y, bool relu) {
+  denseImpl<v8f, 8>(w, b, in, out, x, y, relu);
+}
+#endif
+
+/// The widest kernel the CPU runs. ISAAC_MLP_ISA=baseline|avx2|avx512
+/// caps it (tests compare the variants).
+DenseFn pickDense() {
+  const char *cap = std::getenv("ISAAC_MLP_ISA");
+  std::string want = cap ? cap : "";
+#ifdef ISAAC_MLP_MULTIVERSION
+  __builtin_cpu_init();
+  bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  bool avx512 = avx2 && __builtin_cpu_supports("avx512f") &&
+                __builtin_cpu_supports("avx512vl");
+  if (avx512 && (want.empty() || want == "avx512"))
+    return denseAvx512;
+  if (avx2 && want != "baseline")
+    return denseAvx2;
+#endif
+  return denseBaseline;
+}
+
+DenseFn dense() {
+  static const DenseFn fn = pickDense();
+  return fn;
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Inference
+//===----------------------------------------------------------------------===//
+
+size_t MLPModel::numParams() const {
+  size_t n = 0;
+  for (const Layer &l : raw_)
+    n += l.w.size() + l.b.size();
+  return n;
+}
+
+double MLPModel::seconds(const GemmShape &s, float log2Tflops) {
+  double flops = 2.0 * double(s.m) * double(s.n) * double(s.k) * double(s.batch);
+  return flops / (std::exp2(double(log2Tflops)) * 1e12);
+}
+
+/// x: first.in x kB, feature-major. work: 2 * maxWidth_ * kB floats. Writes
+/// kB outputs to y.
+void MLPModel::forward(const Layer &first, const float *x, size_t /*n*/,
+                       float *y, float *work) const {
+  DenseFn fn = dense();
+  float *buf[2] = {work, work + size_t(maxWidth_) * kB};
+  const float *cur = x;
+  size_t last = folded_.size() - 1;
+  for (size_t l = 0; l <= last; ++l) {
+    const Layer &L = l == 0 ? first : folded_[l];
+    float *dst = l == last ? y : buf[l % 2];
+    fn(L.w.data(), L.b.data(), L.in, L.out, cur, dst, l != last);
+    cur = dst;
+  }
+}
+
+void MLPModel::predictFeatures(const float *x, size_t n, float *y) const {
+  std::vector<float> work(2 * size_t(maxWidth_) * kB);
+  std::vector<float> block(size_t(kNumFeatures) * kB);
+  float out[kB];
+  for (size_t base = 0; base < n; base += kB) {
+    size_t cnt = std::min<size_t>(kB, n - base);
+    for (size_t b = 0; b < kB; ++b) {
+      const float *row = x + (base + std::min(b, cnt - 1)) * kNumFeatures;
+      for (int f = 0; f < kNumFeatures; ++f)
+        block[size_t(f) * kB + b] = row[f];
+    }
+    forward(folded_[0], block.data(), cnt, out, work.data());
+    std::memcpy(y + base, out, cnt * sizeof(float));
+  }
+}
+
+void MLPModel::predict(const GemmShape &shape, const GemmConfig *configs,
+                       size_t n, float *y) const {
+  FeatureBuilder fb(shape, numSMs_);
+  // First layer restricted to the configuration-dependent features, the
+  // shape-only ones folded into its bias.
+  constexpr int kC = kNumFeatures - kNumShapeFeatures;
+  const Layer &f = folded_[0];
+  Layer first;
+  first.in = kC;
+  first.out = f.out;
+  first.w.resize(size_t(f.out) * kC);
+  first.b.resize(f.out);
+  const float *sf = fb.shapeFeatures();
+  for (int o = 0; o < f.out; ++o) {
+    const float *row = f.w.data() + size_t(o) * kNumFeatures;
+    double acc = f.b[o];
+    for (int i = 0; i < kNumShapeFeatures; ++i)
+      acc += double(row[i]) * sf[i];
+    first.b[o] = float(acc);
+    std::memcpy(first.w.data() + size_t(o) * kC, row + kNumShapeFeatures,
+                kC * sizeof(float));
+  }
+
+  std::vector<float> work(2 * size_t(maxWidth_) * kB);
+  std::vector<float> block(size_t(kC) * kB);
+  float feats[kC];
+  float out[kB];
+  for (size_t base = 0; base < n; base += kB) {
+    size_t cnt = std::min<size_t>(kB, n - base);
+    for (size_t b = 0; b < kB; ++b) {
+      fb.fillConfigPart(configs[base + std::min(b, cnt - 1)], feats);
+      for (int i = 0; i < kC; ++i)
+        block[size_t(i) * kB + b] = feats[i];
+    }
+    forward(first, block.data(), cnt, out, work.data());
+    std::memcpy(y + base, out, cnt * sizeof(float));
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Loading
+//===----------------------------------------------------------------------===//
+
+uint32_t isaac::mlpChecksum(const char *data, size_t n) {
+  static const auto table = [] {
+    std::vector<uint32_t> t(256);
+    for (uint32_t i = 0; i < 256; ++i) {
+      uint32_t c = i;
+      for (int k = 0; k < 8; ++k)
+        c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+      t[i] = c;
+    }
+    return t;
+  }();
+  uint32_t c = 0xFFFFFFFFu;
+  for (size_t i = 0; i < n; ++i)
+    c = table[(c ^ static_cast<unsigned char>(data[i])) & 0xFF] ^ (c >> 8);
+  return c ^ 0xFFFFFFFFu;
+}
+
+namespace {
+struct Line {
+  int number;
+  std::vector<std::string> tokens;
+};
+
+std::vector<std::string> splitWs(const std::string &s) {
+  std::vector<std::string> out;
+  std::istringstream is(s);
+  std::string t;
+  while (is >> t)
+    out.push_back(t);
+  return out;
+}
+
+bool parseNumber(const std::string &t, double &v) {
+  if (t.empty())
+    return false;
+  char *end = nullptr;
+  v = std::strtod(t.c_str(), &end);
+  return end == t.c_str() + t.size() && std::isfinite(v);
+}
+
+bool parseInt(const std::string &t, long &v) {
+  if (t.empty())
+    return false;
+  char *end = nullptr;
+  v = std::strtol(t.c_str(), &end, 10);
+  return end == t.c_str() + t.size();
+}
+
+/// Line-by-line reader of the model body with error reporting.
+class Reader {
+public:
+  Reader(std::vector<Line> lines, std::string name)
+      : lines(std::move(lines)), name(std::move(name)) {}
+
+  bool atEnd() const { return pos >= lines.size(); }
+  /// Next line whose first token is `key`; `nargs` < 0: any count.
+  const Line *expect(const char *key, long nargs, std::string &error) {
+    if (atEnd()) {
+      error = name + ": truncated: expected '" + key + "'";
+      return nullptr;
+    }
+    const Line &l = lines[pos];
+    if (l.tokens[0] != key) {
+      error = where(l) + "expected '" + key + "', got '" + l.tokens[0] + "'";
+      return nullptr;
+    }
+    if (nargs >= 0 && long(l.tokens.size()) - 1 != nargs) {
+      error = where(l) + "'" + key + "' takes " + std::to_string(nargs) +
+              " value(s), got " + std::to_string(l.tokens.size() - 1);
+      return nullptr;
+    }
+    ++pos;
+    return &l;
+  }
+  /// Next line as exactly `n` numbers.
+  bool numbers(size_t n, std::vector<double> &out, size_t first,
+               const Line &l, std::string &error) const {
+    if (l.tokens.size() - first != n) {
+      error = where(l) + "expected " + std::to_string(n) + " numbers, got " +
+              std::to_string(l.tokens.size() - first);
+      return false;
+    }
+    out.resize(n);
+    for (size_t i = 0; i < n; ++i)
+      if (!parseNumber(l.tokens[first + i], out[i])) {
+        error = where(l) + "'" + l.tokens[first + i] +
+                "' is not a finite number";
+        return false;
+      }
+    return true;
+  }
+  const Line *next(std::string &error, const char *what) {
+    if (atEnd()) {
+      error = name + ": truncated: expected " + what;
+      return nullptr;
+    }
+    return &lines[pos++];
+  }
+  std::string where(const Line &l) const {
+    return name + ":" + std::to_string(l.number) + ": ";
+  }
+
+private:
+  std::vector<Line> lines;
+  std::string name;
+  size_t pos = 0;
+};
+} // namespace
+
+std::unique_ptr<MLPModel> MLPModel::load(const std::string &path,
+                                         std::string &error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = path + ": cannot open file";
+    return nullptr;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) {
+    error = path + ": read error";
+    return nullptr;
+  }
+  return parse(ss.str(), path, error);
+}
+
+std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
+                                          const std::string &name,
+                                          std::string &error) {
+  // Magic and version, before anything else.
+  size_t eol = text.find('\n');
+  std::vector<std::string> head =
+      splitWs(text.substr(0, eol == std::string::npos ? text.size() : eol));
+  if (head.empty() || head[0] != "isaac-mlp") {
+    error = name + ": not an isaac MLP model (the first line must be "
+                   "'isaac-mlp " +
+            std::to_string(kMLPFormatVersion) + "')";
+    return nullptr;
+  }
+  long version = 0;
+  if (head.size() != 2 || !parseInt(head[1], version)) {
+    error = name + ":1: malformed header, expected 'isaac-mlp <version>'";
+    return nullptr;
+  }
+  if (version != kMLPFormatVersion) {
+    error = name + ": unsupported model format version " + head[1] +
+            " (this build reads version " +
+            std::to_string(kMLPFormatVersion) + ")";
+    return nullptr;
+  }
+
+  // Split into lines; the last non-blank one must be `end <crc32>` over
+  // every byte before it.
+  std::vector<std::pair<size_t, size_t>> spans; // [begin, end) of each line
+  for (size_t b = 0; b < text.size();) {
+    size_t e = text.find('\n', b);
+    if (e == std::string::npos)
+      e = text.size();
+    spans.push_back({b, e});
+    b = e + 1;
+  }
+  int endIdx = int(spans.size()) - 1;
+  while (endIdx >= 0 &&
+         splitWs(text.substr(spans[endIdx].first,
+                             spans[endIdx].second - spans[endIdx].first))
+             .empty())
+    --endIdx;
+  std::vector<std::string> endTok =
+      endIdx >= 0 ? splitWs(text.substr(spans[endIdx].first,
+                                        spans[endIdx].second -
+                                            spans[endIdx].first))
+                  : std::vector<std::string>{};
+  if (endTok.empty() || endTok[0] != "end") {
+    error = name + ": truncated or corrupt: the file does not end with an "
+                   "'end <checksum>' line";
+    return nullptr;
+  }
+  if (endTok.size() != 2 || endTok[1].size() != 8) {
+    error = name + ":" + std::to_string(endIdx + 1) +
+            ": malformed 'end' line, expected 'end <crc32 as 8 hex digits>'";
+    return nullptr;
+  }
+  uint32_t want = uint32_t(std::strtoul(endTok[1].c_str(), nullptr, 16));
+  uint32_t got = mlpChecksum(text.data(), spans[endIdx].first);
+  if (want != got) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf,
+                  ": corrupt: checksum mismatch (file says %08x, content "
+                  "hashes to %08x)",
+                  want, got);
+    error = name + buf;
+    return nullptr;
+  }
+
+  std::vector<Line> lines;
+  for (int i = 1; i < endIdx; ++i) {
+    std::vector<std::string> t = splitWs(
+        text.substr(spans[i].first, spans[i].second - spans[i].first));
+    if (t.empty() || t[0][0] == '#')
+      continue;
+    lines.push_back({i + 1, std::move(t)});
+  }
+  Reader r(std::move(lines), name);
+  std::unique_ptr<MLPModel> m(new MLPModel());
+
+  const Line *l = r.expect("dtype", 1, error);
+  if (!l)
+    return nullptr;
+  if (l->tokens[1] == "f32")
+    m->dtype_ = DType::F32;
+  else if (l->tokens[1] == "f64")
+    m->dtype_ = DType::F64;
+  else {
+    error = r.where(*l) + "unknown dtype '" + l->tokens[1] + "'";
+    return nullptr;
+  }
+  if (!(l = r.expect("chip", 1, error)))
+    return nullptr;
+  m->chip_ = l->tokens[1];
+  if (!(l = r.expect("num-sms", 1, error)))
+    return nullptr;
+  long sms = 0;
+  if (!parseInt(l->tokens[1], sms) || sms < 1 || sms > 100000) {
+    error = r.where(*l) + "bad multiprocessor count '" + l->tokens[1] + "'";
+    return nullptr;
+  }
+  m->numSMs_ = int(sms);
+  if (!(l = r.expect("target", 1, error)))
+    return nullptr;
+  if (l->tokens[1] != "log2-tflops") {
+    error = r.where(*l) + "unknown target '" + l->tokens[1] +
+            "' (this build predicts log2-tflops)";
+    return nullptr;
+  }
+  if (!(l = r.expect("data", -1, error)))
+    return nullptr;
+  if (l->tokens.size() < 2 ||
+      (l->tokens[1] != "synthetic" && l->tokens[1] != "measured")) {
+    error = r.where(*l) + "'data' must start with 'synthetic' or 'measured'";
+    return nullptr;
+  }
+  m->synthetic_ = l->tokens[1] == "synthetic";
+  for (size_t i = 1; i < l->tokens.size(); ++i)
+    m->data_ += (i > 1 ? " " : "") + l->tokens[i];
+
+  if (!(l = r.expect("features", -1, error)))
+    return nullptr;
+  {
+    std::string want;
+    for (int i = 0; i < kNumFeatures; ++i)
+      want += std::string(i ? " " : "") + featureNames()[i];
+    std::string have;
+    for (size_t i = 2; i < l->tokens.size(); ++i)
+      have += std::string(i > 2 ? " " : "") + l->tokens[i];
+    if (l->tokens.size() < 2 || l->tokens[1] != std::to_string(kNumFeatures) ||
+        have != want) {
+      error = r.where(*l) +
+              "the model's features differ from this build's (" +
+              std::to_string(kNumFeatures) + ": " + want +
+              "); retrain it with tools/isaac-tune/train.py";
+      return nullptr;
+    }
+  }
+
+  if (!(l = r.expect("layers", -1, error)))
+    return nullptr;
+  if (l->tokens.size() < 3 || l->tokens.size() > 66) {
+    error = r.where(*l) + "'layers' needs 2 to 65 sizes";
+    return nullptr;
+  }
+  for (size_t i = 1; i < l->tokens.size(); ++i) {
+    long v = 0;
+    if (!parseInt(l->tokens[i], v) || v < 1 || v > 16384) {
+      error = r.where(*l) + "bad layer size '" + l->tokens[i] + "'";
+      return nullptr;
+    }
+    m->sizes_.push_back(int(v));
+  }
+  if (m->sizes_.front() != kNumFeatures || m->sizes_.back() != 1) {
+    error = r.where(*l) + "the first layer size must be " +
+            std::to_string(kNumFeatures) + " (features) and the last 1";
+    return nullptr;
+  }
+  {
+    // Every parameter takes at least two characters of text: refuse sizes
+    // the file cannot hold before allocating anything for them.
+    size_t params = 0;
+    for (size_t i = 0; i + 1 < m->sizes_.size(); ++i)
+      params += size_t(m->sizes_[i] + 1) * m->sizes_[i + 1];
+    if (params > text.size() / 2) {
+      error = r.where(*l) + "layer sizes need " + std::to_string(params) +
+              " parameters, more than the file holds";
+      return nullptr;
+    }
+  }
+
+  std::vector<double> v;
+  if (!(l = r.expect("input-mean", kNumFeatures, error)) ||
+      !r.numbers(kNumFeatures, v, 1, *l, error))
+    return nullptr;
+  m->inMean_.assign(v.begin(), v.end());
+  if (!(l = r.expect("input-std", kNumFeatures, error)) ||
+      !r.numbers(kNumFeatures, v, 1, *l, error))
+    return nullptr;
+  m->inStd_.assign(v.begin(), v.end());
+  for (float s : m->inStd_)
+    if (!(s > 0)) {
+      error = r.where(*l) + "standard deviations must be positive";
+      return nullptr;
+    }
+  if (!(l = r.expect("output-mean", 1, error)) ||
+      !r.numbers(1, v, 1, *l, error))
+    return nullptr;
+  m->outMean_ = float(v[0]);
+  if (!(l = r.expect("output-std", 1, error)) ||
+      !r.numbers(1, v, 1, *l, error))
+    return nullptr;
+  m->outStd_ = float(v[0]);
+  if (!(m->outStd_ > 0)) {
+    error = r.where(*l) + "output-std must be positive";
+    return nullptr;
+  }
+
+  for (size_t li = 0; li + 1 < m->sizes_.size(); ++li) {
+    if (!(l = r.expect("layer", 1, error)))
+      return nullptr;
+    if (l->tokens[1] != std::to_string(li)) {
+      error = r.where(*l) + "expected 'layer " + std::to_string(li) + "'";
+      return nullptr;
+    }
+    Layer L;
+    L.in = m->sizes_[li];
+    L.out = m->sizes_[li + 1];
+    L.w.resize(size_t(L.in) * L.out);
+    L.b.resize(L.out);
+    for (int o = 0; o < L.out; ++o) {
+      const Line *row = r.next(error, "a weight row");
+      if (!row)
+        return nullptr;
+      if (!r.numbers(size_t(L.in) + 1, v, 0, *row, error))
+        return nullptr;
+      for (int i = 0; i < L.in; ++i)
+        L.w[size_t(o) * L.in + i] = float(v[i]);
+      L.b[o] = float(v[L.in]);
+    }
+    m->raw_.push_back(std::move(L));
+  }
+  if (!r.atEnd()) {
+    const Line *extra = r.next(error, "");
+    error = r.where(*extra) + "unexpected '" + extra->tokens[0] +
+            "' after the last layer";
+    return nullptr;
+  }
+
+  // Fold the standardization into the first and last layers.
+  m->folded_ = m->raw_;
+  Layer &f = m->folded_.front();
+  for (int o = 0; o < f.out; ++o) {
+    double b = f.b[o];
+    for (int i = 0; i < f.in; ++i) {
+      double w = double(f.w[size_t(o) * f.in + i]) / m->inStd_[i];
+      b -= w * m->inMean_[i];
+      f.w[size_t(o) * f.in + i] = float(w);
+    }
+    f.b[o] = float(b);
+  }
+  Layer &o = m->folded_.back();
+  for (float &w : o.w)
+    w *= m->outStd_;
+  o.b[0] = o.b[0] * m->outStd_ + m->outMean_;
+  for (int s : m->sizes_)
+    m->maxWidth_ = std::max(m->maxWidth_, s);
+  return m;
+}
+
+//===----------------------------------------------------------------------===//
+// Search
+//===----------------------------------------------------------------------===//
+
+CostFn isaac::makeMLPCost(std::shared_ptr<const MLPModel> model,
+                          const ChipLimits &chip) {
+  struct State {
+    bool valid = false;
+    GemmShape shape;
+    const GemmConfig *base = nullptr;
+    std::vector<float> y;
+  };
+  auto st = std::make_shared<State>();
+  return [model, st, chip](const GemmShape &s, const GemmConfig &c) {
+    auto same = [](const GemmShape &a, const GemmShape &b) {
+      return a.m == b.m && a.n == b.n && a.k == b.k && a.batch == b.batch &&
+             a.dtype == b.dtype && a.layout.transA == b.layout.transA &&
+             a.layout.transB == b.layout.transB;
+    };
+    if (!st->valid || !same(st->shape, s)) {
+      const std::vector<GemmConfig> &space = legalConfigs(s.dtype, chip);
+      st->y.resize(space.size());
+      model->predict(s, space.data(), space.size(), st->y.data());
+      st->base = space.data();
+      st->shape = s;
+      st->valid = true;
+    }
+    std::less<const GemmConfig *> lt;
+    if (!lt(&c, st->base) && lt(&c, st->base + st->y.size()))
+      return MLPModel::seconds(s, st->y[size_t(&c - st->base)]);
+    float y = 0;
+    model->predict(s, &c, 1, &y);
+    return MLPModel::seconds(s, y);
+  };
+}

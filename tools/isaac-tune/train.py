@@ -1,0 +1,543 @@
+#!/usr/bin/env python3
+"""Train isaac's learned performance model (ISAAC SC17 §5).
+
+Reads a dataset of timed (kernel, input) pairs (docs/tuning.md, "Dataset
+format"), computes the log features of include/isaac/Model/Features.h,
+trains multi-layer perceptrons (ReLU hidden layers, linear output) that
+predict log2(TFLOPS) with Adam on minibatches, compares architectures like
+the paper's Table 2 by their MSE on input shapes held out of training, and
+writes the best one (or --arch) in the format of docs/model-format.md.
+
+    python3 tools/isaac-tune/train.py data/sm_90/gemm-f32.csv.xz
+
+writes models/sm_90/gemm-f32.mlp. Python 3 and numpy only; deterministic
+given --seed.
+"""
+
+import argparse
+import csv
+import io
+import lzma
+import math
+import os
+import sys
+import time
+import zlib
+
+try:
+    import numpy as np
+except ImportError:  # pragma: no cover
+    sys.exit("train.py: needs numpy (Debian: apt-get install python3-numpy)")
+
+FORMAT_VERSION = 1
+
+# The feature vector: keep in sync with include/isaac/Model/Features.h.
+FEATURE_NAMES = [
+    "log2_m", "log2_n", "log2_k", "trans_a", "trans_b",
+    "log2_ml", "log2_nl", "log2_ms", "log2_ns", "log2_u", "log2_ks",
+    "log2_kl", "log2_kg", "log2_vec",
+    "log2_bm", "log2_bn", "log2_kt", "log2_waves", "log2_stage",
+]
+CONFIG_FIELDS = ["ml", "nl", "ms", "ns", "u", "ks", "kl", "kg", "vec"]
+
+# Multiprocessors of the part each chip name stands for (getChipLimits in
+# lib/Model/Legality.cpp); the model file records the value it used.
+NUM_SMS = {"sm_80": 108, "sm_86": 84, "sm_87": 16, "sm_89": 128,
+           "sm_90": 132, "sm_90a": 132}
+
+# ISAAC Table 2 (the last, 163k-weight row is left out by default).
+PAPER_ARCHS = [(64,), (512,), (32, 64, 32), (64, 128, 64),
+               (32, 64, 128, 64, 32), (64, 128, 256, 128, 64)]
+QUICK_ARCHS = [(16,), (16, 16)]
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+
+
+def log(*a):
+    print(*a, file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------
+# Features
+# --------------------------------------------------------------------------
+
+def cdiv(a, b):
+    return (a + b - 1) // b
+
+
+def flog2(x):
+    """log2 in double, rounded to float (Features.cpp: flog2)."""
+    return np.log2(np.asarray(x, dtype=np.float64)).astype(np.float32)
+
+
+def features(m, n, k, trans_a, trans_b, cfg, num_sms, batch=None):
+    """Feature matrix (rows x 19, float32) of Features.h.
+
+    m, n, k, trans_a, trans_b: integer arrays; cfg: dict of integer arrays
+    keyed by CONFIG_FIELDS; batch: integer array or None (all 1)."""
+    m = np.asarray(m, dtype=np.int64)
+    n = np.asarray(n, dtype=np.int64)
+    k = np.asarray(k, dtype=np.int64)
+    c = {f: np.asarray(cfg[f], dtype=np.int64) for f in CONFIG_FIELDS}
+    if batch is None:
+        batch = np.ones_like(m)
+    batch = np.asarray(batch, dtype=np.int64)
+    bm = cdiv(m, c["ml"])
+    bn = cdiv(n, c["nl"])
+    cols = [flog2(m), flog2(n), flog2(k),
+            np.asarray(trans_a, dtype=np.float32),
+            np.asarray(trans_b, dtype=np.float32)]
+    cols += [flog2(c[f]) for f in CONFIG_FIELDS]
+    cols += [flog2(bm), flog2(bn), flog2(cdiv(k, c["kg"] * c["u"])),
+             flog2(cdiv(batch * bm * bn * c["kg"], max(int(num_sms), 1))),
+             flog2(c["u"] * (c["ml"] + c["nl"]))]
+    return np.stack(cols, axis=1).astype(np.float32)
+
+
+# --------------------------------------------------------------------------
+# Dataset
+# --------------------------------------------------------------------------
+
+COLUMNS = ["dtype", "layout", "m", "n", "k"] + CONFIG_FIELDS + \
+    ["time_us", "tflops", "status"]
+
+
+class Dataset:
+    pass
+
+
+def read_dataset(path, dtype):
+    opener = lzma.open if path.endswith(".xz") else open
+    with opener(path, "rt", newline="") as f:
+        text = f.read()
+    comments, body = [], []
+    for line in text.splitlines():
+        if line.startswith("#"):
+            comments.append(line)
+        elif line.strip():
+            body.append(line)
+    if not body:
+        sys.exit(f"train.py: {path}: no header line")
+    reader = csv.reader(body)
+    header = [h.strip() for h in next(reader)]
+    missing = [c for c in COLUMNS if c not in header]
+    if missing:
+        sys.exit(f"train.py: {path}: missing columns {', '.join(missing)} "
+                 "(docs/tuning.md, Dataset format)")
+    idx = {h: i for i, h in enumerate(header)}
+    has_batch = "batch" in idx
+    rows, failed, other_dtype, bad = [], 0, 0, 0
+    for lineno, r in enumerate(reader, start=2):
+        if len(r) != len(header):
+            bad += 1
+            continue
+        if r[idx["status"]].strip() != "ok":
+            failed += 1
+            continue
+        if r[idx["dtype"]].strip() != dtype:
+            other_dtype += 1
+            continue
+        try:
+            lay = r[idx["layout"]].strip()
+            if lay not in ("nn", "nt", "tn", "tt"):
+                raise ValueError(lay)
+            vals = [int(r[idx[c]]) for c in ["m", "n", "k"] + CONFIG_FIELDS]
+            b = int(r[idx["batch"]]) if has_batch else 1
+            tf = float(r[idx["tflops"]])
+        except ValueError:
+            bad += 1
+            continue
+        if not (tf > 0 and math.isfinite(tf)) or min(vals) < 1 or b < 1:
+            bad += 1
+            continue
+        rows.append(vals + [lay[0] == "t", lay[1] == "t", b, tf])
+    if not rows:
+        sys.exit(f"train.py: {path}: no usable '{dtype}' rows "
+                 f"({failed} failed, {other_dtype} other dtype, {bad} bad)")
+    a = np.array([r[:-1] for r in rows], dtype=np.int64)
+    d = Dataset()
+    d.comments = comments
+    d.synthetic = any(c.lower().startswith("# synthetic") for c in comments)
+    d.m, d.n, d.k = a[:, 0], a[:, 1], a[:, 2]
+    d.cfg = {f: a[:, 3 + i] for i, f in enumerate(CONFIG_FIELDS)}
+    d.ta, d.tb, d.batch = a[:, 12], a[:, 13], a[:, 14]
+    d.tflops = np.array([r[-1] for r in rows], dtype=np.float64)
+    d.failed, d.other_dtype, d.bad = failed, other_dtype, bad
+    return d
+
+
+# --------------------------------------------------------------------------
+# MLP (float32 training, Adam)
+# --------------------------------------------------------------------------
+
+class MLP:
+    def __init__(self, sizes, rng, dead_inputs):
+        self.sizes = list(sizes)
+        self.W, self.b = [], []
+        for i in range(len(sizes) - 1):
+            fan_in = sizes[i]
+            w = rng.standard_normal((sizes[i], sizes[i + 1])) * \
+                math.sqrt(2.0 / fan_in)
+            if i == 0:
+                w[dead_inputs, :] = 0.0  # constant in training: no signal
+            if i == len(sizes) - 2:
+                w *= 0.1
+            self.W.append(w.astype(np.float32))
+            self.b.append(np.zeros(sizes[i + 1], dtype=np.float32))
+
+    def params(self):
+        return self.W + self.b
+
+    def forward(self, x, keep=False):
+        acts = [x]
+        h = x
+        last = len(self.W) - 1
+        for i, (w, b) in enumerate(zip(self.W, self.b)):
+            h = h @ w + b
+            if i != last:
+                np.maximum(h, 0, out=h)
+            if keep:
+                acts.append(h)
+        return (h[:, 0], acts) if keep else h[:, 0]
+
+    def grads(self, x, y):
+        pred, acts = self.forward(x, keep=True)
+        err = pred - y
+        loss = float(np.mean(err * err))
+        g = (2.0 / len(y)) * err[:, None].astype(np.float32)
+        gW, gb = [None] * len(self.W), [None] * len(self.W)
+        for i in range(len(self.W) - 1, -1, -1):
+            gW[i] = acts[i].T @ g
+            gb[i] = g.sum(axis=0)
+            if i:
+                g = g @ self.W[i].T
+                g *= acts[i] > 0
+        return loss, gW + gb
+
+    def copy_weights(self):
+        return [p.copy() for p in self.params()]
+
+    def set_weights(self, ws):
+        n = len(self.W)
+        self.W = [w.copy() for w in ws[:n]]
+        self.b = [b.copy() for b in ws[n:]]
+
+
+def train_one(arch, xtr, ytr, xva, yva, args, dead):
+    rng = np.random.default_rng(args.seed)
+    net = MLP([xtr.shape[1]] + list(arch) + [1], rng, dead)
+    params = net.params()
+    mom = [np.zeros_like(p) for p in params]
+    vel = [np.zeros_like(p) for p in params]
+    b1, b2, eps = 0.9, 0.999, 1e-8
+    step = 0
+    best = (float("inf"), None, 0)
+    n = len(ytr)
+    steps_per_epoch = max(1, math.ceil(n / args.batch))
+    total = steps_per_epoch * args.epochs
+    t0 = time.time()
+    for epoch in range(args.epochs):
+        perm = rng.permutation(n)
+        for s in range(steps_per_epoch):
+            sel = perm[s * args.batch:(s + 1) * args.batch]
+            _, grads = net.grads(xtr[sel], ytr[sel])
+            step += 1
+            # Cosine decay from lr to lr / 20.
+            lr = args.lr * (0.05 + 0.95 * 0.5 *
+                            (1 + math.cos(math.pi * step / total)))
+            params = net.params()
+            for p, g, m1, v1 in zip(params, grads, mom, vel):
+                m1 *= b1
+                m1 += (1 - b1) * g
+                v1 *= b2
+                v1 += (1 - b2) * g * g
+                mhat = m1 / (1 - b1 ** step)
+                vhat = v1 / (1 - b2 ** step)
+                p -= (lr * mhat / (np.sqrt(vhat) + eps)).astype(np.float32)
+                if args.weight_decay and p.ndim == 2:  # AdamW, weights only
+                    p *= np.float32(1 - lr * args.weight_decay)
+        va = float(np.mean((net.forward(xva) - yva) ** 2))
+        if va < best[0]:
+            best = (va, net.copy_weights(), epoch + 1)
+        if args.verbose:
+            log(f"  {arch_name(arch)} epoch {epoch + 1}: val mse "
+                f"(standardized) {va:.4f}")
+    net.set_weights(best[1])
+    return net, best[2], time.time() - t0
+
+
+def arch_name(arch):
+    return ",".join(str(a) for a in arch)
+
+
+def num_weights(arch, nin):
+    sizes = [nin] + list(arch) + [1]
+    return sum(sizes[i] * sizes[i + 1] + sizes[i + 1]
+               for i in range(len(sizes) - 1))
+
+
+# --------------------------------------------------------------------------
+# Model file (docs/model-format.md)
+# --------------------------------------------------------------------------
+
+def hexf(x):
+    """Exact hexadecimal of a float32 value, trailing zeros dropped."""
+    mant, exp = float(np.float32(x)).hex().split("p")
+    if "." in mant:
+        mant = mant.rstrip("0").rstrip(".")
+    return mant + "p" + exp
+
+
+def model_text(net, mean, std, ymean, ystd, args, data_line, notes):
+    out = [f"isaac-mlp {FORMAT_VERSION}"]
+    out += ["# " + s for s in notes]
+    out.append(f"dtype {args.dtype}")
+    out.append(f"chip {args.chip}")
+    out.append(f"num-sms {args.num_sms}")
+    out.append("target log2-tflops")
+    out.append(f"data {data_line}")
+    out.append(f"features {len(FEATURE_NAMES)} " + " ".join(FEATURE_NAMES))
+    out.append("layers " + " ".join(str(s) for s in net.sizes))
+    out.append("input-mean " + " ".join(hexf(v) for v in mean))
+    out.append("input-std " + " ".join(hexf(v) for v in std))
+    out.append("output-mean " + hexf(ymean))
+    out.append("output-std " + hexf(ystd))
+    for i, (w, b) in enumerate(zip(net.W, net.b)):
+        out.append(f"layer {i}")
+        for o in range(w.shape[1]):
+            out.append(" ".join(hexf(v) for v in w[:, o]) + " " + hexf(b[o]))
+    body = ("\n".join(out) + "\n").encode()
+    return body + b"end %08x\n" % (zlib.crc32(body) & 0xFFFFFFFF)
+
+
+def reference_predict(net, mean, std, ymean, ystd, x):
+    """float64 prediction from the weights exactly as written (float32)."""
+    h = (x.astype(np.float64) - np.float32(mean).astype(np.float64)) / \
+        np.float32(std).astype(np.float64)
+    last = len(net.W) - 1
+    for i, (w, b) in enumerate(zip(net.W, net.b)):
+        h = h @ w.astype(np.float64) + b.astype(np.float64)
+        if i != last:
+            h = np.maximum(h, 0)
+    return h[:, 0] * float(np.float32(ystd)) + float(np.float32(ymean))
+
+
+def write_vectors(path, net, mean, std, ymean, ystd, d, rows, args):
+    """Test vectors for `isaac-model-test mlp-check`: shape, configuration,
+    the features computed here and the float64 prediction."""
+    m, n, k = d.m[rows], d.n[rows], d.k[rows]
+    ta, tb, batch = d.ta[rows], d.tb[rows], d.batch[rows].copy()
+    cfg = {f: d.cfg[f][rows] for f in CONFIG_FIELDS}
+    # Variants the dataset lacks: batched inputs and other layouts.
+    half = len(rows) // 2
+    batch[half::3] = 3
+    ta = ta.copy()
+    ta[half + 1::3] = 1 - ta[half + 1::3]
+    x = features(m, n, k, ta, tb, cfg, args.num_sms, batch)
+    y = reference_predict(net, mean, std, ymean, ystd, x)
+    lines = ["isaac-mlp-vectors 1",
+             "# layout m n k batch ml nl ms ns u ks kl kg vec "
+             "features[19] log2-tflops"]
+    for i in range(len(rows)):
+        lay = ("t" if ta[i] else "n") + ("t" if tb[i] else "n")
+        ints = [m[i], n[i], k[i], batch[i]] + [cfg[f][i]
+                                               for f in CONFIG_FIELDS]
+        lines.append("v " + lay + " " + " ".join(str(int(v)) for v in ints) +
+                     " " + " ".join(repr(float(v)) for v in x[i]) +
+                     " " + repr(float(y[i])))
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+# --------------------------------------------------------------------------
+# Main
+# --------------------------------------------------------------------------
+
+def parse_arch(s):
+    try:
+        a = tuple(int(v) for v in s.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"bad architecture '{s}'")
+    if not a or min(a) < 1:
+        raise argparse.ArgumentTypeError(f"bad architecture '{s}'")
+    return a
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(
+        description="Train the MLP performance model (docs/model-format.md).")
+    p.add_argument("data", help="dataset CSV, optionally .xz "
+                   "(docs/tuning.md)")
+    p.add_argument("--chip", help="target chip (default: from the path "
+                   "data/<chip>/..., else sm_90)")
+    p.add_argument("--dtype", help="f32 or f64 (default: from the file name "
+                   "gemm-<dtype>.csv[.xz], else f32)")
+    p.add_argument("--num-sms", type=int,
+                   help="multiprocessors (default: the chip's)")
+    p.add_argument("--arch", type=parse_arch, action="append",
+                   help="hidden layer sizes, e.g. 64,128,64; repeatable. "
+                   "Default: the paper's Table 2 architectures")
+    p.add_argument("--epochs", type=int, help="default 100 (--quick: 3)")
+    p.add_argument("--batch", type=int, default=256, help="minibatch size")
+    p.add_argument("--lr", type=float, default=3e-3, help="Adam step size")
+    p.add_argument("--weight-decay", type=float, default=0.0,
+                   help="decoupled weight decay (AdamW) of the weights")
+    p.add_argument("--val-frac", type=float, default=0.15,
+                   help="fraction of input shapes held out for validation")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--quick", action="store_true",
+                   help="few epochs and tiny architectures (tests)")
+    p.add_argument("--out", help="model file (default: "
+                   "models/<chip>/gemm-<dtype>.mlp in the source tree)")
+    p.add_argument("--allow-synthetic", action="store_true",
+                   help="allow writing a model trained on synthetic data "
+                   "into the source tree's models/")
+    p.add_argument("--vectors", help="also write test vectors for "
+                   "isaac-model-test mlp-check")
+    p.add_argument("--verbose", action="store_true")
+    args = p.parse_args(argv)
+
+    parts = os.path.normpath(os.path.abspath(args.data)).split(os.sep)
+    if args.chip is None:
+        args.chip = parts[-2] if len(parts) >= 2 and \
+            parts[-2].startswith("sm_") else "sm_90"
+    base = os.path.basename(args.data)
+    if args.dtype is None:
+        args.dtype = "f64" if base.startswith("gemm-f64") else "f32"
+    if args.dtype not in ("f32", "f64"):
+        p.error("--dtype must be f32 or f64")
+    if args.num_sms is None:
+        if args.chip not in NUM_SMS:
+            p.error(f"unknown chip {args.chip}: give --num-sms")
+        args.num_sms = NUM_SMS[args.chip]
+    if args.epochs is None:
+        args.epochs = 3 if args.quick else 100
+    archs = args.arch or (QUICK_ARCHS if args.quick else PAPER_ARCHS)
+
+    d = read_dataset(args.data, args.dtype)
+    default_out = os.path.join(REPO, "models", args.chip,
+                               f"gemm-{args.dtype}.mlp")
+    out = args.out or default_out
+    models_dir = os.path.realpath(os.path.join(REPO, "models"))
+    into_tree = os.path.realpath(out).startswith(models_dir + os.sep)
+    if d.synthetic and into_tree and not args.allow_synthetic:
+        sys.exit(f"train.py: {args.data} is synthetic (a '# synthetic' "
+                 f"comment line): refusing to write {out}, where isaac-opt "
+                 "would use it for real; give --out elsewhere")
+
+    x = features(d.m, d.n, d.k, d.ta, d.tb, d.cfg, args.num_sms, d.batch)
+    y = np.log2(d.tflops)
+
+    # Split by input shape: held-out shapes are never seen in training.
+    keys = d.m * 0
+    shape_ids = {}
+    key_list = list(zip(d.m.tolist(), d.n.tolist(), d.k.tolist()))
+    for i, kk in enumerate(key_list):
+        keys[i] = shape_ids.setdefault(kk, len(shape_ids))
+    nshapes = len(shape_ids)
+    if nshapes < 2:
+        sys.exit("train.py: need at least two distinct input shapes")
+    rng = np.random.default_rng(args.seed)
+    order = rng.permutation(nshapes)
+    nval = min(nshapes - 1, max(1, int(round(args.val_frac * nshapes))))
+    is_val_shape = np.zeros(nshapes, dtype=bool)
+    is_val_shape[order[:nval]] = True
+    va = is_val_shape[keys]
+    tr = ~va
+
+    mean = x[tr].mean(axis=0).astype(np.float32)
+    std = x[tr].std(axis=0).astype(np.float32)
+    dead = np.where(std < 1e-6)[0]
+    std[dead] = 1.0
+    ymean = np.float32(y[tr].mean())
+    ystd = np.float32(max(float(y[tr].std()), 1e-6))
+    xs = ((x - mean) / std).astype(np.float32)
+    ys = ((y - ymean) / ystd).astype(np.float32)
+    xtr, ytr, xva, yva = xs[tr], ys[tr], xs[va], ys[va]
+
+    kind = "synthetic" if d.synthetic else "measured"
+    log(f"train.py: {args.data}: {len(y)} {args.dtype} rows ({kind}; "
+        f"dropped {d.failed} failed, {d.other_dtype} other dtype, "
+        f"{d.bad} malformed), {nshapes} shapes, {nval} held out "
+        f"({int(va.sum())} rows); chip {args.chip} ({args.num_sms} SMs)")
+    if len(dead):
+        log("train.py: constant features (weights kept at 0): " +
+            ", ".join(FEATURE_NAMES[i] for i in dead))
+
+    # Groups of validation rows sharing (shape, layout): how much of the
+    # best sampled throughput does the predicted best reach?
+    gkey = keys * 4 + d.ta * 2 + d.tb
+    groups = {}
+    for i in np.where(va)[0]:
+        groups.setdefault(int(gkey[i]), []).append(i)
+    groups = [np.array(g) for g in groups.values() if len(g) >= 2]
+
+    results = []
+    for arch in archs:
+        net, epochs, secs = train_one(arch, xtr, ytr, xva, yva, args, dead)
+        ptr = net.forward(xtr) * ystd + ymean
+        pva = net.forward(xva) * ystd + ymean
+        mse_tr = float(np.mean((ptr - y[tr]) ** 2))
+        mse_va = float(np.mean((pva - y[va]) ** 2))
+        top1 = None
+        if groups:
+            pred_all = np.zeros(len(y))
+            pred_all[va] = pva
+            top1 = float(np.mean([d.tflops[g[np.argmax(pred_all[g])]] /
+                                  d.tflops[g].max() for g in groups]))
+        results.append((arch, net, mse_tr, mse_va, top1, epochs, secs))
+        log(f"train.py: {arch_name(arch)}: val mse {mse_va:.4f} "
+            f"({secs:.1f} s)")
+
+    table = ["hidden layers          weights  train-mse  val-mse  "
+             "val-top1  best-epoch  seconds"]
+    for arch, net, mtr, mva, top1, ep, secs in results:
+        t1 = f"{top1:8.3f}" if top1 is not None else "     n/a"
+        table.append(f"{arch_name(arch):<21} {num_weights(arch, x.shape[1]):>8,}"
+                     f"  {mtr:9.4f}  {mva:7.4f}  {t1}  {ep:10d}  {secs:7.1f}")
+    print(f"MSE of log2(TFLOPS) on {nval} held-out input shapes "
+          f"({int(va.sum())} rows; trained on {int(tr.sum())} rows of "
+          f"{nshapes - nval} shapes), {args.epochs} epochs, seed {args.seed}:")
+    print("\n".join(table))
+    if groups:
+        print(f"val-top1: mean over {len(groups)} held-out (shape, layout) "
+              "groups of measured TFLOPS of the predicted best / best "
+              "measured")
+
+    best = min(results, key=lambda r: r[3])
+    arch, net = best[0], best[1]
+    print(f"selected: {arch_name(arch)} (val mse {best[3]:.4f})")
+
+    if d.synthetic:
+        data_line = f"synthetic {base} rows={len(y)} shapes={nshapes}"
+    else:
+        with open(args.data, "rb") as f:
+            crc = zlib.crc32(f.read()) & 0xFFFFFFFF
+        data_line = (f"measured {base} crc32={crc:08x} rows={len(y)} "
+                     f"shapes={nshapes}")
+    notes = [f"trained by tools/isaac-tune/train.py --seed {args.seed} "
+             f"--epochs {args.epochs} --batch {args.batch} --lr {args.lr} "
+             f"--weight-decay {args.weight_decay} "
+             f"--val-frac {args.val_frac}",
+             f"validation mse of log2(TFLOPS) {best[3]:.6f} on {nval} "
+             "held-out input shapes"]
+    notes += [c.lstrip("# ").rstrip() for c in d.comments[:20]
+              if c.strip("# ")]
+    notes = ["dataset: " + n if i >= 2 else n for i, n in enumerate(notes)]
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    with open(out, "wb") as f:
+        f.write(model_text(net, mean, std, ymean, ystd, args, data_line,
+                           notes))
+    print(f"wrote {out}")
+
+    if args.vectors:
+        vrows = list(np.where(va)[0][:48]) + list(np.where(tr)[0][:16])
+        write_vectors(args.vectors, net, mean, std, ymean, ystd, d,
+                      np.array(vrows, dtype=np.int64), args)
+        print(f"wrote {args.vectors}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
