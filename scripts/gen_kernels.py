@@ -24,6 +24,10 @@ SWEEP = [
     ("f32", "ml = 32, nl = 16, ms = 1, ns = 4, u = 4, ks = 1, kl = 1, kg = 2, vec = 1"),
     ("f32", "ml = 128, nl = 64, ms = 8, ns = 4, u = 8, ks = 1, kl = 1, kg = 1, vec = 4"),
     ("f32", "ml = 16, nl = 64, ms = 4, ns = 2, u = 32, ks = 2, kl = 8, kg = 8, vec = 4"),
+    # ML or NL narrower than 16 bytes, tiny U: shared tiles must stay aligned.
+    ("f32", "ml = 1, nl = 128, ms = 1, ns = 4, u = 2, ks = 1, kl = 1, kg = 1, vec = 1"),
+    ("f32", "ml = 128, nl = 1, ms = 4, ns = 1, u = 1, ks = 1, kl = 1, kg = 2, vec = 1"),
+    ("f64", "ml = 1, nl = 64, ms = 1, ns = 2, u = 1, ks = 1, kl = 1, kg = 1, vec = 1"),
     ("f64", "ml = 32, nl = 32, ms = 4, ns = 4, u = 8, ks = 1, kl = 1, kg = 1, vec = 2"),
     ("f64", "ml = 16, nl = 16, ms = 2, ns = 2, u = 16, ks = 2, kl = 4, kg = 8, vec = 1"),
     ("f64", "ml = 64, nl = 32, ms = 4, ns = 4, u = 8, ks = 1, kl = 2, kg = 2, vec = 2"),

@@ -39,9 +39,15 @@ std::string isaac::knownChips() {
 
 SharedLayout isaac::getSharedLayout(const GemmConfig &c, DType t) {
   SharedLayout s;
+  // Rows are padded by 16 bytes and kept a multiple of 16 bytes long, so
+  // that every row, the B tile (after U rows of A) and the second stage
+  // start 16-byte aligned: the fragment loads and tile stores are vector
+  // accesses up to 16 bytes wide (tiles narrower than 16 bytes, ML or NL
+  // < 16/size, are rounded up).
   int pad = 16 / dtypeBytes(t);
-  s.strideA = c.ml + pad;
-  s.strideB = c.nl + pad;
+  auto alignUp = [&](int x) { return (x + pad - 1) / pad * pad; };
+  s.strideA = alignUp(c.ml + pad);
+  s.strideB = alignUp(c.nl + pad);
   s.offsetB = c.u * s.strideA;
   s.stageElems = c.u * (s.strideA + s.strideB);
   s.reduceElems = (c.kl - 1) * c.ml * c.nl;

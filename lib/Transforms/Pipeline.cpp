@@ -21,6 +21,8 @@ void mlir::isaac::buildIsaacPipeline(OpPassManager &pm,
   select.chip = opts.chip;
   select.topk = opts.topk;
   select.strict = opts.strict;
+  select.modelDir = opts.modelDir;
+  select.cache = opts.cache;
   pm.addPass(createIsaacSelectConfig(select));
 
   IsaacLowerToGPUOptions lower;

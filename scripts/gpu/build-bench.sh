@@ -2,7 +2,7 @@
 # On the GPU machine (CUDA, no LLVM): builds the runtime and isaac-bench
 # in build-gpu. Logs go to $OUT when set.
 set -euo pipefail
-log="${OUT:-/tmp}"
+log=/tmp
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DISAAC_ENABLE_COMPILER=OFF -DISAAC_ENABLE_BENCH=ON \
   -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc >"$log/cmake.log" 2>&1 ||

@@ -12,7 +12,7 @@ work=/tmp/isaac-ds; rm -rf "$work"; mkdir -p "$work"
 tar -xJf .carry/ds/kernels.tar.xz -C "$work" || exit 1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
 nvcc --version | tail -2 >>"$OUT/gpu.txt"
-[ -x build-gpu/bin/isaac-bench ] || bash scripts/gpu/build-bench.sh || exit 1
+bash scripts/gpu/build-bench.sh || exit 1
 bash scripts/gpu/assemble.sh "$work"/ptx-*
 for d in f32:$limit32 f64:$limit64; do
   dt=${d%%:*}; lim=${d#*:}

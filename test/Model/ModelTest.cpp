@@ -132,6 +132,21 @@ static int runLegality() {
   expect(space.size() > 10000, "legal f32 space has > 10000 configurations");
   expect(!getChipLimits("sm_42"), "unknown chips are refused");
 
+  // Every row, the B tile and the second stage start 16-byte aligned: the
+  // generator's shared-memory vector accesses rely on it (tiny ML or NL
+  // with small U once misaligned them).
+  for (DType t : {DType::F32, DType::F64}) {
+    int quantum = 16 / dtypeBytes(t);
+    bool aligned = true;
+    for (const GemmConfig &x : legalConfigs(t, chip)) {
+      SharedLayout l = getSharedLayout(x, t);
+      aligned &= l.strideA % quantum == 0 && l.strideB % quantum == 0 &&
+                 l.offsetB % quantum == 0 && l.stageElems % quantum == 0;
+    }
+    expect(aligned, std::string("16-byte aligned shared tiles (") +
+                        dtypeName(t) + ")");
+  }
+
   std::printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }

@@ -1,7 +1,8 @@
-// RUN: isaac-opt %s --isaac-select-config -split-input-file -verify-diagnostics | FileCheck %s
-// RUN: isaac-opt %s --isaac-select-config="topk=3" -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=TOPK
+// RUN: isaac-opt %s --isaac-select-config="model-dir=none" -split-input-file -verify-diagnostics | FileCheck %s
+// RUN: isaac-opt %s --isaac-select-config="topk=3 model-dir=none" -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=TOPK
 
-// A static f32 GEMM gets a configuration; the analytic heuristic says so.
+// A static f32 GEMM gets a configuration; without a model (model-dir=none)
+// the analytic heuristic chooses and a remark says so.
 // CHECK-LABEL: func.func @plain
 // CHECK: linalg.matmul {isaac.config = #isaac.gemm<ml = {{[0-9]+}}, nl = {{[0-9]+}}, ms = {{[0-9]+}}, ns = {{[0-9]+}}, u = {{[0-9]+}}, ks = {{[0-9]+}}, kl = {{[0-9]+}}, kg = {{[0-9]+}}, vec = {{[0-9]+}}>}
 // TOPK-LABEL: func.func @plain

@@ -34,6 +34,14 @@ struct IsaacPipelineOptions
       *this, "ptx-dir",
       llvm::cl::desc("Write each kernel's PTX to this directory"),
       llvm::cl::init("")};
+  Option<std::string> modelDir{
+      *this, "model-dir",
+      llvm::cl::desc("Directory of trained models (<dir>/<chip>/gemm-"
+                     "<dtype>.mlp); 'none' forces the analytic heuristic"),
+      llvm::cl::init("")};
+  Option<std::string> cache{
+      *this, "cache", llvm::cl::desc("Tuning cache file (docs/tuning.md)"),
+      llvm::cl::init("")};
   Option<unsigned> topk{*this, "topk",
                         llvm::cl::desc("Record the N best configurations"),
                         llvm::cl::init(1)};
