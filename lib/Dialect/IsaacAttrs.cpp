@@ -79,14 +79,14 @@ Attribute GemmConfigAttr::parse(AsmParser &parser, Type) {
     return {};
   for (size_t i = 0; i < kGemmKeys.size(); ++i)
     if (!values[i]) {
-      parser.emitError(start) << "#isaac.gemm is missing parameter '"
-                              << kGemmKeys[i] << "'";
+      parser.emitError(start)
+          << "#isaac.gemm is missing parameter '" << kGemmKeys[i] << "'";
       return {};
     }
   return getChecked([&] { return parser.emitError(start); },
                     parser.getContext(), *values[0], *values[1], *values[2],
-                    *values[3], *values[4], *values[5], *values[6],
-                    *values[7], *values[8]);
+                    *values[3], *values[4], *values[5], *values[6], *values[7],
+                    *values[8]);
 }
 
 void GemmConfigAttr::print(AsmPrinter &printer) const {
@@ -94,10 +94,9 @@ void GemmConfigAttr::print(AsmPrinter &printer) const {
 }
 
 LogicalResult
-GemmConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                       int64_t ml, int64_t nl, int64_t ms, int64_t ns,
-                       int64_t u, int64_t ks, int64_t kl, int64_t kg,
-                       int64_t vec) {
+GemmConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t ml,
+                       int64_t nl, int64_t ms, int64_t ns, int64_t u,
+                       int64_t ks, int64_t kl, int64_t kg, int64_t vec) {
   // Values beyond int are outside every range; clamp before narrowing so
   // the range rule reports them instead of a wrapped value.
   auto narrow = [](int64_t v) {

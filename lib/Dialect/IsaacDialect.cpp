@@ -29,8 +29,8 @@ std::optional<::isaac::DType> mlir::isaac::getGemmDType(Type elementType) {
 
 std::string mlir::isaac::getTargetChip(Operation *op) {
   for (Operation *p = op; p; p = p->getParentOp())
-    if (auto chip = p->getAttrOfType<StringAttr>(
-            IsaacDialect::getTargetAttrName()))
+    if (auto chip =
+            p->getAttrOfType<StringAttr>(IsaacDialect::getTargetAttrName()))
       return chip.str();
   return "sm_90";
 }
@@ -77,9 +77,8 @@ LogicalResult IsaacDialect::verifyOperationAttribute(Operation *op,
   }
   if (attr.getName() == getCandidatesAttrName()) {
     auto list = dyn_cast<ArrayAttr>(attr.getValue());
-    if (!list || !llvm::all_of(list, [](Attribute a) {
-          return isa<GemmConfigAttr>(a);
-        }))
+    if (!list ||
+        !llvm::all_of(list, [](Attribute a) { return isa<GemmConfigAttr>(a); }))
       return op->emitError() << "'" << getCandidatesAttrName()
                              << "' must be an array of #isaac.gemm";
     return success();

@@ -38,8 +38,8 @@ LogicalResult LaunchGemmOp::verify() {
   int64_t bn = bT.getDimSize(off + (getTransB() ? 0 : 1));
   if (am != m || bn != n || ak != bk)
     return emitOpError("operand shapes do not form a GEMM: C is ")
-           << m << "x" << n << ", op(A) is " << am << "x" << ak
-           << ", op(B) is " << bk << "x" << bn;
+           << m << "x" << n << ", op(A) is " << am << "x" << ak << ", op(B) is "
+           << bk << "x" << bn;
   if (rank == 3 && (aT.getDimSize(0) != cT.getDimSize(0) ||
                     bT.getDimSize(0) != cT.getDimSize(0)))
     return emitOpError("batch sizes differ");
@@ -53,8 +53,7 @@ LaunchGemmOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   // Before gpu-module-to-binary the kernel is a gpu.func inside a
   // gpu.module; afterwards the module is a gpu.binary of the same name.
   auto root = getKernel().getRootReference();
-  Operation *module =
-      symbolTable.lookupNearestSymbolFrom(*this, root);
+  Operation *module = symbolTable.lookupNearestSymbolFrom(*this, root);
   if (!module)
     return emitOpError("kernel module ") << root << " not found";
   if (isa<gpu::GPUModuleOp>(module) &&

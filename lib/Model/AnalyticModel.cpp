@@ -70,17 +70,17 @@ double isaac::analyticCost(const GemmShape &s, const GemmConfig &c,
 
   // Cycles of FMA issue for one staged tile of one block.
   double fmas = double(c.ml) * c.nl * c.u;
-  double smemBytesPerK = (c.ms + c.ns) * esz;           // per thread per k
-  double smemFactor = std::max(
-      1.0, fmaRate * smemBytesPerK / (c.ms * c.ns) / p.smemBytesPerClkPerSM);
+  double smemBytesPerK = (c.ms + c.ns) * esz; // per thread per k
+  double smemFactor = std::max(1.0, fmaRate * smemBytesPerK / (c.ms * c.ns) /
+                                        p.smemBytesPerClkPerSM);
   double warps = resident * t / 32.0;
   double ilp = std::min(c.ms * c.ns * c.ks, 8);
   double issueFactor = std::max(1.0, 32.0 / (warps * ilp));
   // Issue slots of the staging code: each global load and its shared
   // stores cost about six instructions (addresses, predicates) per thread,
   // competing with the FMAs for the SM's 128 lanes.
-  double loadIssue = double(t) *
-                     (loadsPerThreadA(c) + loadsPerThreadB(c)) * 6.0 / 128.0;
+  double loadIssue =
+      double(t) * (loadsPerThreadA(c) + loadsPerThreadB(c)) * 6.0 / 128.0;
   double tileCycles = fmas / fmaRate * smemFactor * issueFactor + loadIssue +
                       40.0 /* barrier + loop */;
   double waveTileCycles = std::max(p.globalLatencyClk, resident * tileCycles);

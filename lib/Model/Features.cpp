@@ -13,10 +13,10 @@
 using namespace isaac;
 
 static const char *const kNames[kNumFeatures] = {
-    "log2_m",  "log2_n",  "log2_k",  "trans_a", "trans_b",    "log2_ml",
-    "log2_nl", "log2_ms", "log2_ns", "log2_u",  "log2_ks",    "log2_kl",
-    "log2_kg", "log2_vec", "log2_bm", "log2_bn", "log2_kt",   "log2_waves",
-    "log2_stage"};
+    "log2_m",  "log2_n",  "log2_k",     "trans_a",   "trans_b",
+    "log2_ml", "log2_nl", "log2_ms",    "log2_ns",   "log2_u",
+    "log2_ks", "log2_kl", "log2_kg",    "log2_vec",  "log2_bm",
+    "log2_bn", "log2_kt", "log2_waves", "log2_stage"};
 
 const char *const *isaac::featureNames() { return kNames; }
 
@@ -30,8 +30,8 @@ static int64_t wavesOf(int64_t batch, int64_t bm, int64_t bn, int64_t kg,
   return cdiv(batch * bm * bn * kg, numSMs > 0 ? numSMs : 1);
 }
 
-void isaac::computeFeatures(const GemmShape &s, const GemmConfig &c,
-                            int numSMs, float *out) {
+void isaac::computeFeatures(const GemmShape &s, const GemmConfig &c, int numSMs,
+                            float *out) {
   out[0] = flog2(s.m);
   out[1] = flog2(s.n);
   out[2] = flog2(s.k);

@@ -94,9 +94,9 @@ int isaac::estimateRegisters(const GemmConfig &c, DType t) {
 
 const std::vector<ParamRange> &isaac::gemmParamRanges() {
   static const std::vector<ParamRange> ranges = {
-      {"ml", 1, 256}, {"nl", 1, 256}, {"ms", 1, 16},  {"ns", 1, 16},
-      {"u", 1, 64},   {"ks", 1, 16},  {"kl", 1, 32},  {"kg", 1, 1024},
-      {"vec", 1, 4}};
+      {"ml", 1, 256}, {"nl", 1, 256},  {"ms", 1, 16},
+      {"ns", 1, 16},  {"u", 1, 64},    {"ks", 1, 16},
+      {"kl", 1, 32},  {"kg", 1, 1024}, {"vec", 1, 4}};
   return ranges;
 }
 
@@ -130,21 +130,21 @@ std::vector<Violation> isaac::checkGemmStructure(const GemmConfig &c,
 
   bool tilesOk = true;
   if (c.ml % c.ms != 0) {
-    fail("tile-divisibility", "ml = " + std::to_string(c.ml) +
-                                  " is not a multiple of ms = " +
-                                  std::to_string(c.ms));
+    fail("tile-divisibility",
+         "ml = " + std::to_string(c.ml) +
+             " is not a multiple of ms = " + std::to_string(c.ms));
     tilesOk = false;
   }
   if (c.nl % c.ns != 0) {
-    fail("tile-divisibility", "nl = " + std::to_string(c.nl) +
-                                  " is not a multiple of ns = " +
-                                  std::to_string(c.ns));
+    fail("tile-divisibility",
+         "nl = " + std::to_string(c.nl) +
+             " is not a multiple of ns = " + std::to_string(c.ns));
     tilesOk = false;
   }
   if (c.u % (c.kl * c.ks) != 0) {
-    fail("tile-divisibility", "u = " + std::to_string(c.u) +
-                                  " is not a multiple of kl * ks = " +
-                                  std::to_string(c.kl * c.ks));
+    fail("tile-divisibility",
+         "u = " + std::to_string(c.u) +
+             " is not a multiple of kl * ks = " + std::to_string(c.kl * c.ks));
     tilesOk = false;
   }
   if (!tilesOk)
@@ -153,8 +153,8 @@ std::vector<Violation> isaac::checkGemmStructure(const GemmConfig &c,
   int t = c.threads();
   if (t % 32 != 0 || t > maxThreadsPerBlock) {
     std::ostringstream os;
-    os << "(ml/ms) * (nl/ns) * kl = " << c.threadsM() << " * "
-       << c.threadsN() << " * " << c.kl << " = " << t
+    os << "(ml/ms) * (nl/ns) * kl = " << c.threadsM() << " * " << c.threadsN()
+       << " * " << c.kl << " = " << t
        << " threads per block; must be a multiple of 32 and at most "
        << maxThreadsPerBlock;
     fail("threads-per-block", os.str());
@@ -162,10 +162,9 @@ std::vector<Violation> isaac::checkGemmStructure(const GemmConfig &c,
 
   if (c.ml % c.vec != 0 || c.nl % c.vec != 0 || c.u % c.vec != 0)
     fail("vector-divisibility",
-         "vec = " + std::to_string(c.vec) +
-             " must divide ml, nl and u (ml = " + std::to_string(c.ml) +
-             ", nl = " + std::to_string(c.nl) + ", u = " +
-             std::to_string(c.u) + ")");
+         "vec = " + std::to_string(c.vec) + " must divide ml, nl and u (ml = " +
+             std::to_string(c.ml) + ", nl = " + std::to_string(c.nl) +
+             ", u = " + std::to_string(c.u) + ")");
   return out;
 }
 
@@ -189,21 +188,19 @@ std::vector<Violation> isaac::checkGemmLegality(const GemmConfig &c,
 
   SharedLayout s = getSharedLayout(c, dtype);
   if (s.bytes > chip.staticSmemPerBlock)
-    fail("shared-memory", "needs " + std::to_string(s.bytes) +
-                              " bytes of shared memory; " + chip.chip +
-                              " allows " +
-                              std::to_string(chip.staticSmemPerBlock) +
-                              " bytes of static shared memory per block");
+    fail("shared-memory",
+         "needs " + std::to_string(s.bytes) + " bytes of shared memory; " +
+             chip.chip + " allows " + std::to_string(chip.staticSmemPerBlock) +
+             " bytes of static shared memory per block");
 
   int regs = estimateRegisters(c, dtype);
   if (regs > chip.maxRegsPerThread)
     fail("registers", "needs about " + std::to_string(regs) +
-                          " registers per thread; " + chip.chip +
-                          " allows " + std::to_string(chip.maxRegsPerThread));
+                          " registers per thread; " + chip.chip + " allows " +
+                          std::to_string(chip.maxRegsPerThread));
   else if (regs * t > chip.regsPerBlock)
     fail("registers", "needs about " + std::to_string(regs) + " x " +
-                          std::to_string(t) + " = " +
-                          std::to_string(regs * t) +
+                          std::to_string(t) + " = " + std::to_string(regs * t) +
                           " registers per block; " + chip.chip + " has " +
                           std::to_string(chip.regsPerBlock));
   return out;

@@ -40,12 +40,10 @@ typedef float v8f __attribute__((vector_size(32)));
 
 // Vectors pass by reference: no vector-typed arguments or results, whose
 // ABI would depend on the target.
-template <typename V>
-ISAAC_ALWAYS_INLINE void loadV(V &v, const float *p) {
+template <typename V> ISAAC_ALWAYS_INLINE void loadV(V &v, const float *p) {
   std::memcpy(&v, p, sizeof v);
 }
-template <typename V>
-ISAAC_ALWAYS_INLINE void storeV(float *p, const V &v) {
+template <typename V> ISAAC_ALWAYS_INLINE void storeV(float *p, const V &v) {
   std::memcpy(p, &v, sizeof v);
 }
 
@@ -87,11 +85,9 @@ ISAAC_ALWAYS_INLINE void denseImpl(const float *w, const float *b, int in,
                                    bool relu) {
   int o = 0;
   for (; o + R <= out; o += R)
-    denseRows<V, R>(w + size_t(o) * in, in, b + o, x, y + size_t(o) * kB,
-                    relu);
+    denseRows<V, R>(w + size_t(o) * in, in, b + o, x, y + size_t(o) * kB, relu);
   for (; o < out; ++o)
-    denseRows<V, 1>(w + size_t(o) * in, in, b + o, x, y + size_t(o) * kB,
-                    relu);
+    denseRows<V, 1>(w + size_t(o) * in, in, b + o, x, y + size_t(o) * kB, relu);
 }
 
 using DenseFn = void (*)(const float *, const float *, int, int, const float *,
@@ -104,9 +100,10 @@ void denseBaseline(const float *w, const float *b, int in, int out,
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define ISAAC_MLP_MULTIVERSION 1
-__attribute__((target("avx2,fma"))) void
-denseAvx2(const float *w, const float *b, int in, int out, const float *x,
-          float *y, bool relu) {
+__attribute__((target("avx2,fma"))) void denseAvx2(const float *w,
+                                                   const float *b, int in,
+                                                   int out, const float *x,
+                                                   float *y, bool relu) {
   denseImpl<v8f, 4>(w, b, in, out, x, y, relu);
 }
 __attribute__((target("avx512f,avx512vl,avx2,fma"))) void
@@ -152,7 +149,8 @@ size_t MLPModel::numParams() const {
 }
 
 double MLPModel::seconds(const GemmShape &s, float log2Tflops) {
-  double flops = 2.0 * double(s.m) * double(s.n) * double(s.k) * double(s.batch);
+  double flops =
+      2.0 * double(s.m) * double(s.n) * double(s.k) * double(s.batch);
   return flops / (std::exp2(double(log2Tflops)) * 1e12);
 }
 
@@ -306,8 +304,8 @@ public:
     return &l;
   }
   /// Next line as exactly `n` numbers.
-  bool numbers(size_t n, std::vector<double> &out, size_t first,
-               const Line &l, std::string &error) const {
+  bool numbers(size_t n, std::vector<double> &out, size_t first, const Line &l,
+               std::string &error) const {
     if (l.tokens.size() - first != n) {
       error = where(l) + "expected " + std::to_string(n) + " numbers, got " +
               std::to_string(l.tokens.size() - first);
@@ -316,8 +314,8 @@ public:
     out.resize(n);
     for (size_t i = 0; i < n; ++i)
       if (!parseNumber(l.tokens[first + i], out[i])) {
-        error = where(l) + "'" + l.tokens[first + i] +
-                "' is not a finite number";
+        error =
+            where(l) + "'" + l.tokens[first + i] + "' is not a finite number";
         return false;
       }
     return true;
@@ -364,8 +362,9 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
   std::vector<std::string> head =
       splitWs(text.substr(0, eol == std::string::npos ? text.size() : eol));
   if (head.empty() || head[0] != "isaac-mlp") {
-    error = name + ": not an isaac MLP model (the first line must be "
-                   "'isaac-mlp " +
+    error = name +
+            ": not an isaac MLP model (the first line must be "
+            "'isaac-mlp " +
             std::to_string(kMLPFormatVersion) + "')";
     return nullptr;
   }
@@ -376,8 +375,8 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
   }
   if (version != kMLPFormatVersion) {
     error = name + ": unsupported model format version " + head[1] +
-            " (this build reads version " +
-            std::to_string(kMLPFormatVersion) + ")";
+            " (this build reads version " + std::to_string(kMLPFormatVersion) +
+            ")";
     return nullptr;
   }
 
@@ -398,10 +397,10 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
              .empty())
     --endIdx;
   std::vector<std::string> endTok =
-      endIdx >= 0 ? splitWs(text.substr(spans[endIdx].first,
-                                        spans[endIdx].second -
-                                            spans[endIdx].first))
-                  : std::vector<std::string>{};
+      endIdx >= 0
+          ? splitWs(text.substr(spans[endIdx].first,
+                                spans[endIdx].second - spans[endIdx].first))
+          : std::vector<std::string>{};
   if (endTok.empty() || endTok[0] != "end") {
     error = name + ": truncated or corrupt: the file does not end with an "
                    "'end <checksum>' line";
@@ -426,8 +425,8 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
 
   std::vector<Line> lines;
   for (int i = 1; i < endIdx; ++i) {
-    std::vector<std::string> t = splitWs(
-        text.substr(spans[i].first, spans[i].second - spans[i].first));
+    std::vector<std::string> t =
+        splitWs(text.substr(spans[i].first, spans[i].second - spans[i].first));
     if (t.empty() || t[0][0] == '#')
       continue;
     lines.push_back({i + 1, std::move(t)});
@@ -486,8 +485,7 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
       have += std::string(i > 2 ? " " : "") + l->tokens[i];
     if (l->tokens.size() < 2 || l->tokens[1] != std::to_string(kNumFeatures) ||
         have != want) {
-      error = r.where(*l) +
-              "the model's features differ from this build's (" +
+      error = r.where(*l) + "the model's features differ from this build's (" +
               std::to_string(kNumFeatures) + ": " + want +
               "); retrain it with tools/isaac-tune/train.py";
       return nullptr;
@@ -544,8 +542,7 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
       !r.numbers(1, v, 1, *l, error))
     return nullptr;
   m->outMean_ = float(v[0]);
-  if (!(l = r.expect("output-std", 1, error)) ||
-      !r.numbers(1, v, 1, *l, error))
+  if (!(l = r.expect("output-std", 1, error)) || !r.numbers(1, v, 1, *l, error))
     return nullptr;
   m->outStd_ = float(v[0]);
   if (!(m->outStd_ > 0)) {

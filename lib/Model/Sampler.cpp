@@ -44,9 +44,9 @@ const ParamBox &isaac::gemmParamValues() {
 ParamBox isaac::gemmParamBoxUpTo(int maxValue) {
   ParamBox box = gemmParamValues();
   for (std::vector<int> &v : box)
-    v.erase(std::remove_if(v.begin(), v.end(),
-                           [&](int x) { return x > maxValue; }),
-            v.end());
+    v.erase(
+        std::remove_if(v.begin(), v.end(), [&](int x) { return x > maxValue; }),
+        v.end());
   return box;
 }
 
@@ -59,8 +59,7 @@ double isaac::boxSize(const ParamBox &box) {
 
 GemmConfig isaac::configFromIndices(const std::vector<int> &idx,
                                     const ParamBox &v) {
-  assert(idx.size() == v.size() && v.size() == 9 &&
-         "one index per parameter");
+  assert(idx.size() == v.size() && v.size() == 9 && "one index per parameter");
   GemmConfig c;
   int *fields[] = {&c.ml, &c.nl, &c.ms, &c.ns, &c.u,
                    &c.ks, &c.kl, &c.kg, &c.vec};
@@ -93,8 +92,7 @@ static void drawUniform(std::mt19937_64 &rng, const ParamBox &v,
 
 UniformConfigSampler::UniformConfigSampler(DType dtype, ChipLimits chip,
                                            uint64_t seed, ParamBox box)
-    : dtype_(dtype), chip_(std::move(chip)), box_(std::move(box)),
-      rng_(seed) {
+    : dtype_(dtype), chip_(std::move(chip)), box_(std::move(box)), rng_(seed) {
   assert(boxOk(box_) && "one non-empty value list per parameter");
 }
 
@@ -120,8 +118,7 @@ GemmConfig UniformConfigSampler::sample() {
 // Categorical sampler
 //===----------------------------------------------------------------------===//
 
-CategoricalConfigSampler::CategoricalConfigSampler(DType dtype,
-                                                   ChipLimits chip,
+CategoricalConfigSampler::CategoricalConfigSampler(DType dtype, ChipLimits chip,
                                                    uint64_t seed, double alpha,
                                                    uint64_t warmupAccepted,
                                                    ParamBox box)
@@ -197,8 +194,7 @@ CategoricalConfigSampler::massOf(const std::vector<GemmConfig> &legal) const {
     p.push_back(probabilities(i));
   double sum = 0;
   for (const GemmConfig &c : legal) {
-    const int values[] = {c.ml, c.nl, c.ms, c.ns, c.u,
-                          c.ks, c.kl, c.kg, c.vec};
+    const int values[] = {c.ml, c.nl, c.ms, c.ns, c.u, c.ks, c.kl, c.kg, c.vec};
     double q = 1;
     for (size_t i = 0; i < box_.size() && q > 0; ++i) {
       auto it = std::find(box_[i].begin(), box_[i].end(), values[i]);

@@ -143,8 +143,8 @@ isaacStatus loadModule(const char *ptx, isaacModule_st *&module,
                       ("module image of " + std::to_string(imageSize) +
                        " bytes is too small to be a cubin or fatbin")
                           .c_str());
-    CUresult result = d->cuModuleLoadDataEx(&loaded, image, 0, nullptr,
-                                            nullptr);
+    CUresult result =
+        d->cuModuleLoadDataEx(&loaded, image, 0, nullptr, nullptr);
     if (result != CUDA_SUCCESS)
       return cudaFailure(result, "cuModuleLoadDataEx",
                          "precompiled module image", ISAAC_ERROR_JIT);
@@ -265,8 +265,7 @@ extern "C" isaacStatus isaacModuleLoad(const char *ptx, isaacModule *out) {
   });
 }
 
-extern "C" isaacStatus isaacModuleLoadImage(const char *ptx,
-                                            const void *image,
+extern "C" isaacStatus isaacModuleLoadImage(const char *ptx, const void *image,
                                             size_t imageSize,
                                             isaacModule *out) {
   return guardExceptions("isaacModuleLoadImage", [&] {

@@ -56,9 +56,9 @@ struct FetchPlan {
   int rows;       ///< ML or NL
   int cdim;       ///< tile extent along the global contiguous dimension
   int chunksPerRow;
-  int chunks;    ///< vec-wide chunks in the tile
-  int rounds;    ///< chunks per thread (the last round may wrap, see below)
-  int smemBase;  ///< offset of this operand's tile inside a stage
+  int chunks;   ///< vec-wide chunks in the tile
+  int rounds;   ///< chunks per thread (the last round may wrap, see below)
+  int smemBase; ///< offset of this operand's tile inside a stage
   int smemStride;
 
   FetchPlan(const GemmConfig &c, int rows, bool contigIsK, int smemBase,
@@ -150,10 +150,9 @@ SmallVector<Value> GemmBuilder::fetchTile(const FetchPlan &p,
       k = e.add(kBase, tc.s[r]);
       row = e.add(rowBase, tc.c[r]);
     }
-    Value off = p.contigIsK ? e.add(e.mul(e.ext64(row), e.ext64(ld)),
-                                    e.ext64(k))
-                            : e.add(e.mul(e.ext64(k), e.ext64(ld)),
-                                    e.ext64(row));
+    Value off = p.contigIsK
+                    ? e.add(e.mul(e.ext64(row), e.ext64(ld)), e.ext64(k))
+                    : e.add(e.mul(e.ext64(k), e.ext64(ld)), e.ext64(row));
     Value ptr = e.gep(xBase, off);
     if (!predicated) {
       llvm::append_range(vals, e.loadVector(ptr, c.vec));
@@ -188,9 +187,9 @@ void GemmBuilder::storeTile(const FetchPlan &p, const ThreadChunks &tc,
     if (p.contigIsK) {
       // Transpose in place: element j of the chunk is k = c + j of row s.
       for (int j = 0; j < c.vec; ++j) {
-        Value idx = e.add(base, e.add(e.mul(e.add(tc.c[r], e.ci32(j)),
-                                            e.ci32(p.smemStride)),
-                                      tc.s[r]));
+        Value idx = e.add(
+            base, e.add(e.mul(e.add(tc.c[r], e.ci32(j)), e.ci32(p.smemStride)),
+                        tc.s[r]));
         e.storeVector(e.gep(st.smem, idx), chunk[j]);
       }
     } else {
@@ -216,23 +215,23 @@ SmallVector<Value> GemmBuilder::computeTile(Value stageBase, ValueRange accIn,
   Value kFirst = e.mul(klId, e.ci32(depth));
   Value aRow = e.add(stageBase, e.add(e.mul(kFirst, e.ci32(smem.strideA)),
                                       e.mul(tm, e.ci32(c.ms))));
-  Value bRow = e.add(e.add(stageBase, e.ci32(smem.offsetB)),
-                     e.add(e.mul(kFirst, e.ci32(smem.strideB)),
-                           e.mul(tn, e.ci32(c.ns))));
+  Value bRow = e.add(
+      e.add(stageBase, e.ci32(smem.offsetB)),
+      e.add(e.mul(kFirst, e.ci32(smem.strideB)), e.mul(tn, e.ci32(c.ns))));
   // Fully unrolled: MS*NS FMAs per k, `depth` k's; KS accumulator sets
   // interleaved over k so consecutive FMAs into one register are KS apart.
   for (int kk = 0; kk < depth; ++kk) {
     SmallVector<Value> a, bv;
     for (int i = 0; i < c.ms; i += fwA)
       llvm::append_range(
-          a, e.loadVector(e.gep(st.smem, e.add(aRow, e.ci32(kk * smem.strideA +
-                                                            i))),
-                          fwA));
+          a,
+          e.loadVector(
+              e.gep(st.smem, e.add(aRow, e.ci32(kk * smem.strideA + i))), fwA));
     for (int j = 0; j < c.ns; j += fwB)
       llvm::append_range(
-          bv, e.loadVector(e.gep(st.smem, e.add(bRow, e.ci32(kk * smem.strideB +
-                                                             j))),
-                           fwB));
+          bv,
+          e.loadVector(
+              e.gep(st.smem, e.add(bRow, e.ci32(kk * smem.strideB + j))), fwB));
     int set = kk % c.ks;
     for (int i = 0; i < c.ms; ++i)
       for (int j = 0; j < c.ns; ++j) {
@@ -243,8 +242,8 @@ SmallVector<Value> GemmBuilder::computeTile(Value stageBase, ValueRange accIn,
   return acc;
 }
 
-void GemmBuilder::emitEpilogue(ArrayRef<Value> acc, Value tm, Value tn,
-                               Value g, Value batch, Value wBase, Value alpha,
+void GemmBuilder::emitEpilogue(ArrayRef<Value> acc, Value tm, Value tn, Value g,
+                               Value batch, Value wBase, Value alpha,
                                Value beta) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
@@ -266,14 +265,14 @@ void GemmBuilder::emitEpilogue(ArrayRef<Value> acc, Value tm, Value tn,
     }
   };
   auto cPtr = [&](Value row, Value col) {
-    return e.gep(st.cBase, e.add(e.mul(e.ext64(row), e.ext64(st.ldc)),
-                                 e.ext64(col)));
+    return e.gep(st.cBase,
+                 e.add(e.mul(e.ext64(row), e.ext64(st.ldc)), e.ext64(col)));
   };
 
   if (c.kg > 1) {
-    Value useWorkspace = LLVM::ICmpOp::create(
-        b, loc, LLVM::ICmpPredicate::ne, wBase,
-        LLVM::ZeroOp::create(b, loc, e.gptr));
+    Value useWorkspace =
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, wBase,
+                             LLVM::ZeroOp::create(b, loc, e.gptr));
     auto ifOp = scf::IfOp::create(b, loc, useWorkspace, /*withElse=*/true);
     {
       // Deterministic mode: a dense M x N plane per (batch, slice).
@@ -305,12 +304,12 @@ void GemmBuilder::emitEpilogue(ArrayRef<Value> acc, Value tm, Value tn,
     sw /= 2;
   Value full = e.land(e.sle(e.add(st.m0, e.ci32(c.ml)), st.M),
                       e.sle(e.add(st.n0, e.ci32(c.nl)), st.N));
-  Value cAligned = e.land(
-      e.isMultiple(LLVM::PtrToIntOp::create(b, loc, e.i64, st.cBase),
-                   sw * e.esz()),
-      e.isMultiple(st.ldc, sw));
-  Value betaZero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
-                                         beta, e.cf(0.0));
+  Value cAligned =
+      e.land(e.isMultiple(LLVM::PtrToIntOp::create(b, loc, e.i64, st.cBase),
+                          sw * e.esz()),
+             e.isMultiple(st.ldc, sw));
+  Value betaZero =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, beta, e.cf(0.0));
   auto fastIf = scf::IfOp::create(b, loc, e.land(full, cAligned),
                                   /*withElse=*/true);
   {
@@ -325,8 +324,8 @@ void GemmBuilder::emitEpilogue(ArrayRef<Value> acc, Value tm, Value tn,
         Value row = e.add(rowBase, e.ci32(i));
         for (int j = 0; j < c.ns; j += sw) {
           Value ptr = cPtr(row, e.add(colBase, e.ci32(j)));
-          SmallVector<Value> out(ArrayRef<Value>(scaled).slice(i * c.ns + j,
-                                                               sw));
+          SmallVector<Value> out(
+              ArrayRef<Value>(scaled).slice(i * c.ns + j, sw));
           if (withBeta) {
             SmallVector<Value> old = e.loadVector(ptr, sw);
             for (int x = 0; x < sw; ++x)
@@ -391,8 +390,8 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   st.kEnd = st.K;
   if (c.kg > 1) {
     Value perG = e.divu(e.add(st.K, e.ci32(c.kg - 1)), e.ci32(c.kg));
-    Value kc = e.mul(e.divu(e.add(perG, e.ci32(c.u - 1)), e.ci32(c.u)),
-                     e.ci32(c.u));
+    Value kc =
+        e.mul(e.divu(e.add(perG, e.ci32(c.u - 1)), e.ci32(c.u)), e.ci32(c.u));
     kStart = e.minsi(e.mul(g, kc), st.K);
     st.kEnd = e.minsi(e.add(kStart, kc), st.K);
   }
@@ -405,14 +404,14 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
                       e.sle(e.add(st.n0, e.ci32(c.nl)), st.N));
   auto aligned = [&](Value base, Value ld, Value stride) {
     Value p = LLVM::PtrToIntOp::create(b, loc, e.i64, base);
-    return e.land(e.land(e.isMultiple(p, c.vec * e.esz()),
-                         e.isMultiple(ld, c.vec)),
-                  e.isMultiple(stride, c.vec));
+    return e.land(
+        e.land(e.isMultiple(p, c.vec * e.esz()), e.isMultiple(ld, c.vec)),
+        e.isMultiple(stride, c.vec));
   };
-  Value fast = e.land(full, e.land(aligned(A, st.lda, sA),
-                                   aligned(B, st.ldb, sB)));
-  Value nFull = arith::SelectOp::create(b, loc, fast,
-                                        e.divu(kLen, e.ci32(c.u)), e.ci32(0));
+  Value fast =
+      e.land(full, e.land(aligned(A, st.lda, sA), aligned(B, st.ldb, sB)));
+  Value nFull = arith::SelectOp::create(b, loc, fast, e.divu(kLen, e.ci32(c.u)),
+                                        e.ci32(0));
 
   // Thread coordinates: KL group, then (tm, tn) inside the group.
   int groupThreads = c.threadsM() * c.threadsN();
@@ -437,8 +436,8 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
       b.setInsertionPointToStart(fastIf.thenBlock());
       scf::YieldOp::create(b, loc, fetchBoth(kBase, /*predicated=*/false));
       b.setInsertionPointToStart(fastIf.elseBlock());
-      auto tailIf = scf::IfOp::create(b, loc, prefetchTypes,
-                                      e.slt(t, nTiles), /*withElse=*/true);
+      auto tailIf = scf::IfOp::create(b, loc, prefetchTypes, e.slt(t, nTiles),
+                                      /*withElse=*/true);
       scf::YieldOp::create(b, loc, tailIf.getResults());
       b.setInsertionPointToStart(tailIf.thenBlock());
       scf::YieldOp::create(b, loc, fetchBoth(kBase, /*predicated=*/true));
@@ -463,8 +462,7 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   // Main loop over K tiles, accumulators carried in registers.
   int nAcc = c.ks * c.ms * c.ns;
   SmallVector<Value> accInit(nAcc, e.cf(0.0));
-  auto loop = scf::ForOp::create(b, loc, e.ci32(0), nTiles, e.ci32(1),
-                                 accInit);
+  auto loop = scf::ForOp::create(b, loc, e.ci32(0), nTiles, e.ci32(1), accInit);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
@@ -507,8 +505,7 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
     auto slot = [&](Value group, int i, int j) {
       Value idx = e.add(
           e.mul(e.sub(group, e.ci32(1)), e.ci32(c.ml * c.nl)),
-          e.add(e.mul(e.add(e.mul(tm, e.ci32(c.ms)), e.ci32(i)),
-                      e.ci32(c.nl)),
+          e.add(e.mul(e.add(e.mul(tm, e.ci32(c.ms)), e.ci32(i)), e.ci32(c.nl)),
                 e.add(e.mul(tn, e.ci32(c.ns)), e.ci32(j))));
       return e.gep(st.smem, idx);
     };
@@ -575,7 +572,7 @@ gpu::GPUFuncOp mlir::isaac::buildGemmKernel(OpBuilder &builder,
 
   Type gptr = LLVM::LLVMPointerType::get(ctx, 1);
   Type i32 = builder.getI32Type(), i64 = builder.getI64Type();
-  SmallVector<Type> argTypes = {gptr, gptr, gptr, gptr, i32, i32, i32, i32,
+  SmallVector<Type> argTypes = {gptr, gptr, gptr, gptr, i32, i32,    i32,   i32,
                                 i32,  i32,  i64,  i64,  i64, elemTy, elemTy};
   auto func = gpu::GPUFuncOp::create(builder, loc, name,
                                      builder.getFunctionType(argTypes, {}));

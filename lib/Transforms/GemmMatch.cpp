@@ -118,9 +118,11 @@ FailureOr<GemmMatch> mlir::isaac::matchGemm(Operation *op,
   // The kernel ABI passes sizes and leading dimensions as 32-bit values.
   const int64_t limit = (int64_t(1) << 31) - 1;
   for (Value v : {a, b, c}) {
-    auto [strides, offset] = cast<MemRefType>(v.getType()).getStridesAndOffset();
+    auto [strides, offset] =
+        cast<MemRefType>(v.getType()).getStridesAndOffset();
     (void)offset;
-    if (!ShapedType::isDynamic(strides[rank - 2]) && strides[rank - 2] > limit) {
+    if (!ShapedType::isDynamic(strides[rank - 2]) &&
+        strides[rank - 2] > limit) {
       reason = "leading dimension exceeds 2^31 - 1";
       return failure();
     }

@@ -24,7 +24,7 @@ public:
   KernelEmitter(OpBuilder &b, Location loc, ::isaac::DType dtype)
       : b(b), loc(loc), dtype(dtype),
         elemTy(dtype == ::isaac::DType::F32 ? Type(b.getF32Type())
-                                   : Type(b.getF64Type())),
+                                            : Type(b.getF64Type())),
         i1(b.getI1Type()), i32(b.getI32Type()), i64(b.getI64Type()),
         gptr(LLVM::LLVMPointerType::get(b.getContext(), 1)),
         sptr(LLVM::LLVMPointerType::get(b.getContext(), 3)) {}
@@ -69,8 +69,7 @@ public:
   /// x is a multiple of `m` (m a power of two), as an i1.
   Value isMultiple(Value x, int64_t m) {
     Type t = x.getType();
-    Value mask =
-        arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, m - 1));
+    Value mask = arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, m - 1));
     Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, 0));
     return eq(arith::AndIOp::create(b, loc, x, mask), zero);
   }
@@ -115,39 +114,40 @@ public:
     LLVM::StoreOp::create(b, loc, v, ptr, width * esz());
   }
 
-  StringRef ptxType() const { return dtype == ::isaac::DType::F32 ? "f32" : "f64"; }
-  StringRef regConstraint() const { return dtype == ::isaac::DType::F32 ? "f" : "d"; }
+  StringRef ptxType() const {
+    return dtype == ::isaac::DType::F32 ? "f32" : "f64";
+  }
+  StringRef regConstraint() const {
+    return dtype == ::isaac::DType::F32 ? "f" : "d";
+  }
 
   /// `@p ld.global` of one element; reads 0 where `pred` is false (the
   /// output register is tied to a zero input, so the untaken load leaves 0).
   Value predicatedLoad(Value ptr, Value pred) {
-    std::string asmStr =
-        ("@$2 ld.global." + ptxType() + " $0, [$1];").str();
+    std::string asmStr = ("@$2 ld.global." + ptxType() + " $0, [$1];").str();
     std::string cons = ("=" + regConstraint() + ",l,b,0").str();
     return LLVM::InlineAsmOp::create(
                b, loc, elemTy, ValueRange{ptr, pred, cf(0.0)}, asmStr, cons,
                /*has_side_effects=*/false, /*is_align_stack=*/false,
-               LLVM::tailcallkind::TailCallKind::None,
-               LLVM::AsmDialectAttr(), ArrayAttr())
+               LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+               ArrayAttr())
         .getResult(0);
   }
 
   /// `@p st.global` of one element.
   void predicatedStore(Value ptr, Value value, Value pred) {
-    std::string asmStr = ("@$2 st.global." + ptxType() + " [$0], $1;").str();
-    std::string cons = ("l," + regConstraint() + ",b").str();
-    LLVM::InlineAsmOp::create(b, loc, Type(), ValueRange{ptr, value, pred},
-                              asmStr, cons, /*has_side_effects=*/true,
-                              /*is_align_stack=*/false,
-                              LLVM::tailcallkind::TailCallKind::None,
-                              LLVM::AsmDialectAttr(), ArrayAttr());
+    predicatedGlobalWrite("st.global", ptr, value, pred);
   }
 
   /// `@p red.global.add`: the KG > 1 accumulation into C. Relaxed, with no
   /// returned value: all split-K needs (an acq_rel atomicrmw is stronger).
   void predicatedReduceAdd(Value ptr, Value value, Value pred) {
-    std::string asmStr =
-        ("@$2 red.global.add." + ptxType() + " [$0], $1;").str();
+    predicatedGlobalWrite("red.global.add", ptr, value, pred);
+  }
+
+  /// `@p <op>.<type> [ptr], value;` through inline PTX.
+  void predicatedGlobalWrite(StringRef op, Value ptr, Value value, Value pred) {
+    std::string asmStr = ("@$2 " + op + "." + ptxType() + " [$0], $1;").str();
     std::string cons = ("l," + regConstraint() + ",b").str();
     LLVM::InlineAsmOp::create(b, loc, Type(), ValueRange{ptr, value, pred},
                               asmStr, cons, /*has_side_effects=*/true,

@@ -47,8 +47,8 @@ static std::string kernelHeader(LaunchGemmOp launch, StringRef chip) {
      << " ml=" << c.ml << " nl=" << c.nl << " ms=" << c.ms << " ns=" << c.ns
      << " u=" << c.u << " ks=" << c.ks << " kl=" << c.kl << " kg=" << c.kg
      << " vec=" << c.vec << " threads=" << c.threads()
-     << " smem=" << ::isaac::getSharedLayout(c, dtype).bytes
-     << " chip=" << chip << "\n";
+     << " smem=" << ::isaac::getSharedLayout(c, dtype).bytes << " chip=" << chip
+     << "\n";
   return s;
 }
 
@@ -81,10 +81,11 @@ struct LowerLaunchPass
       return;
 
     // The runtime entry point (docs/abi.md, Host ABI).
-    auto fnType = b.getFunctionType(
-        {ptrTy, ptrTy, i32, i32, i32, i32, i32, ptrTy, ptrTy, ptrTy, i32, i32,
-         i32, i32, i32, i32, i64, i64, i64, i32, f64, f64, ptrTy, i32},
-        {i32});
+    auto fnType =
+        b.getFunctionType({ptrTy, ptrTy, i32, i32, i32, i32, i32,   ptrTy,
+                           ptrTy, ptrTy, i32, i32, i32, i32, i32,   i32,
+                           i64,   i64,   i64, i32, f64, f64, ptrTy, i32},
+                          {i32});
     auto fn = module.lookupSymbol<func::FuncOp>(kLaunchFn);
     if (!fn) {
       b.setInsertionPointToStart(module.getBody());
@@ -119,8 +120,7 @@ struct LowerLaunchPass
           return signalPassFailure();
         }
         auto object = dyn_cast<gpu::ObjectAttr>(binary.getObjects()[0]);
-        if (!object ||
-            object.getFormat() != gpu::CompilationTarget::Assembly) {
+        if (!object || object.getFormat() != gpu::CompilationTarget::Assembly) {
           launch.emitError() << "gpu.binary @" << modName
                              << " does not hold PTX; use "
                                 "gpu-module-to-binary{format=isa}";
@@ -152,8 +152,8 @@ struct LowerLaunchPass
     std::error_code ec;
     llvm::raw_fd_ostream os(path, ec);
     if (ec)
-      return op->emitError() << "cannot write '" << path
-                             << "': " << ec.message();
+      return op->emitError()
+             << "cannot write '" << path << "': " << ec.message();
     os << ptx;
     return success();
   }
@@ -174,9 +174,8 @@ struct LowerLaunchPass
     Value addr = arith::IndexCastUIOp::create(
         b, loc, b.getI64Type(), arith::AddIOp::create(b, loc, base, byteOff));
     Operand o;
-    o.ptr = LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(
-                                                 b.getContext()),
-                                     addr);
+    o.ptr = LLVM::IntToPtrOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext()), addr);
     o.ld = arith::IndexCastOp::create(b, loc, b.getI32Type(),
                                       meta.getStrides()[rank - 2]);
     o.batchStride =
@@ -194,8 +193,7 @@ struct LowerLaunchPass
       return arith::ConstantIntOp::create(b, loc, v, 32);
     };
     auto f64c = [&](double v) -> Value {
-      return arith::ConstantFloatOp::create(b, loc, b.getF64Type(),
-                                            APFloat(v));
+      return arith::ConstantFloatOp::create(b, loc, b.getF64Type(), APFloat(v));
     };
     Type ptrTy = LLVM::LLVMPointerType::get(b.getContext());
     ::isaac::GemmConfig c = launch.getConfig().getConfig();

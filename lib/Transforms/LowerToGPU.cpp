@@ -18,7 +18,8 @@ using namespace mlir;
 using namespace mlir::isaac;
 
 namespace {
-struct LowerToGPUPass : public mlir::isaac::impl::IsaacLowerToGPUBase<LowerToGPUPass> {
+struct LowerToGPUPass
+    : public mlir::isaac::impl::IsaacLowerToGPUBase<LowerToGPUPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -74,9 +75,9 @@ struct LowerToGPUPass : public mlir::isaac::impl::IsaacLowerToGPUBase<LowerToGPU
     auto gpuModule = module.lookupSymbol<gpu::GPUModuleOp>(name);
     if (!gpuModule) {
       builder.setInsertionPointToEnd(module.getBody());
-      auto target = NVVM::NVVMTargetAttr::get(
-          module.getContext(), /*optLevel=*/3, "nvptx64-nvidia-cuda", chip,
-          features);
+      auto target =
+          NVVM::NVVMTargetAttr::get(module.getContext(), /*optLevel=*/3,
+                                    "nvptx64-nvidia-cuda", chip, features);
       gpuModule = gpu::GPUModuleOp::create(builder, op->getLoc(), name,
                                            builder.getArrayAttr({target}));
       buildGemmKernel(builder, gpuModule, spec);
@@ -93,12 +94,11 @@ struct LowerToGPUPass : public mlir::isaac::impl::IsaacLowerToGPUBase<LowerToGPU
         builder.getStringAttr(name),
         {FlatSymbolRefAttr::get(builder.getStringAttr(name))});
     // linalg.matmul on memrefs accumulates: C += op(A) op(B).
-    LaunchGemmOp::create(builder, op->getLoc(), kernelRef, match->a,
-                         match->b, match->c, configAttr,
-                         builder.getBoolAttr(spec.layout.transA),
-                         builder.getBoolAttr(spec.layout.transB),
-                         builder.getF64FloatAttr(1.0),
-                         builder.getF64FloatAttr(1.0));
+    LaunchGemmOp::create(
+        builder, op->getLoc(), kernelRef, match->a, match->b, match->c,
+        configAttr, builder.getBoolAttr(spec.layout.transA),
+        builder.getBoolAttr(spec.layout.transB), builder.getF64FloatAttr(1.0),
+        builder.getF64FloatAttr(1.0));
     op->erase();
     return success();
   }

@@ -48,8 +48,8 @@ namespace {
 
 /// `dtype layout M N K batch`: the key of a cache entry.
 std::string cacheKey(const ::isaac::GemmShape &s) {
-  return std::string(::isaac::dtypeName(s.dtype)) + " " + s.layout.str() +
-         " " + std::to_string(s.m) + " " + std::to_string(s.n) + " " +
+  return std::string(::isaac::dtypeName(s.dtype)) + " " + s.layout.str() + " " +
+         std::to_string(s.m) + " " + std::to_string(s.n) + " " +
          std::to_string(s.k) + " " + std::to_string(s.batch);
 }
 
@@ -174,17 +174,17 @@ struct SelectConfigPass
                                        : std::string(modelDir);
     if (dir != "none") {
       SmallString<256> path(dir);
-      llvm::sys::path::append(path, chip, std::string("gemm-") +
-                                              ::isaac::dtypeName(dtype) +
-                                              ".mlp");
+      llvm::sys::path::append(path, chip,
+                              std::string("gemm-") + ::isaac::dtypeName(dtype) +
+                                  ".mlp");
       if (llvm::sys::fs::exists(path)) {
         std::string err;
         std::unique_ptr<::isaac::MLPModel> m =
             ::isaac::MLPModel::load(path.str().str(), err);
         if (m && (m->chip() != chip || m->dtype() != dtype))
           err = path.str().str() + ": the model is for " +
-                ::isaac::dtypeName(m->dtype()) + " on " + m->chip() +
-                ", not " + ::isaac::dtypeName(dtype) + " on " + chip;
+                ::isaac::dtypeName(m->dtype()) + " on " + m->chip() + ", not " +
+                ::isaac::dtypeName(dtype) + " on " + chip;
         if (!err.empty()) {
           op->emitError() << "isaac: cannot use the trained model: " << err;
           r.failed = true;
@@ -264,9 +264,8 @@ struct SelectConfigPass
       }
       if (fromCache) { // the cached entry first, then the search's others
         ::isaac::GemmConfig c = hit->second;
-        llvm::erase_if(best, [&](const ::isaac::Ranked &r) {
-          return r.config == c;
-        });
+        llvm::erase_if(best,
+                       [&](const ::isaac::Ranked &r) { return r.config == c; });
         best.insert(best.begin(), ::isaac::Ranked{c, 0.0});
         if (best.size() > topk)
           best.resize(topk);

@@ -21,12 +21,13 @@ using namespace mlir::isaac;
 /// Declares kernel `name` with `argTypes` at the end of `module` and fills
 /// its body: `body` runs for the element (row, col, batch) this thread owns,
 /// under `row < M && col < N`, where M and N are arguments `mArg`, `mArg+1`.
-static gpu::GPUFuncOp buildElementwiseKernel(
-    OpBuilder &builder, gpu::GPUModuleOp module, ::isaac::DType dtype,
-    StringRef name, ArrayRef<Type> argTypes, unsigned mArg,
-    function_ref<void(KernelEmitter &, ValueRange args, Value row, Value col,
-                      Value batch)>
-        body) {
+static gpu::GPUFuncOp
+buildElementwiseKernel(OpBuilder &builder, gpu::GPUModuleOp module,
+                       ::isaac::DType dtype, StringRef name,
+                       ArrayRef<Type> argTypes, unsigned mArg,
+                       function_ref<void(KernelEmitter &, ValueRange args,
+                                         Value row, Value col, Value batch)>
+                           body) {
   OpBuilder::InsertionGuard guard(builder);
   Location loc = module.getLoc();
   builder.setInsertionPointToEnd(module.getBody());
@@ -44,8 +45,7 @@ static gpu::GPUFuncOp buildElementwiseKernel(
   Value row = e.add(e.mul(e.sreg(gpu::Dimension::y, true), e.ci32(8)),
                     e.sreg(gpu::Dimension::y, false));
   Value batch = e.sreg(gpu::Dimension::z, true);
-  Value inBounds =
-      e.land(e.slt(row, args[mArg]), e.slt(col, args[mArg + 1]));
+  Value inBounds = e.land(e.slt(row, args[mArg]), e.slt(col, args[mArg + 1]));
   auto ifOp = scf::IfOp::create(builder, loc, inBounds, /*withElse=*/false);
   {
     OpBuilder::InsertionGuard g2(builder);
@@ -57,8 +57,8 @@ static gpu::GPUFuncOp buildElementwiseKernel(
 }
 
 /// &C[batch*sC + row*ldc + col].
-static Value elementPtr(KernelEmitter &e, Value base, Value stride,
-                        Value ld, Value row, Value col, Value batch) {
+static Value elementPtr(KernelEmitter &e, Value base, Value stride, Value ld,
+                        Value row, Value col, Value batch) {
   Value off = e.add(e.mul(e.ext64(batch), stride),
                     e.add(e.mul(e.ext64(row), e.ext64(ld)), e.ext64(col)));
   return e.gep(base, off);
@@ -99,8 +99,8 @@ gpu::GPUFuncOp mlir::isaac::getOrBuildSplitKReduceKernel(
     return existing;
   KernelEmitter types(builder, module.getLoc(), dtype);
   // (C, W, M, N, ldc, sC, KG, beta)
-  SmallVector<Type> argTypes = {types.gptr, types.gptr, types.i32,
-                                types.i32,  types.i32,  types.i64,
+  SmallVector<Type> argTypes = {types.gptr, types.gptr,  types.i32,
+                                types.i32,  types.i32,   types.i64,
                                 types.i32,  types.elemTy};
   return buildElementwiseKernel(
       builder, module, dtype, name, argTypes, /*mArg=*/2,
@@ -111,16 +111,16 @@ gpu::GPUFuncOp mlir::isaac::getOrBuildSplitKReduceKernel(
         // Partial g of this element: W[((batch*KG + g)*M + row)*N + col].
         Value plane = e.mul(e.ext64(M), e.ext64(N));
         Value inPlane = e.add(e.mul(e.ext64(row), e.ext64(N)), e.ext64(col));
-        Value first = e.add(e.mul(e.mul(e.ext64(batch), e.ext64(kg)), plane),
-                            inPlane);
+        Value first =
+            e.add(e.mul(e.mul(e.ext64(batch), e.ext64(kg)), plane), inPlane);
         // Ascending g, always: bit-identical results run to run.
         auto loop = scf::ForOp::create(b, e.loc, e.ci32(0), kg, e.ci32(1),
                                        ValueRange{e.cf(0.0)});
         {
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPointToStart(loop.getBody());
-          Value off = e.add(first, e.mul(e.ext64(loop.getInductionVar()),
-                                         plane));
+          Value off =
+              e.add(first, e.mul(e.ext64(loop.getInductionVar()), plane));
           Value v = e.loadVector(e.gep(W, off), 1)[0];
           scf::YieldOp::create(b, e.loc,
                                e.fadd(loop.getRegionIterArgs()[0], v));

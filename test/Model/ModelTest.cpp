@@ -35,16 +35,16 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <fstream>
-#include <map>
-#include <memory>
-#include <sstream>
-#include <vector>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
 #include <random>
+#include <sstream>
 #include <string>
+#include <vector>
 
 using namespace isaac;
 
@@ -65,8 +65,7 @@ static void expectRule(const GemmConfig &c, DType t, const char *rule) {
   auto v = checkGemmLegality(c, t, chip);
   std::string got = v.empty() ? "" : v.front().rule;
   expect(got == rule, "config <" + c.str() + "> " + dtypeName(t) +
-                          ": expected rule '" + rule + "', got '" + got +
-                          "'");
+                          ": expected rule '" + rule + "', got '" + got + "'");
 }
 
 static int runLegality() {
@@ -143,8 +142,8 @@ static int runLegality() {
       aligned &= l.strideA % quantum == 0 && l.strideB % quantum == 0 &&
                  l.offsetB % quantum == 0 && l.stageElems % quantum == 0;
     }
-    expect(aligned, std::string("16-byte aligned shared tiles (") +
-                        dtypeName(t) + ")");
+    expect(aligned,
+           std::string("16-byte aligned shared tiles (") + dtypeName(t) + ")");
   }
 
   std::printf("%d passed, %d failed\n", passed, failed);
@@ -180,9 +179,9 @@ static int runSearch(int64_t m, int64_t n, int64_t k, DType t) {
         return analyticCost(sh, c, chip);
       },
       5, &evaluated);
-  double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                             t0)
-                   .count();
+  double sec =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+          .count();
   for (const Ranked &r : best)
     std::printf("%.3f us  #isaac.gemm<%s>\n", r.cost * 1e6,
                 r.config.str().c_str());
@@ -438,9 +437,15 @@ static int runMLPFuzz(const char *path, long iterations) {
     for (int e = 0; e < edits && !t.empty(); ++e) {
       size_t pos = rng() % t.size();
       switch (rng() % 3) {
-      case 0: t.resize(pos); break;
-      case 1: t[pos] = alphabet[rng() % alphabet.size()]; break;
-      default: t.erase(pos, 1); break;
+      case 0:
+        t.resize(pos);
+        break;
+      case 1:
+        t[pos] = alphabet[rng() % alphabet.size()];
+        break;
+      default:
+        t.erase(pos, 1);
+        break;
       }
     }
     if (resign) {
@@ -458,8 +463,8 @@ static int runMLPFuzz(const char *path, long iterations) {
       m->predictFeatures(x.data(), 1, &y);
     } else {
       ++rejected;
-      expect(!err.empty(), "mutation " + std::to_string(it) +
-                               " rejected without a message");
+      expect(!err.empty(),
+             "mutation " + std::to_string(it) + " rejected without a message");
     }
     // Unsigned damage must never go unnoticed (but for trailing blanks).
     auto trim = [](std::string x) {

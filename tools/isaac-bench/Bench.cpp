@@ -154,14 +154,33 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
       row.problem = p;
       row.rooflineTflops = rooflineTflops(o, p);
       std::vector<const KernelFile *> candidates;
-      const std::set<std::string> *listed = nullptr;
-      if (!o.candidates.empty()) {
+      // --candidates: this problem's listed kernels (the first --topk).
+      std::set<std::string> listedNames;
+      bool restricted = !o.candidates.empty();
+      if (restricted) {
         auto it = o.candidates.find(std::to_string(p.M) + "," +
                                     std::to_string(p.N) + "," +
                                     std::to_string(p.K));
-        static const std::set<std::string> none;
-        listed = it == o.candidates.end() ? &none : &it->second;
+        if (it != o.candidates.end()) {
+          // Lists for other dtypes or layouts of the same M, N, K share
+          // the key: count only this problem's matching kernels.
+          int kept = 0;
+          for (const std::string &name : it->second) {
+            auto k = std::find_if(kernels.begin(), kernels.end(),
+                                  [&](const KernelFile &f) {
+                                    return name == f.info.name;
+                                  });
+            if (k == kernels.end() || !k->matches(dtype, p.transA, p.transB))
+              continue;
+            if (o.topk && kept == o.topk)
+              break;
+            listedNames.insert(name);
+            ++kept;
+          }
+        }
       }
+      const std::set<std::string> *listed =
+          restricted ? &listedNames : nullptr;
       for (const KernelFile &k : kernels)
         if (k.matches(dtype, p.transA, p.transB) &&
             (!listed || listed->count(k.info.name)))
@@ -231,9 +250,9 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
                        "kg = %d, vec = %d>\n",
                        device.chip.c_str(), dtypeName(p.dtype),
                        p.transA ? 't' : 'n', p.transB ? 't' : 'n',
-                       (long long)p.M, (long long)p.N,
-                       (long long)p.K, (long long)o.batch, i.ml, i.nl, i.ms,
-                       i.ns, i.u, i.ks, i.kl, i.kg, i.vec);
+                       (long long)p.M, (long long)p.N, (long long)p.K,
+                       (long long)o.batch, i.ml, i.nl, i.ms, i.ns, i.u, i.ks,
+                       i.kl, i.kg, i.vec);
           std::fflush(cache);
         }
       }

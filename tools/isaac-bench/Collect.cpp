@@ -134,8 +134,8 @@ int runCollect(const Options &o, const std::vector<KernelFile> &kernels,
       maxC = std::max(maxC, size_t(x.m * x.n) * esz);
     }
   }
-  std::printf("collect: %zu samples, %zu already in %s, %zu to time\n",
-              total, total - pending, o.collectOut.c_str(), pending);
+  std::printf("collect: %zu samples, %zu already in %s, %zu to time\n", total,
+              total - pending, o.collectOut.c_str(), pending);
   DeviceBuffer A, B, C;
   A.reserve(std::max<size_t>(maxA, 16));
   B.reserve(std::max<size_t>(maxB, 16));
@@ -173,8 +173,10 @@ int runCollect(const Options &o, const std::vector<KernelFile> &kernels,
                      i->kl, i->kg, i->vec, us, tflops, status.c_str());
     };
     if (!kf) {
-      std::fprintf(stderr, "collect: no kernel %s in %s; its samples are "
-                           "skipped\n", name.c_str(), o.ptxDir.c_str());
+      std::fprintf(stderr,
+                   "collect: no kernel %s in %s; its samples are "
+                   "skipped\n",
+                   name.c_str(), o.ptxDir.c_str());
       continue;
     }
     for (const Input &x : inputs) {
@@ -184,11 +186,11 @@ int runCollect(const Options &o, const std::vector<KernelFile> &kernels,
       int32_t lda = i.transA ? x.m : x.k, ldb = i.transB ? x.k : x.n;
       int32_t status = ISAAC_SUCCESS;
       auto launch = [&](int) {
-        int32_t s = isaacGemmLaunch(
-            kf->ptx.c_str(), i.name, i.dtype, i.ml, i.nl, i.threads, i.kg,
-            C.data(), A.data(), B.data(), int32_t(x.m), int32_t(x.n),
-            int32_t(x.k), lda, ldb, int32_t(x.n), 0, 0, 0, 1, 1.0, 0.0,
-            stream, 0);
+        int32_t s =
+            isaacGemmLaunch(kf->ptx.c_str(), i.name, i.dtype, i.ml, i.nl,
+                            i.threads, i.kg, C.data(), A.data(), B.data(),
+                            int32_t(x.m), int32_t(x.n), int32_t(x.k), lda, ldb,
+                            int32_t(x.n), 0, 0, 0, 1, 1.0, 0.0, stream, 0);
         if (s != ISAAC_SUCCESS && status == ISAAC_SUCCESS)
           status = s;
       };
@@ -222,8 +224,8 @@ int runCollect(const Options &o, const std::vector<KernelFile> &kernels,
     }
   }
   std::fclose(out);
-  std::printf("collect: %zu timed, %zu failed in %.1f s -> %s\n", timed,
-              failed, elapsed(), o.collectOut.c_str());
+  std::printf("collect: %zu timed, %zu failed in %.1f s -> %s\n", timed, failed,
+              elapsed(), o.collectOut.c_str());
   return 0;
 }
 

@@ -98,8 +98,8 @@ int main(int argc, char **argv) {
   device.l2Bytes = static_cast<size_t>(prop.l2CacheSize);
   int status = !options.collectSamples.empty()
                    ? runCollect(options, kernels, stream)
-                   : options.sweep ? runSweep(options, kernels, stream)
-                                   : runBench(options, kernels, device, stream);
+               : options.sweep ? runSweep(options, kernels, stream)
+                               : runBench(options, kernels, device, stream);
   CUDA_CHECK(cudaStreamSynchronize(stream));
   CUDA_CHECK(cudaStreamDestroy(stream));
   return status;

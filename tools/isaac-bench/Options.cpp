@@ -37,6 +37,8 @@ image instead of being JIT-compiled by the driver):
                            for its M N K ('M N K KERNEL' lines; e.g. a
                            model's top-k); problems without an entry are
                            skipped
+  --topk N                 with --candidates: only the first N kernels listed
+                           for each problem (a model's top-N, best first)
   --cache-out FILE         append the fastest passing kernel of each problem
                            as a tuning-cache line (docs/tuning.md) that
                            isaac-select-config="cache=FILE" reads back
@@ -225,8 +227,10 @@ Options parseOptions(int argc, char **argv) {
                      "': expected 'M N K KERNEL' lines, got '" + line + "'");
         o.candidates[std::to_string(m) + "," + std::to_string(n) + "," +
                      std::to_string(k)]
-            .insert(name);
+            .push_back(name);
       }
+    } else if (arg == "--topk") {
+      o.topk = static_cast<int>(parseInteger(arg, value(), 1, 1 << 20));
     } else if (arg == "--cache-out") {
       o.cacheOut = value();
     } else if (arg == "--collect") {
@@ -243,6 +247,8 @@ Options parseOptions(int argc, char **argv) {
   }
   if (o.ptxDir.empty())
     usageError("--ptx-dir DIR is required");
+  if (o.topk && o.candidates.empty())
+    usageError("--topk N needs --candidates FILE");
   if (!o.collectSamples.empty() && o.collectOut.empty())
     usageError("--collect SAMPLES needs --out CSV");
   if (table4 || o.shapes.empty()) {

@@ -36,8 +36,10 @@ struct Options {
   double bandwidthGBs = 3000.0;
   int device = 0;
   bool verbose = false;
-  // --candidates: per-problem kernel lists ("M,N,K" -> kernel names).
-  std::map<std::string, std::set<std::string>> candidates;
+  // --candidates: per-problem kernel lists ("M,N,K" -> kernel names, in
+  // the file's order, e.g. a model's ranking); --topk keeps the first N.
+  std::map<std::string, std::vector<std::string>> candidates;
+  int topk = 0; // 0: all listed
   std::string cacheOut; // --cache-out: tuning-cache lines of the winners
   // --collect: time kernels on the inputs of a samples file (dataset mode).
   std::string collectSamples;

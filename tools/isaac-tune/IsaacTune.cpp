@@ -131,8 +131,8 @@ struct Options {
         v < lo || v > hi) {
       char range[96];
       std::snprintf(range, sizeof(range), "[%g, %g]", lo, hi);
-      error = "--" + name + " expects a number in " + range + ", got '" + s +
-              "'";
+      error =
+          "--" + name + " expects a number in " + range + ", got '" + s + "'";
       return false;
     }
     out = v;
@@ -220,9 +220,8 @@ int runAcceptance(int argc, char **argv) {
     UniformConfigSampler uni(t, *chip, base, box);
     for (uint64_t i = 0; i < uniformN; ++i)
       if (!uni.propose())
-        ++row.rejections[checkGemmLegality(uni.lastProposal(), t, *chip)
-                             .front()
-                             .rule];
+        ++row.rejections
+              [checkGemmLegality(uni.lastProposal(), t, *chip).front().rule];
     CategoricalConfigSampler cat(t, *chip, base + 1, alpha, warmup, box);
     for (uint64_t i = 0; i < categoricalN; ++i)
       (void)cat.propose();
@@ -314,14 +313,14 @@ int runSample(int argc, char **argv) {
                {"dtype", "kernels", "shapes-per-kernel", "seed", "out", "chip",
                 "alpha", "warmup"}))
     return usageError(o.error);
-  for (const char *req : {"dtype", "kernels", "shapes-per-kernel", "seed",
-                          "out"})
+  for (const char *req :
+       {"dtype", "kernels", "shapes-per-kernel", "seed", "out"})
     if (!o.has(req))
       return usageError(std::string("sample needs --") + req);
   DType dtype;
   if (!parseDType(o.values["dtype"], dtype))
-    return usageError("--dtype expects f32 or f64, got '" +
-                      o.values["dtype"] + "'");
+    return usageError("--dtype expects f32 or f64, got '" + o.values["dtype"] +
+                      "'");
   uint64_t kernels = 0, shapes = 0, seed = 0, warmup = 10000;
   double alpha = 100;
   if (!o.getUInt("kernels", 1, 100000000, kernels) ||
@@ -351,8 +350,8 @@ int runSample(int argc, char **argv) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir, ec))
-    return usageError("cannot create output directory '" + dir.string() +
-                      "'" + (ec ? ": " + ec.message() : std::string()));
+    return usageError("cannot create output directory '" + dir.string() + "'" +
+                      (ec ? ": " + ec.message() : std::string()));
 
   std::fprintf(stderr,
                "isaac-tune: %s on %s, seed %llu: warm-up (alpha %g, %llu "
@@ -415,10 +414,9 @@ int runSample(int argc, char **argv) {
       int64_t k = logUniform(shapeRng, kMaxK);
       ++shapeProposals;
       double flops = 2.0 * double(m) * double(n) * double(k);
-      double bytes =
-          (double(m) * double(k) + double(k) * double(n) +
-           double(m) * double(n)) *
-          esz;
+      double bytes = (double(m) * double(k) + double(k) * double(n) +
+                      double(m) * double(n)) *
+                     esz;
       if (flops < kMinFlops || flops > kMaxFlops || bytes > kMaxOperandBytes)
         continue;
       samples += name + " " + std::to_string(m) + " " + std::to_string(n) +

@@ -19,7 +19,9 @@ enum class DType { F32, F64 };
 
 /// Size of one element in bytes.
 inline int dtypeBytes(DType t) { return t == DType::F32 ? 4 : 8; }
-inline const char *dtypeName(DType t) { return t == DType::F32 ? "f32" : "f64"; }
+inline const char *dtypeName(DType t) {
+  return t == DType::F32 ? "f32" : "f64";
+}
 
 /// The tuning vector. Every field is a power of two.
 struct GemmConfig {

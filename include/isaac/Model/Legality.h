@@ -21,7 +21,7 @@ namespace isaac {
 
 /// Per-block hardware limits of a target chip.
 struct ChipLimits {
-  std::string chip;            ///< e.g. "sm_90"
+  std::string chip; ///< e.g. "sm_90"
   int maxThreadsPerBlock = 1024;
   int staticSmemPerBlock = 48 * 1024; ///< kernels use static shared memory
   int regsPerBlock = 65536;

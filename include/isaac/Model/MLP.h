@@ -45,9 +45,8 @@ public:
   static std::unique_ptr<MLPModel> load(const std::string &path,
                                         std::string &error);
   /// Parses the text of a model file; `name` is used in error messages.
-  static std::unique_ptr<MLPModel> parse(const std::string &text,
-                                         const std::string &name,
-                                         std::string &error);
+  static std::unique_ptr<MLPModel>
+  parse(const std::string &text, const std::string &name, std::string &error);
 
   DType dtype() const { return dtype_; }
   const std::string &chip() const { return chip_; }

@@ -1,4 +1,5 @@
-//===- Sampler.h - Generative model of legal GEMM configurations -*- C++ -*-===//
+//===- Sampler.h - Generative model of legal GEMM configurations -*- C++
+//-*-===//
 //
 // ISAAC SC17 §4.1: the data-generation step needs random *legal*
 // configurations. Uniform sampling over the box of parameter values wastes

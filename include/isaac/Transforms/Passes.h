@@ -23,8 +23,7 @@ namespace mlir::isaac {
 #include "isaac/Transforms/Passes.h.inc"
 
 /// Options of --isaac-pipeline.
-struct IsaacPipelineOptions
-    : public PassPipelineOptions<IsaacPipelineOptions> {
+struct IsaacPipelineOptions : public PassPipelineOptions<IsaacPipelineOptions> {
   Option<std::string> chip{*this, "chip", llvm::cl::desc("Target chip"),
                            llvm::cl::init("sm_90")};
   Option<std::string> features{*this, "features",
