@@ -96,16 +96,22 @@ UniformConfigSampler::UniformConfigSampler(DType dtype, ChipLimits chip,
   assert(boxOk(box_) && "one non-empty value list per parameter");
 }
 
+/// Counts one proposal, remembers it, and returns it if it is legal.
+static std::optional<GemmConfig> judge(const GemmConfig &c, DType dtype,
+                                       const ChipLimits &chip, GemmConfig &last,
+                                       SamplerStats &stats) {
+  last = c;
+  ++stats.proposals;
+  if (!isLegal(c, dtype, chip))
+    return std::nullopt;
+  ++stats.accepted;
+  return c;
+}
+
 std::optional<GemmConfig> UniformConfigSampler::propose() {
   std::vector<int> idx;
   drawUniform(rng_, box_, idx);
-  GemmConfig c = configFromIndices(idx, box_);
-  last_ = c;
-  ++stats_.proposals;
-  if (!isLegal(c, dtype_, chip_))
-    return std::nullopt;
-  ++stats_.accepted;
-  return c;
+  return judge(configFromIndices(idx, box_), dtype_, chip_, last_, stats_);
 }
 
 GemmConfig UniformConfigSampler::sample() {
@@ -178,13 +184,7 @@ std::optional<GemmConfig> CategoricalConfigSampler::propose() {
       --j;
     idx[i] = static_cast<int>(j);
   }
-  GemmConfig c = configFromIndices(idx, box_);
-  last_ = c;
-  ++stats_.proposals;
-  if (!isLegal(c, dtype_, chip_))
-    return std::nullopt;
-  ++stats_.accepted;
-  return c;
+  return judge(configFromIndices(idx, box_), dtype_, chip_, last_, stats_);
 }
 
 double

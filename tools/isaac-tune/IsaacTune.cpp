@@ -154,6 +154,20 @@ bool parseDType(const std::string &s, DType &out) {
 // acceptance
 //===----------------------------------------------------------------------===//
 
+/// The options `acceptance` and `sample` share: the Dirichlet prior needs
+/// some mass, and the chip must be known. Returns an error or "".
+static std::string checkSamplerOptions(Options &o, double alpha,
+                                       uint64_t warmup,
+                                       std::optional<ChipLimits> &chip) {
+  if (alpha == 0 && warmup == 0)
+    return "--alpha 0 needs --warmup > 0 (every categorical needs some mass)";
+  std::string chipName = o.has("chip") ? o.values["chip"] : "sm_90";
+  chip = getChipLimits(chipName);
+  if (!chip)
+    return "unknown chip '" + chipName + "'; known chips: " + knownChips();
+  return "";
+}
+
 int runAcceptance(int argc, char **argv) {
   Options o;
   if (!o.parse(argc, argv, 2,
@@ -168,14 +182,10 @@ int runAcceptance(int argc, char **argv) {
       !o.getUInt("categorical-proposals", 1, 10000000000ull, categoricalN) ||
       !o.getDouble("alpha", 0, 1e12, alpha))
     return usageError(o.error);
-  if (alpha == 0 && warmup == 0)
-    return usageError("--alpha 0 needs --warmup > 0 (every categorical "
-                      "needs some mass)");
-  std::string chipName = o.has("chip") ? o.values["chip"] : "sm_90";
-  std::optional<ChipLimits> chip = getChipLimits(chipName);
-  if (!chip)
-    return usageError("unknown chip '" + chipName +
-                      "'; known chips: " + knownChips());
+  std::optional<ChipLimits> chip;
+  if (std::string error = checkSamplerOptions(o, alpha, warmup, chip);
+      !error.empty())
+    return usageError(error);
   std::string boxName = o.has("box") ? o.values["box"] : "full";
   ParamBox box;
   if (boxName == "full")
@@ -188,7 +198,7 @@ int runAcceptance(int argc, char **argv) {
   std::printf("# ISAAC SC17 Table 1: proportion of proposals that are legal\n");
   std::printf("# chip %s, seed %llu, alpha %g, warm-up %llu accepted uniform "
               "samples\n",
-              chipName.c_str(), (unsigned long long)seed, alpha,
+              chip->chip.c_str(), (unsigned long long)seed, alpha,
               (unsigned long long)warmup);
   std::printf("# box %s: %.0f configurations (%s)\n", boxName.c_str(),
               boxSize(box),
@@ -329,19 +339,16 @@ int runSample(int argc, char **argv) {
       !o.getUInt("warmup", 0, 100000000, warmup) ||
       !o.getDouble("alpha", 0, 1e12, alpha))
     return usageError(o.error);
-  if (alpha == 0 && warmup == 0)
-    return usageError("--alpha 0 needs --warmup > 0 (every categorical "
-                      "needs some mass)");
-  std::string chipName = o.has("chip") ? o.values["chip"] : "sm_90";
-  std::optional<ChipLimits> chip = getChipLimits(chipName);
-  if (!chip)
-    return usageError("unknown chip '" + chipName +
-                      "'; known chips: " + knownChips());
+  std::optional<ChipLimits> chip;
+  if (std::string error = checkSamplerOptions(o, alpha, warmup, chip);
+      !error.empty())
+    return usageError(error);
+  const std::string &chipName = chip->chip;
   size_t legalCount = legalConfigs(dtype, *chip).size();
   if (kernels > legalCount)
     return usageError("--kernels " + std::to_string(kernels) + " exceeds the " +
                       std::to_string(legalCount) + " legal " +
-                      dtypeName(dtype) + " configurations on " + chipName);
+                      dtypeName(dtype) + " configurations on " + chip->chip);
 
   namespace fs = std::filesystem;
   fs::path dir = o.values["out"];
