@@ -47,3 +47,10 @@ cuda_home = (os.path.dirname(os.path.dirname(config.ptxas)) if config.ptxas
 if os.path.exists(os.path.join(cuda_home, "lib64", "libcudart_static.a")):
     config.available_features.add("cudart-static")
     config.substitutions.append(("%cuda_home", cuda_home))
+
+# isaac-bench is built where the CUDA toolkit is (scripts/build.sh); without
+# a GPU only its command line and its error paths can be tested.
+if os.path.exists(os.path.join(config.isaac_tools_dir, "isaac-bench")):
+    config.available_features.add("isaac-bench")
+    config.substitutions.append(
+        ("%isaac_bench", os.path.join(config.isaac_tools_dir, "isaac-bench")))
