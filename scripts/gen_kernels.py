@@ -36,16 +36,32 @@ SWEEP = [
 MAPS = {"n": ("(m, k)", "(k, n)"), "t": ("(k, m)", "(n, k)")}
 
 
-def gemm(i, dtype, layout, config):
-    am = MAPS[layout[0]][0]
-    bm = MAPS[layout[1]][1]
-    t = "memref<64x64x%s>" % dtype
-    return ("func.func @k%d(%%A: %s, %%B: %s, %%C: %s) {\n"
+def func(name, dtype, m, n, k, layout, config=None):
+    """A func.func holding one M x N x K linalg.matmul of `layout` (A and B
+    transposed through the indexing maps), with isaac.config if given."""
+    am, bm = MAPS[layout[0]][0], MAPS[layout[1]][1]
+    a = (m, k) if layout[0] == "n" else (k, m)
+    b = (k, n) if layout[1] == "n" else (n, k)
+    t = lambda s: "memref<%dx%dx%s>" % (s[0], s[1], dtype)
+    attr = "\n    {isaac.config = #isaac.gemm<%s>}" % config if config else ""
+    return ("func.func @%s(%%A: %s, %%B: %s, %%C: %s) {\n"
             "  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> %s>, "
             "affine_map<(m, n, k) -> %s>, affine_map<(m, n, k) -> (m, n)>]\n"
-            "    ins(%%A, %%B : %s, %s) outs(%%C : %s)\n"
-            "    {isaac.config = #isaac.gemm<%s>}\n  return\n}\n"
-            % (i, t, t, t, am, bm, t, t, t, config))
+            "    ins(%%A, %%B : %s, %s) outs(%%C : %s)%s\n  return\n}\n"
+            % (name, t(a), t(b), t((m, n)), am, bm, t(a), t(b), t((m, n)), attr))
+
+
+def kernel_name(dtype, layout, config):
+    """The kernel entry name (docs/abi.md) of a configuration string."""
+    v = dict(kv.split(" = ") for kv in config.split(", "))
+    return "isaac_gemm_%s_%s_ml%s_nl%s_ms%s_ns%s_u%s_ks%s_kl%s_kg%s_v%s" % (
+        (dtype, layout) + tuple(v[x] for x in
+                                ("ml", "nl", "ms", "ns", "u", "ks", "kl", "kg", "vec")))
+
+
+def gemm(i, dtype, layout, config):
+    # Kernels do not depend on the shape (runtime arguments): any will do.
+    return func("k%d" % i, dtype, 64, 64, 64, layout, config)
 
 
 def sweep():
@@ -76,10 +92,8 @@ def candidates(path, listing=None):
         layout = ("t" if trans_a else "n") + ("t" if trans_b else "n")
         for config in re.findall(r"#isaac\.gemm<([^>]*)>", c.group(1)):
             if lst:
-                v = dict(kv.split(" = ") for kv in config.split(", "))
-                lst.write("%s %s %s isaac_gemm_%s_%s_ml%s_nl%s_ms%s_ns%s_u%s_ks%s_kl%s_kg%s_v%s\n" % (
-                    m, n, k, dtype, layout, *(v[x] for x in
-                    ("ml", "nl", "ms", "ns", "u", "ks", "kl", "kg", "vec"))))
+                lst.write("%s %s %s %s\n" % (m, n, k,
+                                             kernel_name(dtype, layout, config)))
             key = (dtype, layout, config)
             if key not in seen:
                 seen.add(key)

@@ -14,31 +14,12 @@ usage: make_eval.py --opt isaac-opt --model-test isaac-model-test
 import argparse
 import json
 import os
-import random
 import re
 import subprocess
 import sys
 
-MAPS = {"n": ("(m, k)", "(k, n)"), "t": ("(k, m)", "(n, k)")}
-
-
-def func(name, dtype, m, n, k, layout, config=None):
-    am, bm = MAPS[layout[0]][0], MAPS[layout[1]][1]
-    a = (m, k) if layout[0] == "n" else (k, m)
-    b = (k, n) if layout[1] == "n" else (n, k)
-    t = lambda s: "memref<%dx%dx%s>" % (s[0], s[1], dtype)
-    attr = "\n    {isaac.config = #isaac.gemm<%s>}" % config if config else ""
-    return ("func.func @%s(%%A: %s, %%B: %s, %%C: %s) {\n"
-            "  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> %s>, "
-            "affine_map<(m, n, k) -> %s>, affine_map<(m, n, k) -> (m, n)>]\n"
-            "    ins(%%A, %%B : %s, %s) outs(%%C : %s)%s\n  return\n}\n"
-            % (name, t(a), t(b), t((m, n)), am, bm, t(a), t(b), t((m, n)), attr))
-
-
-def mangle(config):
-    v = dict(kv.split(" = ") for kv in config.split(", "))
-    return "ml%s_nl%s_ms%s_ns%s_u%s_ks%s_kl%s_kg%s_v%s" % tuple(
-        v[x] for x in ("ml", "nl", "ms", "ns", "u", "ks", "kl", "kg", "vec"))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from gen_kernels import func, kernel_name  # noqa: E402
 
 
 def rankings(opt, mlir, args):
@@ -104,13 +85,13 @@ def main():
             if c not in cands:
                 cands.append(c)
         for c in cands:
-            name = "isaac_gemm_%s_%s_%s" % (a.dtype, lay, mangle(c))
+            name = kernel_name(a.dtype, lay, c)
             kernels[name] = (lay, c)
             samples.append("%s %d %d %d" % (name, m, n, k))
         out.append({"m": m, "n": n, "k": k, "layout": lay,
-                    "model": ["isaac_gemm_%s_%s_%s" % (a.dtype, lay, mangle(c))
+                    "model": [kernel_name(a.dtype, lay, c)
                               for c in model["s%d" % i]],
-                    "heuristic": ["isaac_gemm_%s_%s_%s" % (a.dtype, lay, mangle(c))
+                    "heuristic": [kernel_name(a.dtype, lay, c)
                                   for c in heuristic["s%d" % i]],
                     "candidates": len(cands)})
     with open(os.path.join(a.out, "kernels.mlir"), "w") as f:
