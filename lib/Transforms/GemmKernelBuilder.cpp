@@ -80,6 +80,7 @@ struct BlockState {
   Value M, N, K, lda, ldb, ldc;
   Value aBase, bBase, cBase; ///< batch-offset global pointers
   Value m0, n0;              ///< first row / column of the block's C tile
+  Value full;                ///< the block's whole ML x NL tile lies in C
   Value kEnd;                ///< end of this block's K slice
   Value smem;                ///< shared buffer base (!llvm.ptr<3>)
 };
@@ -302,15 +303,13 @@ void GemmBuilder::emitEpilogue(ArrayRef<Value> acc, Value tm, Value tn, Value g,
   int sw = 16 / e.esz();
   while (sw > 1 && c.ns % sw != 0)
     sw /= 2;
-  Value full = e.land(e.sle(e.add(st.m0, e.ci32(c.ml)), st.M),
-                      e.sle(e.add(st.n0, e.ci32(c.nl)), st.N));
   Value cAligned =
       e.land(e.isMultiple(LLVM::PtrToIntOp::create(b, loc, e.i64, st.cBase),
                           sw * e.esz()),
              e.isMultiple(st.ldc, sw));
   Value betaZero =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, beta, e.cf(0.0));
-  auto fastIf = scf::IfOp::create(b, loc, e.land(full, cAligned),
+  auto fastIf = scf::IfOp::create(b, loc, e.land(st.full, cAligned),
                                   /*withElse=*/true);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -400,8 +399,8 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
 
   // Fast path: the block's tile is inside C and both operands allow
   // aligned vec-wide loads (base address, leading dimension, batch stride).
-  Value full = e.land(e.sle(e.add(st.m0, e.ci32(c.ml)), st.M),
-                      e.sle(e.add(st.n0, e.ci32(c.nl)), st.N));
+  st.full = e.land(e.sle(e.add(st.m0, e.ci32(c.ml)), st.M),
+                   e.sle(e.add(st.n0, e.ci32(c.nl)), st.N));
   auto aligned = [&](Value base, Value ld, Value stride) {
     Value p = LLVM::PtrToIntOp::create(b, loc, e.i64, base);
     return e.land(
@@ -409,7 +408,7 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
         e.isMultiple(stride, c.vec));
   };
   Value fast =
-      e.land(full, e.land(aligned(A, st.lda, sA), aligned(B, st.ldb, sB)));
+      e.land(st.full, e.land(aligned(A, st.lda, sA), aligned(B, st.ldb, sB)));
   Value nFull = arith::SelectOp::create(b, loc, fast, e.divu(kLen, e.ci32(c.u)),
                                         e.ci32(0));
 

@@ -45,16 +45,12 @@ public:
   Value cf(double v) {
     return arith::ConstantOp::create(b, loc, b.getFloatAttr(elemTy, v));
   }
-  Value ctrue() {
-    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(i1, 1));
-  }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
   Value divu(Value x, Value y) { return arith::DivUIOp::create(b, loc, x, y); }
   Value remu(Value x, Value y) { return arith::RemUIOp::create(b, loc, x, y); }
   Value minsi(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
-  Value maxsi(Value x, Value y) { return arith::MaxSIOp::create(b, loc, x, y); }
   Value land(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
   Value slt(Value x, Value y) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y);
