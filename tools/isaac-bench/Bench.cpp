@@ -158,18 +158,17 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
       std::set<std::string> listedNames;
       bool restricted = !o.candidates.empty();
       if (restricted) {
-        auto it = o.candidates.find(std::to_string(p.M) + "," +
-                                    std::to_string(p.N) + "," +
-                                    std::to_string(p.K));
+        auto it =
+            o.candidates.find(std::to_string(p.M) + "," + std::to_string(p.N) +
+                              "," + std::to_string(p.K));
         if (it != o.candidates.end()) {
           // Lists for other dtypes or layouts of the same M, N, K share
           // the key: count only this problem's matching kernels.
           int kept = 0;
           for (const std::string &name : it->second) {
-            auto k = std::find_if(kernels.begin(), kernels.end(),
-                                  [&](const KernelFile &f) {
-                                    return name == f.info.name;
-                                  });
+            auto k = std::find_if(
+                kernels.begin(), kernels.end(),
+                [&](const KernelFile &f) { return name == f.info.name; });
             if (k == kernels.end() || !k->matches(dtype, p.transA, p.transB))
               continue;
             if (o.topk && kept == o.topk)
@@ -179,8 +178,7 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
           }
         }
       }
-      const std::set<std::string> *listed =
-          restricted ? &listedNames : nullptr;
+      const std::set<std::string> *listed = restricted ? &listedNames : nullptr;
       for (const KernelFile &k : kernels)
         if (k.matches(dtype, p.transA, p.transB) &&
             (!listed || listed->count(k.info.name)))
@@ -243,16 +241,12 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
         row.maxError = best->maxError;
         if (cache) {
           // The re-benchmarked winner, for isaac-select-config's cache=.
-          const isaacKernelInfo &i = best->kernel->info;
-          std::fprintf(cache,
-                       "%s %s %c%c %lld %lld %lld %lld #isaac.gemm<ml = %d, "
-                       "nl = %d, ms = %d, ns = %d, u = %d, ks = %d, kl = %d, "
-                       "kg = %d, vec = %d>\n",
-                       device.chip.c_str(), dtypeName(p.dtype),
-                       p.transA ? 't' : 'n', p.transB ? 't' : 'n',
-                       (long long)p.M, (long long)p.N, (long long)p.K,
-                       (long long)o.batch, i.ml, i.nl, i.ms, i.ns, i.u, i.ks,
-                       i.kl, i.kg, i.vec);
+          std::fprintf(
+              cache, "%s %s %c%c %lld %lld %lld %lld #isaac.gemm<%s>\n",
+              device.chip.c_str(), dtypeName(p.dtype), p.transA ? 't' : 'n',
+              p.transB ? 't' : 'n', (long long)p.M, (long long)p.N,
+              (long long)p.K, (long long)o.batch,
+              best->kernel->config().str().c_str());
           std::fflush(cache);
         }
       }

@@ -19,6 +19,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <set>
@@ -82,10 +83,12 @@ std::set<Key> readDone(const std::string &path, bool &hasHeader) {
       f.push_back(cell);
     if (f.size() < 14)
       continue;
-    std::string name = "isaac_gemm_" + f[0] + "_" + f[1] + "_ml" + f[5] +
-                       "_nl" + f[6] + "_ms" + f[7] + "_ns" + f[8] + "_u" +
-                       f[9] + "_ks" + f[10] + "_kl" + f[11] + "_kg" + f[12] +
-                       "_v" + f[13];
+    isaac::GemmConfig c;
+    int *fields[] = {&c.ml, &c.nl, &c.ms, &c.ns, &c.u,
+                     &c.ks, &c.kl, &c.kg, &c.vec};
+    for (int i = 0; i < 9; ++i)
+      *fields[i] = std::atoi(f[5 + i].c_str());
+    std::string name = "isaac_gemm_" + f[0] + "_" + f[1] + "_" + c.mangle();
     done.insert({name, std::stoll(f[2]), std::stoll(f[3]), std::stoll(f[4])});
   }
   return done;

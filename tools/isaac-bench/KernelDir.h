@@ -3,6 +3,7 @@
 #ifndef ISAAC_BENCH_KERNELDIR_H
 #define ISAAC_BENCH_KERNELDIR_H
 
+#include "isaac/Model/GemmConfig.h"
 #include "isaac/Runtime/Runtime.h"
 
 #include <string>
@@ -14,6 +15,12 @@ struct KernelFile {
   std::string path;
   std::string ptx;
   isaacKernelInfo info;
+
+  /// The tuning vector, as lib/Model spells and prints it.
+  isaac::GemmConfig config() const {
+    return {info.ml, info.nl, info.ms, info.ns, info.u,
+            info.ks, info.kl, info.kg, info.vec};
+  }
 
   bool matches(int dtype, bool transA, bool transB) const {
     return info.dtype == dtype && (info.transA != 0) == transA &&
