@@ -8,11 +8,19 @@ from the legal space; the union is the benchmarked candidate set. Writes, in OUT
   kernels.mlir  one GEMM per distinct (dtype, layout, config)
   samples.txt   'KERNEL M N K' for every (input, candidate) pair
   ranks.json    per input: the model's and the heuristic's rankings
+--also NAME=DIR adds the top --model-k of another model (DIR/<chip>/
+gemm-<dtype>.mlp, e.g. an earlier one) to the candidates and to ranks.json,
+scored at equal k by score.py.
+--train-samples takes samples.txt files or datasets (.csv, .csv.xz): an
+input that occurs in them is refused.
 usage: make_eval.py --opt isaac-opt --model-test isaac-model-test
-                    --train-samples data_samples.csv --out DIR [--dtype f32]
+                    --train-samples FILE... --out DIR [--dtype f32]
+                    [--also NAME=MODEL_DIR ...]
 """
 import argparse
+import csv
 import json
+import lzma
 import os
 import re
 import subprocess
@@ -50,7 +58,15 @@ def main():
     p.add_argument("--model-k", type=int, default=40)
     p.add_argument("--heuristic-k", type=int, default=10)
     p.add_argument("--random", type=int, default=15)
+    p.add_argument("--also", action="append", default=[],
+                   help="NAME=MODEL_DIR: another model's top --model-k")
     a = p.parse_args()
+    also = []
+    for spec in a.also:
+        name, sep, path = spec.partition("=")
+        if not sep or not name or name in ("model", "heuristic") or not path:
+            sys.exit("make_eval.py: --also expects NAME=MODEL_DIR, got '%s'" % spec)
+        also.append((name, path))
     os.makedirs(a.out, exist_ok=True)
     shapes = []
     for line in open(a.shapes):
@@ -59,7 +75,13 @@ def main():
             shapes.append((int(m), int(n), int(k), lay))
     seen = set()
     for path in a.train_samples:
-        for line in open(path):
+        if ".csv" in os.path.basename(path):  # a dataset (docs/tuning.md)
+            opener = lzma.open if path.endswith(".xz") else open
+            with opener(path, "rt") as f:
+                rows = csv.DictReader(l for l in f if not l.startswith("#"))
+                seen.update((int(r["m"]), int(r["n"]), int(r["k"])) for r in rows)
+            continue
+        for line in open(path):  # isaac-tune sample's samples.txt
             f = line.split()
             if len(f) == 4:
                 seen.add((int(f[1]), int(f[2]), int(f[3])))
@@ -72,7 +94,9 @@ def main():
             f.write(func("s%d" % i, a.dtype, m, n, k, lay))
     model_args = "topk=%d" % a.model_k + (" model-dir=" + a.model_dir if a.model_dir else "")
     model = rankings(a.opt, mlir, model_args)
-    heuristic = rankings(a.opt, mlir, "topk=%d model-dir=/nonexistent" % a.heuristic_k)
+    heuristic = rankings(a.opt, mlir, "topk=%d model-dir=none" % a.heuristic_k)
+    others = {name: rankings(a.opt, mlir, "topk=%d model-dir=%s" % (a.model_k, path))
+              for name, path in also}
     space = subprocess.run([a.model_test, "random-configs", str(a.seed),
                             str(a.random * len(shapes)), a.dtype], capture_output=True,
                            text=True, check=True).stdout.split("\n")
@@ -81,7 +105,8 @@ def main():
     for i, (m, n, k, lay) in enumerate(shapes):
         rnd = space[a.random * i:a.random * (i + 1)]
         cands = []
-        for c in model["s%d" % i] + heuristic["s%d" % i] + rnd:
+        extra = [c for name, _ in also for c in others[name]["s%d" % i]]
+        for c in model["s%d" % i] + heuristic["s%d" % i] + extra + rnd:
             if c not in cands:
                 cands.append(c)
         for c in cands:
@@ -93,6 +118,9 @@ def main():
                               for c in model["s%d" % i]],
                     "heuristic": [kernel_name(a.dtype, lay, c)
                                   for c in heuristic["s%d" % i]],
+                    "also": {name: [kernel_name(a.dtype, lay, c)
+                                    for c in others[name]["s%d" % i]]
+                             for name, _ in also},
                     "candidates": len(cands)})
     with open(os.path.join(a.out, "kernels.mlir"), "w") as f:
         for j, (name, (lay, c)) in enumerate(sorted(kernels.items())):

@@ -3,8 +3,9 @@
 
 usage: score.py RANKS.json TIMES.csv
 For each input: best = lowest time over every benchmarked candidate;
-e1 = best / time(top-1), e10 = best / min(time(top-10)), for the model and
-for the analytic heuristic. Prints a Markdown table and the geometric means.
+e1 = best / time(top-1), e10 = best / min(time(top-10)), for the model,
+the analytic heuristic and any other model make_eval.py --also added.
+Prints a Markdown table and the geometric means.
 """
 import csv
 import json
@@ -22,9 +23,14 @@ def main():
             row["dtype"], row["layout"], row["ml"], row["nl"], row["ms"], row["ns"],
             row["u"], row["ks"], row["kl"], row["kg"], row["vec"])
         times[(name, int(row["m"]), int(row["n"]), int(row["k"]))] = float(row["time_us"])
-    logs = {"model": [[], []], "heuristic": [[], []]}
-    print("| M | N | K | layout | candidates | best us | model e1 | model e10 | heuristic e1 | heuristic e10 |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    whos = ["model", "heuristic"] + sorted(ranks[0].get("also", {}) if ranks else [])
+    for r in ranks:
+        for name, ranking in r.get("also", {}).items():
+            r[name] = ranking
+    logs = {who: [[], []] for who in whos}
+    print("| M | N | K | layout | candidates | best us | " +
+          " | ".join("%s e1 | %s e10" % (w, w) for w in whos) + " |")
+    print("|---" * (6 + 2 * len(whos)) + "|")
     for r in ranks:
         key = lambda name: (name, r["m"], r["n"], r["k"])
         mine = [t for (name, m, n, k), t in times.items()
@@ -33,7 +39,7 @@ def main():
             continue
         best = min(mine)
         cells = []
-        for who in ("model", "heuristic"):
+        for who in whos:
             ts = [times.get(key(name)) for name in r[who][:10]]
             e1 = best / ts[0] if ts and ts[0] else 0.0
             ok = [t for t in ts if t]
@@ -45,7 +51,7 @@ def main():
             r["m"], r["n"], r["k"], r["layout"], r["candidates"], best, " | ".join(cells)))
     g = lambda v: math.exp(sum(math.log(max(x, 1e-9)) for x in v) / len(v)) if v else 0
     print()
-    for who in ("model", "heuristic"):
+    for who in whos:
         print("%s: geomean e1 = %.3f, e10 = %.3f over %d inputs" % (
             who, g(logs[who][0]), g(logs[who][1]), len(logs[who][0])))
 

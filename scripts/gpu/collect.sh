@@ -2,24 +2,28 @@
 # On the GPU machine: times the sampled kernels of .carry/ds (made here by
 # isaac-tune sample + isaac-opt, packed by scripts/pack-dataset-kernels.sh)
 # on their sampled inputs, writing dataset rows (docs/tuning.md) to $OUT.
+# DS=DIR takes the kernels from another folder (default .carry/ds); a
+# limit of 0 seconds, or no DIR/<dtype>-samples.txt, skips that dtype.
 # The PTX is assembled with ptxas on every core first, so the collection
 # does not wait for the driver's JIT one kernel at a time.
 #   usage: collect.sh SECONDS_F32 SECONDS_F64
 set -uo pipefail
 OUT="${OUT:-/tmp/isaac-out}"; mkdir -p "$OUT"
 limit32="${1:-300}"; limit64="${2:-60}"
+ds="${DS:-.carry/ds}"
 work=/tmp/isaac-ds; rm -rf "$work"; mkdir -p "$work"
-tar -xJf .carry/ds/kernels.tar.xz -C "$work" || exit 1
+tar -xJf "$ds/kernels.tar.xz" -C "$work" || exit 1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"
 nvcc --version | tail -2 >>"$OUT/gpu.txt"
 bash scripts/gpu/build-bench.sh || exit 1
 bash scripts/gpu/assemble.sh "$work"/ptx-*
 for d in f32:$limit32 f64:$limit64; do
   dt=${d%%:*}; lim=${d#*:}
-  # Resume: rows collected by an earlier call, carried back in .carry/ds.
-  [ -f ".carry/ds/gemm-$dt.csv" ] && cp ".carry/ds/gemm-$dt.csv" "$OUT/gemm-$dt.csv"
+  [ -f "$ds/$dt-samples.txt" ] && [ "$lim" -gt 0 ] || continue
+  # Resume: rows collected by an earlier call, carried back in $ds.
+  [ -f "$ds/gemm-$dt.csv" ] && cp "$ds/gemm-$dt.csv" "$OUT/gemm-$dt.csv"
   build-gpu/bin/isaac-bench --ptx-dir "$work/ptx-$dt" \
-    --collect ".carry/ds/$dt-samples.txt" --out "$OUT/gemm-$dt.csv" \
+    --collect "$ds/$dt-samples.txt" --out "$OUT/gemm-$dt.csv" \
     --reps 3 --time-limit "$lim" 2>&1 | tail -4
 done
 wc -l "$OUT"/gemm-*.csv

@@ -167,6 +167,22 @@ def read_dataset(path, dtype):
     return d
 
 
+def concat_datasets(ds):
+    """One Dataset of the rows of several (comments: each file's, in turn)."""
+    if len(ds) == 1:
+        return ds[0]
+    d = Dataset()
+    d.comments = [c for x in ds for c in x.comments]
+    d.synthetic = any(x.synthetic for x in ds)
+    for f in ("m", "n", "k", "ta", "tb", "batch", "tflops"):
+        setattr(d, f, np.concatenate([getattr(x, f) for x in ds]))
+    d.cfg = {f: np.concatenate([x.cfg[f] for x in ds]) for f in CONFIG_FIELDS}
+    d.failed = sum(x.failed for x in ds)
+    d.other_dtype = sum(x.other_dtype for x in ds)
+    d.bad = sum(x.bad for x in ds)
+    return d
+
+
 # --------------------------------------------------------------------------
 # MLP (float32 training, Adam)
 # --------------------------------------------------------------------------
@@ -367,8 +383,8 @@ def parse_arch(s):
 def main(argv=None):
     p = argparse.ArgumentParser(
         description="Train the MLP performance model (docs/model-format.md).")
-    p.add_argument("data", help="dataset CSV, optionally .xz "
-                   "(docs/tuning.md)")
+    p.add_argument("data", nargs="+", help="dataset CSV, optionally .xz "
+                   "(docs/tuning.md); several files are concatenated")
     p.add_argument("--chip", help="target chip (default: from the path "
                    "data/<chip>/..., else sm_90)")
     p.add_argument("--dtype", help="f32 or f64 (default: from the file name "
@@ -398,11 +414,11 @@ def main(argv=None):
     p.add_argument("--verbose", action="store_true")
     args = p.parse_args(argv)
 
-    parts = os.path.normpath(os.path.abspath(args.data)).split(os.sep)
+    parts = os.path.normpath(os.path.abspath(args.data[0])).split(os.sep)
     if args.chip is None:
         args.chip = parts[-2] if len(parts) >= 2 and \
             parts[-2].startswith("sm_") else "sm_90"
-    base = os.path.basename(args.data)
+    base = os.path.basename(args.data[0])
     if args.dtype is None:
         args.dtype = "f64" if base.startswith("gemm-f64") else "f32"
     if args.dtype not in ("f32", "f64"):
@@ -415,14 +431,15 @@ def main(argv=None):
         args.epochs = 3 if args.quick else 100
     archs = args.arch or (QUICK_ARCHS if args.quick else PAPER_ARCHS)
 
-    d = read_dataset(args.data, args.dtype)
+    parts_data = [read_dataset(path, args.dtype) for path in args.data]
+    d = concat_datasets(parts_data)
     default_out = os.path.join(REPO, "models", args.chip,
                                f"gemm-{args.dtype}.mlp")
     out = args.out or default_out
     models_dir = os.path.realpath(os.path.join(REPO, "models"))
     into_tree = os.path.realpath(out).startswith(models_dir + os.sep)
     if d.synthetic and into_tree and not args.allow_synthetic:
-        sys.exit(f"train.py: {args.data} is synthetic (a '# synthetic' "
+        sys.exit(f"train.py: {' '.join(args.data)} is synthetic (a '# synthetic' "
                  f"comment line): refusing to write {out}, where isaac-opt "
                  "would use it for real; give --out elsewhere")
 
@@ -457,7 +474,7 @@ def main(argv=None):
     xtr, ytr, xva, yva = xs[tr], ys[tr], xs[va], ys[va]
 
     kind = "synthetic" if d.synthetic else "measured"
-    log(f"train.py: {args.data}: {len(y)} {args.dtype} rows ({kind}; "
+    log(f"train.py: {' '.join(args.data)}: {len(y)} {args.dtype} rows ({kind}; "
         f"dropped {d.failed} failed, {d.other_dtype} other dtype, "
         f"{d.bad} malformed), {nshapes} shapes, {nval} held out "
         f"({int(va.sum())} rows); chip {args.chip} ({args.num_sms} SMs)")
@@ -509,20 +526,24 @@ def main(argv=None):
     arch, net = best[0], best[1]
     print(f"selected: {arch_name(arch)} (val mse {best[3]:.4f})")
 
-    if d.synthetic:
-        data_line = f"synthetic {base} rows={len(y)} shapes={nshapes}"
-    else:
-        with open(args.data, "rb") as f:
-            crc = zlib.crc32(f.read()) & 0xFFFFFFFF
-        data_line = (f"measured {base} crc32={crc:08x} rows={len(y)} "
-                     f"shapes={nshapes}")
+    # The data record names every file; measured ones with their checksum.
+    files = []
+    for path, part in zip(args.data, parts_data):
+        entry = f"{os.path.basename(path)}"
+        if not d.synthetic:
+            with open(path, "rb") as f:
+                entry += f" crc32={zlib.crc32(f.read()) & 0xFFFFFFFF:08x}"
+        files.append(f"{entry} rows={len(part.tflops)}")
+    total = f" total-rows={len(y)}" if len(files) > 1 else ""
+    data_line = (f"{'synthetic' if d.synthetic else 'measured'} "
+                 f"{' '.join(files)}{total} shapes={nshapes}")
     notes = [f"trained by tools/isaac-tune/train.py --seed {args.seed} "
              f"--epochs {args.epochs} --batch {args.batch} --lr {args.lr} "
              f"--weight-decay {args.weight_decay} "
              f"--val-frac {args.val_frac}",
              f"validation mse of log2(TFLOPS) {best[3]:.6f} on {nval} "
              "held-out input shapes"]
-    notes += [c.lstrip("# ").rstrip() for c in d.comments[:20]
+    notes += [c.lstrip("# ").rstrip() for c in d.comments[:40]
               if c.strip("# ")]
     notes = ["dataset: " + n if i >= 2 else n for i, n in enumerate(notes)]
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
