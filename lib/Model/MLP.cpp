@@ -7,12 +7,14 @@
 #include "isaac/Model/MLP.h"
 #include "isaac/Model/Features.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <sstream>
 
 using namespace isaac;
@@ -143,8 +145,9 @@ DenseFn dense() {
 
 size_t MLPModel::numParams() const {
   size_t n = 0;
-  for (const Layer &l : raw_)
-    n += l.w.size() + l.b.size();
+  for (const Net &net : raw_)
+    for (const Layer &l : net)
+      n += l.w.size() + l.b.size();
   return n;
 }
 
@@ -156,14 +159,14 @@ double MLPModel::seconds(const GemmShape &s, float log2Tflops) {
 
 /// x: first.in x kB, feature-major. work: 2 * maxWidth_ * kB floats. Writes
 /// kB outputs to y.
-void MLPModel::forward(const Layer &first, const float *x, size_t /*n*/,
+void MLPModel::forward(const Net &net, const Layer &first, const float *x,
                        float *y, float *work) const {
   DenseFn fn = dense();
   float *buf[2] = {work, work + size_t(maxWidth_) * kB};
   const float *cur = x;
-  size_t last = folded_.size() - 1;
+  size_t last = net.size() - 1;
   for (size_t l = 0; l <= last; ++l) {
-    const Layer &L = l == 0 ? first : folded_[l];
+    const Layer &L = l == 0 ? first : net[l];
     float *dst = l == last ? y : buf[l % 2];
     fn(L.w.data(), L.b.data(), L.in, L.out, cur, dst, l != last);
     cur = dst;
@@ -173,7 +176,8 @@ void MLPModel::forward(const Layer &first, const float *x, size_t /*n*/,
 void MLPModel::predictFeatures(const float *x, size_t n, float *y) const {
   std::vector<float> work(2 * size_t(maxWidth_) * kB);
   std::vector<float> block(size_t(kNumFeatures) * kB);
-  float out[kB];
+  float out[kB], sum[kB];
+  const float scale = 1.0f / float(folded_.size());
   for (size_t base = 0; base < n; base += kB) {
     size_t cnt = std::min<size_t>(kB, n - base);
     for (size_t b = 0; b < kB; ++b) {
@@ -181,8 +185,13 @@ void MLPModel::predictFeatures(const float *x, size_t n, float *y) const {
       for (int f = 0; f < kNumFeatures; ++f)
         block[size_t(f) * kB + b] = row[f];
     }
-    forward(folded_[0], block.data(), cnt, out, work.data());
-    std::memcpy(y + base, out, cnt * sizeof(float));
+    for (size_t mi = 0; mi < folded_.size(); ++mi) {
+      forward(folded_[mi], folded_[mi][0], block.data(), out, work.data());
+      for (size_t b = 0; b < cnt; ++b)
+        sum[b] = mi == 0 ? out[b] : sum[b] + out[b];
+    }
+    for (size_t b = 0; b < cnt; ++b)
+      y[base + b] = folded_.size() == 1 ? sum[b] : sum[b] * scale;
   }
 }
 
@@ -192,27 +201,31 @@ void MLPModel::predict(const GemmShape &shape, const GemmConfig *configs,
   // First layer restricted to the configuration-dependent features, the
   // shape-only ones folded into its bias.
   constexpr int kC = kNumFeatures - kNumShapeFeatures;
-  const Layer &f = folded_[0];
-  Layer first;
-  first.in = kC;
-  first.out = f.out;
-  first.w.resize(size_t(f.out) * kC);
-  first.b.resize(f.out);
   const float *sf = fb.shapeFeatures();
-  for (int o = 0; o < f.out; ++o) {
-    const float *row = f.w.data() + size_t(o) * kNumFeatures;
-    double acc = f.b[o];
-    for (int i = 0; i < kNumShapeFeatures; ++i)
-      acc += double(row[i]) * sf[i];
-    first.b[o] = float(acc);
-    std::memcpy(first.w.data() + size_t(o) * kC, row + kNumShapeFeatures,
-                kC * sizeof(float));
+  std::vector<Layer> firsts(folded_.size());
+  for (size_t mi = 0; mi < folded_.size(); ++mi) {
+    const Layer &f = folded_[mi][0];
+    Layer &first = firsts[mi];
+    first.in = kC;
+    first.out = f.out;
+    first.w.resize(size_t(f.out) * kC);
+    first.b.resize(f.out);
+    for (int o = 0; o < f.out; ++o) {
+      const float *row = f.w.data() + size_t(o) * kNumFeatures;
+      double acc = f.b[o];
+      for (int i = 0; i < kNumShapeFeatures; ++i)
+        acc += double(row[i]) * sf[i];
+      first.b[o] = float(acc);
+      std::memcpy(first.w.data() + size_t(o) * kC, row + kNumShapeFeatures,
+                  kC * sizeof(float));
+    }
   }
 
   std::vector<float> work(2 * size_t(maxWidth_) * kB);
   std::vector<float> block(size_t(kC) * kB);
   float feats[kC];
-  float out[kB];
+  float out[kB], sum[kB];
+  const float scale = 1.0f / float(folded_.size());
   for (size_t base = 0; base < n; base += kB) {
     size_t cnt = std::min<size_t>(kB, n - base);
     for (size_t b = 0; b < kB; ++b) {
@@ -220,8 +233,13 @@ void MLPModel::predict(const GemmShape &shape, const GemmConfig *configs,
       for (int i = 0; i < kC; ++i)
         block[size_t(i) * kB + b] = feats[i];
     }
-    forward(first, block.data(), cnt, out, work.data());
-    std::memcpy(y + base, out, cnt * sizeof(float));
+    for (size_t mi = 0; mi < folded_.size(); ++mi) {
+      forward(folded_[mi], firsts[mi], block.data(), out, work.data());
+      for (size_t b = 0; b < cnt; ++b)
+        sum[b] = mi == 0 ? out[b] : sum[b] + out[b];
+    }
+    for (size_t b = 0; b < cnt; ++b)
+      y[base + b] = folded_.size() == 1 ? sum[b] : sum[b] * scale;
   }
 }
 
@@ -373,10 +391,11 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
     error = name + ":1: malformed header, expected 'isaac-mlp <version>'";
     return nullptr;
   }
-  if (version != kMLPFormatVersion) {
+  if (version < kMLPOldestFormatVersion || version > kMLPFormatVersion) {
     error = name + ": unsupported model format version " + head[1] +
-            " (this build reads version " + std::to_string(kMLPFormatVersion) +
-            ")";
+            " (this build reads versions " +
+            std::to_string(kMLPOldestFormatVersion) + " to " +
+            std::to_string(kMLPFormatVersion) + ")";
     return nullptr;
   }
 
@@ -474,6 +493,36 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
   for (size_t i = 1; i < l->tokens.size(); ++i)
     m->data_ += (i > 1 ? " " : "") + l->tokens[i];
 
+  // Version 2: the support, one record per configuration parameter.
+  if (version >= 2) {
+    static const char *const kParams[9] = {"ml", "nl", "ms", "ns", "u",
+                                           "ks", "kl", "kg", "vec"};
+    for (const char *p : kParams) {
+      if (!(l = r.expect("support", -1, error)))
+        return nullptr;
+      if (l->tokens.size() < 3 || l->tokens[1] != p) {
+        error = r.where(*l) + "expected 'support " + p +
+                " <values>' (the parameters in the order ml nl ms ns u ks "
+                "kl kg vec, each with at least one value)";
+        return nullptr;
+      }
+      std::vector<int> values;
+      for (size_t i = 2; i < l->tokens.size(); ++i) {
+        long v = 0;
+        if (!parseInt(l->tokens[i], v) || v < 1 || v > (1 << 20) ||
+            (!values.empty() && v <= values.back())) {
+          error = r.where(*l) +
+                  "support values must be increasing positive "
+                  "integers, got '" +
+                  l->tokens[i] + "'";
+          return nullptr;
+        }
+        values.push_back(int(v));
+      }
+      m->support_.push_back(std::move(values));
+    }
+  }
+
   if (!(l = r.expect("features", -1, error)))
     return nullptr;
   {
@@ -550,29 +599,52 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
     return nullptr;
   }
 
-  for (size_t li = 0; li + 1 < m->sizes_.size(); ++li) {
-    if (!(l = r.expect("layer", 1, error)))
+  // Version 2: `members N`, then `member i` before each network's layers.
+  long members = 1;
+  if (version >= 2) {
+    if (!(l = r.expect("members", 1, error)))
       return nullptr;
-    if (l->tokens[1] != std::to_string(li)) {
-      error = r.where(*l) + "expected 'layer " + std::to_string(li) + "'";
+    if (!parseInt(l->tokens[1], members) || members < 1 || members > 64) {
+      error =
+          r.where(*l) + "'members' must be 1 to 64, got '" + l->tokens[1] + "'";
       return nullptr;
     }
-    Layer L;
-    L.in = m->sizes_[li];
-    L.out = m->sizes_[li + 1];
-    L.w.resize(size_t(L.in) * L.out);
-    L.b.resize(L.out);
-    for (int o = 0; o < L.out; ++o) {
-      const Line *row = r.next(error, "a weight row");
-      if (!row)
+  }
+  for (long mi = 0; mi < members; ++mi) {
+    if (version >= 2) {
+      if (!(l = r.expect("member", 1, error)))
         return nullptr;
-      if (!r.numbers(size_t(L.in) + 1, v, 0, *row, error))
+      if (l->tokens[1] != std::to_string(mi)) {
+        error = r.where(*l) + "expected 'member " + std::to_string(mi) + "'";
         return nullptr;
-      for (int i = 0; i < L.in; ++i)
-        L.w[size_t(o) * L.in + i] = float(v[i]);
-      L.b[o] = float(v[L.in]);
+      }
     }
-    m->raw_.push_back(std::move(L));
+    Net net;
+    for (size_t li = 0; li + 1 < m->sizes_.size(); ++li) {
+      if (!(l = r.expect("layer", 1, error)))
+        return nullptr;
+      if (l->tokens[1] != std::to_string(li)) {
+        error = r.where(*l) + "expected 'layer " + std::to_string(li) + "'";
+        return nullptr;
+      }
+      Layer L;
+      L.in = m->sizes_[li];
+      L.out = m->sizes_[li + 1];
+      L.w.resize(size_t(L.in) * L.out);
+      L.b.resize(L.out);
+      for (int o = 0; o < L.out; ++o) {
+        const Line *row = r.next(error, "a weight row");
+        if (!row)
+          return nullptr;
+        if (!r.numbers(size_t(L.in) + 1, v, 0, *row, error))
+          return nullptr;
+        for (int i = 0; i < L.in; ++i)
+          L.w[size_t(o) * L.in + i] = float(v[i]);
+        L.b[o] = float(v[L.in]);
+      }
+      net.push_back(std::move(L));
+    }
+    m->raw_.push_back(std::move(net));
   }
   if (!r.atEnd()) {
     const Line *extra = r.next(error, "");
@@ -581,22 +653,24 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
     return nullptr;
   }
 
-  // Fold the standardization into the first and last layers.
+  // Fold the standardization into each member's first and last layers.
   m->folded_ = m->raw_;
-  Layer &f = m->folded_.front();
-  for (int o = 0; o < f.out; ++o) {
-    double b = f.b[o];
-    for (int i = 0; i < f.in; ++i) {
-      double w = double(f.w[size_t(o) * f.in + i]) / m->inStd_[i];
-      b -= w * m->inMean_[i];
-      f.w[size_t(o) * f.in + i] = float(w);
+  for (Net &net : m->folded_) {
+    Layer &f = net.front();
+    for (int o = 0; o < f.out; ++o) {
+      double b = f.b[o];
+      for (int i = 0; i < f.in; ++i) {
+        double w = double(f.w[size_t(o) * f.in + i]) / m->inStd_[i];
+        b -= w * m->inMean_[i];
+        f.w[size_t(o) * f.in + i] = float(w);
+      }
+      f.b[o] = float(b);
     }
-    f.b[o] = float(b);
+    Layer &o = net.back();
+    for (float &w : o.w)
+      w *= m->outStd_;
+    o.b[0] = o.b[0] * m->outStd_ + m->outMean_;
   }
-  Layer &o = m->folded_.back();
-  for (float &w : o.w)
-    w *= m->outStd_;
-  o.b[0] = o.b[0] * m->outStd_ + m->outMean_;
   for (int s : m->sizes_)
     m->maxWidth_ = std::max(m->maxWidth_, s);
   return m;
@@ -606,13 +680,42 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
 // Search
 //===----------------------------------------------------------------------===//
 
+bool MLPModel::inSupport(const GemmConfig &c) const {
+  if (support_.empty())
+    return true;
+  const int params[9] = {c.ml, c.nl, c.ms, c.ns, c.u, c.ks, c.kl, c.kg, c.vec};
+  for (int i = 0; i < 9; ++i)
+    if (!std::binary_search(support_[i].begin(), support_[i].end(), params[i]))
+      return false;
+  return true;
+}
+
+std::string MLPModel::supportString() const {
+  if (support_.empty())
+    return "all";
+  static const char *const kParams[9] = {"ml", "nl", "ms", "ns", "u",
+                                         "ks", "kl", "kg", "vec"};
+  std::string s;
+  for (int i = 0; i < 9; ++i) {
+    s += (i ? "; " : "") + std::string(kParams[i]);
+    for (int v : support_[i])
+      s += " " + std::to_string(v);
+  }
+  return s;
+}
+
 CostFn isaac::makeMLPCost(std::shared_ptr<const MLPModel> model,
                           const ChipLimits &chip) {
+  // The legal space of a (dtype, chip) is enumerated once and stays put
+  // (legalConfigs); the first call for a shape predicts every configuration
+  // of it inside the model's support at once, later calls look up.
   struct State {
     bool valid = false;
     GemmShape shape;
-    const GemmConfig *base = nullptr;
-    std::vector<float> y;
+    const GemmConfig *base = nullptr; ///< the legal space the slots index
+    std::vector<int32_t> slot;        ///< per legal config; -1: outside
+    std::vector<GemmConfig> inside;   ///< the legal configs in the support
+    std::vector<float> y;             ///< per inside config
   };
   auto st = std::make_shared<State>();
   return [model, st, chip](const GemmShape &s, const GemmConfig &c) {
@@ -623,15 +726,29 @@ CostFn isaac::makeMLPCost(std::shared_ptr<const MLPModel> model,
     };
     if (!st->valid || !same(st->shape, s)) {
       const std::vector<GemmConfig> &space = legalConfigs(s.dtype, chip);
-      st->y.resize(space.size());
-      model->predict(s, space.data(), space.size(), st->y.data());
-      st->base = space.data();
+      if (st->base != space.data() || st->slot.size() != space.size()) {
+        st->slot.assign(space.size(), -1);
+        st->inside.clear();
+        for (size_t i = 0; i < space.size(); ++i)
+          if (model->inSupport(space[i])) {
+            st->slot[i] = int32_t(st->inside.size());
+            st->inside.push_back(space[i]);
+          }
+        st->base = space.data();
+      }
+      st->y.resize(st->inside.size());
+      model->predict(s, st->inside.data(), st->inside.size(), st->y.data());
       st->shape = s;
       st->valid = true;
     }
     std::less<const GemmConfig *> lt;
-    if (!lt(&c, st->base) && lt(&c, st->base + st->y.size()))
-      return MLPModel::seconds(s, st->y[size_t(&c - st->base)]);
+    if (!lt(&c, st->base) && lt(&c, st->base + st->slot.size())) {
+      int32_t k = st->slot[size_t(&c - st->base)];
+      return k < 0 ? std::numeric_limits<double>::infinity()
+                   : MLPModel::seconds(s, st->y[size_t(k)]);
+    }
+    if (!model->inSupport(c))
+      return std::numeric_limits<double>::infinity();
     float y = 0;
     model->predict(s, &c, 1, &y);
     return MLPModel::seconds(s, y);

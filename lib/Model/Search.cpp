@@ -3,6 +3,7 @@
 #include "isaac/Model/Search.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <mutex>
 
@@ -73,8 +74,12 @@ std::vector<Ranked> isaac::searchBest(const GemmShape &shape,
     int64_t kTiles = (shape.k + c.u - 1) / c.u;
     if (c.kg > 1 && c.kg > kTiles)
       continue;
-    ++count;
     double t = cost(shape, c);
+    // An infinite cost is the cost model declining to rank `c` (e.g. the
+    // MLP outside its training support): not a candidate.
+    if (std::isinf(t))
+      continue;
+    ++count;
     if (best.size() == k && t >= best.back().cost)
       continue;
     Ranked r{c, t};

@@ -248,6 +248,7 @@ struct SelectConfigPass
 
       std::vector<::isaac::Ranked> best;
       Ranker *ranker = nullptr;
+      bool outsideSupport = false;
       if (!fromCache || topk > 1) {
         ranker = &getRanker(shape.dtype, *limits, op);
         if (ranker->failed) {
@@ -255,6 +256,18 @@ struct SelectConfigPass
           return;
         }
         best = ::isaac::searchBest(shape, *limits, ranker->cost, topk);
+        if (best.empty() && ranker->model) {
+          // Every legal configuration lies outside the model's training
+          // support (a model trained on other parameter ranges): it ranks
+          // none of them, the heuristic does.
+          outsideSupport = true;
+          best = ::isaac::searchBest(
+              shape, *limits,
+              [&](const ::isaac::GemmShape &s, const ::isaac::GemmConfig &c) {
+                return ::isaac::analyticCost(s, c, *limits);
+              },
+              topk);
+        }
         if (best.empty() && !fromCache) {
           op->emitError() << "isaac: no legal configuration for this GEMM on "
                           << chip;
@@ -284,6 +297,13 @@ struct SelectConfigPass
       if (fromCache)
         op->emitRemark() << "isaac: configuration from the tuning cache "
                          << cache;
+      else if (outsideSupport)
+        op->emitRemark() << "isaac: every legal configuration lies outside "
+                            "the training support of "
+                         << ranker->modelPath << " ("
+                         << ranker->model->supportString()
+                         << "); configuration chosen by the analytic "
+                            "heuristic";
       else if (ranker->model)
         op->emitRemark() << "isaac: configuration chosen by the trained model "
                          << ranker->modelPath << " ("

@@ -8,7 +8,7 @@ from the legal space; the union is the benchmarked candidate set. Writes, in OUT
   kernels.mlir  one GEMM per distinct (dtype, layout, config)
   samples.txt   'KERNEL M N K' for every (input, candidate) pair
   ranks.json    per input: the model's and the heuristic's rankings
---also NAME=DIR adds the top --model-k of another model (DIR/<chip>/
+--also NAME=DIR adds the top --also-k (default --model-k) of another model (DIR/<chip>/
 gemm-<dtype>.mlp, e.g. an earlier one) to the candidates and to ranks.json,
 scored at equal k by score.py.
 --train-samples takes samples.txt files or datasets (.csv, .csv.xz): an
@@ -59,7 +59,9 @@ def main():
     p.add_argument("--heuristic-k", type=int, default=10)
     p.add_argument("--random", type=int, default=15)
     p.add_argument("--also", action="append", default=[],
-                   help="NAME=MODEL_DIR: another model's top --model-k")
+                   help="NAME=MODEL_DIR: another model's top --also-k")
+    p.add_argument("--also-k", type=int, default=0,
+                   help="candidates from each --also model (default: --model-k)")
     a = p.parse_args()
     also = []
     for spec in a.also:
@@ -95,7 +97,8 @@ def main():
     model_args = "topk=%d" % a.model_k + (" model-dir=" + a.model_dir if a.model_dir else "")
     model = rankings(a.opt, mlir, model_args)
     heuristic = rankings(a.opt, mlir, "topk=%d model-dir=none" % a.heuristic_k)
-    others = {name: rankings(a.opt, mlir, "topk=%d model-dir=%s" % (a.model_k, path))
+    also_k = a.also_k or a.model_k
+    others = {name: rankings(a.opt, mlir, "topk=%d model-dir=%s" % (also_k, path))
               for name, path in also}
     space = subprocess.run([a.model_test, "random-configs", str(a.seed),
                             str(a.random * len(shapes)), a.dtype], capture_output=True,

@@ -15,7 +15,7 @@ python3 "$root/scripts/eval/make_eval.py" --opt "$opt" \
   --model-test "$build/bin/isaac-model-test" \
   --train-samples "$root"/data/sm_90/gemm-f32*.csv.xz --out "$work" "$@"
 "$opt" "$root/examples/table4.mlir" --isaac-select-config="chip=sm_90 topk=10" \
-  -mlir-print-local-scope >"$work/t4sel.mlir"
+  -mlir-print-local-scope >"$work/t4sel.mlir" 2>"$work/t4sel.remarks"
 python3 "$root/scripts/gen_kernels.py" candidates "$work/t4sel.mlir" \
   "$work/t4-candidates.txt" >"$work/t4kernels.mlir"
 # One function per kernel: two compilers on halves of the eval kernels.

@@ -8,6 +8,8 @@
 #   e2e/isaac-e2e              examples/e2e/build.sh output
 #   eval/eval.tar.xz           ptx-eval/, ptx-t4model/, samples.txt,
 #                              t4-candidates.txt
+# CHECKS=0 skips the correctness sweep and memcheck (when the generator
+# is unchanged since a run that had them).
 # Peak and bandwidth of the roofline: H200/H100 SXM FP32 and FP64 (tensor
 # core) 67 TFLOPS; $BW GB/s (H200 4800, H100 3350).
 set -uo pipefail
@@ -22,6 +24,7 @@ work=/tmp/isaac-eval; rm -rf "$work"; mkdir -p "$work"
 tar -xJf .carry/eval/eval.tar.xz -C "$work" || exit 1
 bash scripts/gpu/assemble.sh .carry/sweep "$work/ptx-eval" "$work/ptx-t4model"
 
+if [ "${CHECKS:-1}" != 0 ]; then
 echo "== sweep"
 timeout 120 $bench --ptx-dir .carry/sweep --sweep 2>&1 | grep -v "^\["
 echo "== memcheck"
@@ -34,6 +37,7 @@ timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 $bench \
   --ptx-dir .carry/sweep --kernel isaac_gemm_f64_nt_ml16_nl16_ms2_ns2_u16_ks2_kl4_kg8_v1 \
   --shape 31,33,1000,nt --deterministic --check-only >/tmp/memcheck.log 2>&1
 echo "memcheck (f64, deterministic split-K) exit $?"; tail -2 /tmp/memcheck.log
+fi
 echo "== end-to-end"
 ./.carry/e2e/isaac-e2e 2>&1
 echo "== evaluation timings"

@@ -280,6 +280,8 @@ static int runMLPInfo(const char *path) {
   std::printf("model %s: %s %s, %d SMs, layers %s, %zu parameters, data %s\n",
               path, dtypeName(m->dtype()), m->chip().c_str(), m->numSMs(),
               layers.c_str(), m->numParams(), m->data().c_str());
+  std::printf("members: %zu\n", m->numMembers());
+  std::printf("support: %s\n", m->supportString().c_str());
   return 0;
 }
 

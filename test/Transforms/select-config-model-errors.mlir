@@ -16,12 +16,12 @@
 // Not a model at all.
 // RUN: echo "hello" > %t/magic/sm_90/gemm-f32.mlp
 // RUN: not isaac-opt %s --isaac-select-config="model-dir=%t/magic" 2>&1 | FileCheck %s --check-prefix=MAGIC
-// MAGIC: error: isaac: cannot use the trained model: {{.*}}magic/sm_90/gemm-f32.mlp: not an isaac MLP model (the first line must be 'isaac-mlp 1')
+// MAGIC: error: isaac: cannot use the trained model: {{.*}}magic/sm_90/gemm-f32.mlp: not an isaac MLP model (the first line must be 'isaac-mlp 2')
 //
 // A format version this build does not read.
-// RUN: sed '1s/^isaac-mlp 1$/isaac-mlp 2/' %S/Inputs/models/sm_90/gemm-f32.mlp > %t/version/sm_90/gemm-f32.mlp
+// RUN: sed '1s/^isaac-mlp 1$/isaac-mlp 3/' %S/Inputs/models/sm_90/gemm-f32.mlp > %t/version/sm_90/gemm-f32.mlp
 // RUN: not isaac-opt %s --isaac-select-config="model-dir=%t/version" 2>&1 | FileCheck %s --check-prefix=VERSION
-// VERSION: error: isaac: cannot use the trained model: {{.*}}version/sm_90/gemm-f32.mlp: unsupported model format version 2 (this build reads version 1)
+// VERSION: error: isaac: cannot use the trained model: {{.*}}version/sm_90/gemm-f32.mlp: unsupported model format version 3 (this build reads versions 1 to 2)
 //
 // A model of another chip, filed under this one.
 // RUN: cp %S/Inputs/models/sm_90/gemm-f32.mlp %t/chip/sm_80/gemm-f32.mlp

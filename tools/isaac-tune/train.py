@@ -29,7 +29,7 @@ try:
 except ImportError:  # pragma: no cover
     sys.exit("train.py: needs numpy (Debian: apt-get install python3-numpy)")
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 # The feature vector: keep in sync with include/isaac/Model/Features.h.
 FEATURE_NAMES = [
@@ -240,8 +240,8 @@ class MLP:
         self.b = [b.copy() for b in ws[n:]]
 
 
-def train_one(arch, xtr, ytr, xva, yva, args, dead):
-    rng = np.random.default_rng(args.seed)
+def train_one(arch, xtr, ytr, xva, yva, args, dead, seed=None):
+    rng = np.random.default_rng(args.seed if seed is None else seed)
     net = MLP([xtr.shape[1]] + list(arch) + [1], rng, dead)
     params = net.params()
     mom = [np.zeros_like(p) for p in params]
@@ -305,7 +305,29 @@ def hexf(x):
     return mant + "p" + exp
 
 
-def model_text(net, mean, std, ymean, ystd, args, data_line, notes):
+def training_support(d, min_frac):
+    """Per configuration parameter, the values used by at least min_frac of
+    the distinct training kernels (dtype, layout, configuration): where the
+    model has seen enough kernels to rank. Outside it a prediction is an
+    extrapolation (a parameter value seen in a handful of kernels), and the
+    search's argmax over ~10^6 configurations finds exactly such spurious
+    optima (docs/model-eval.md)."""
+    kernels = np.unique(np.stack([d.ta, d.tb] + [d.cfg[f] for f in
+                                                 CONFIG_FIELDS], axis=1),
+                        axis=0)
+    need = max(1, math.ceil(min_frac * len(kernels)))
+    support = []
+    for i, f in enumerate(CONFIG_FIELDS):
+        vals, counts = np.unique(kernels[:, 2 + i], return_counts=True)
+        keep = [int(v) for v, c in zip(vals, counts) if c >= need]
+        if not keep:  # never empty: the most used value stays
+            keep = [int(vals[np.argmax(counts)])]
+        support.append((f, keep))
+    return support, len(kernels), need
+
+
+def model_text(nets, mean, std, ymean, ystd, args, data_line, notes,
+               support):
     out = [f"isaac-mlp {FORMAT_VERSION}"]
     out += ["# " + s for s in notes]
     out.append(f"dtype {args.dtype}")
@@ -313,33 +335,45 @@ def model_text(net, mean, std, ymean, ystd, args, data_line, notes):
     out.append(f"num-sms {args.num_sms}")
     out.append("target log2-tflops")
     out.append(f"data {data_line}")
+    for f, vals in support:
+        out.append(f"support {f} " + " ".join(str(v) for v in vals))
     out.append(f"features {len(FEATURE_NAMES)} " + " ".join(FEATURE_NAMES))
-    out.append("layers " + " ".join(str(s) for s in net.sizes))
+    out.append("layers " + " ".join(str(s) for s in nets[0].sizes))
     out.append("input-mean " + " ".join(hexf(v) for v in mean))
     out.append("input-std " + " ".join(hexf(v) for v in std))
     out.append("output-mean " + hexf(ymean))
     out.append("output-std " + hexf(ystd))
-    for i, (w, b) in enumerate(zip(net.W, net.b)):
-        out.append(f"layer {i}")
-        for o in range(w.shape[1]):
-            out.append(" ".join(hexf(v) for v in w[:, o]) + " " + hexf(b[o]))
+    out.append(f"members {len(nets)}")
+    for mi, net in enumerate(nets):
+        out.append(f"member {mi}")
+        for i, (w, b) in enumerate(zip(net.W, net.b)):
+            out.append(f"layer {i}")
+            for o in range(w.shape[1]):
+                out.append(" ".join(hexf(v) for v in w[:, o]) + " " +
+                           hexf(b[o]))
     body = ("\n".join(out) + "\n").encode()
     return body + b"end %08x\n" % (zlib.crc32(body) & 0xFFFFFFFF)
 
 
-def reference_predict(net, mean, std, ymean, ystd, x):
-    """float64 prediction from the weights exactly as written (float32)."""
-    h = (x.astype(np.float64) - np.float32(mean).astype(np.float64)) / \
+def reference_predict(nets, mean, std, ymean, ystd, x):
+    """float64 prediction from the weights exactly as written (float32):
+    the mean over the ensemble's members."""
+    z = (x.astype(np.float64) - np.float32(mean).astype(np.float64)) / \
         np.float32(std).astype(np.float64)
-    last = len(net.W) - 1
-    for i, (w, b) in enumerate(zip(net.W, net.b)):
-        h = h @ w.astype(np.float64) + b.astype(np.float64)
-        if i != last:
-            h = np.maximum(h, 0)
-    return h[:, 0] * float(np.float32(ystd)) + float(np.float32(ymean))
+    total = 0.0
+    for net in nets:
+        h = z
+        last = len(net.W) - 1
+        for i, (w, b) in enumerate(zip(net.W, net.b)):
+            h = h @ w.astype(np.float64) + b.astype(np.float64)
+            if i != last:
+                h = np.maximum(h, 0)
+        total = total + (h[:, 0] * float(np.float32(ystd)) +
+                         float(np.float32(ymean)))
+    return total / len(nets)
 
 
-def write_vectors(path, net, mean, std, ymean, ystd, d, rows, args):
+def write_vectors(path, nets, mean, std, ymean, ystd, d, rows, args):
     """Test vectors for `isaac-model-test mlp-check`: shape, configuration,
     the features computed here and the float64 prediction."""
     m, n, k = d.m[rows], d.n[rows], d.k[rows]
@@ -351,7 +385,7 @@ def write_vectors(path, net, mean, std, ymean, ystd, d, rows, args):
     ta = ta.copy()
     ta[half + 1::3] = 1 - ta[half + 1::3]
     x = features(m, n, k, ta, tb, cfg, args.num_sms, batch)
-    y = reference_predict(net, mean, std, ymean, ystd, x)
+    y = reference_predict(nets, mean, std, ymean, ystd, x)
     lines = ["isaac-mlp-vectors 1",
              "# layout m n k batch ml nl ms ns u ks kl kg vec "
              "features[19] log2-tflops"]
@@ -409,6 +443,14 @@ def main(argv=None):
     p.add_argument("--allow-synthetic", action="store_true",
                    help="allow writing a model trained on synthetic data "
                    "into the source tree's models/")
+    p.add_argument("--ensemble", type=int, default=1,
+                   help="members of the shipped model: the selected "
+                   "architecture trained N times (seeds S, S+1, ...) on the "
+                   "same split; the prediction is their mean")
+    p.add_argument("--support-min-frac", type=float, default=0.01,
+                   help="a parameter value is in the model's support when "
+                   "at least this fraction of the distinct training kernels "
+                   "use it (docs/model-format.md); 0 keeps every value seen")
     p.add_argument("--vectors", help="also write test vectors for "
                    "isaac-model-test mlp-check")
     p.add_argument("--verbose", action="store_true")
@@ -427,6 +469,8 @@ def main(argv=None):
         if args.chip not in NUM_SMS:
             p.error(f"unknown chip {args.chip}: give --num-sms")
         args.num_sms = NUM_SMS[args.chip]
+    if not 1 <= args.ensemble <= 64:
+        p.error("--ensemble must be 1 to 64")
     if args.epochs is None:
         args.epochs = 3 if args.quick else 100
     archs = args.arch or (QUICK_ARCHS if args.quick else PAPER_ARCHS)
@@ -525,6 +569,23 @@ def main(argv=None):
     best = min(results, key=lambda r: r[3])
     arch, net = best[0], best[1]
     print(f"selected: {arch_name(arch)} (val mse {best[3]:.4f})")
+    nets, val_mse = [net], best[3]
+    if args.ensemble > 1:
+        # More members of the selected architecture, other initializations
+        # and minibatch orders, the same held-out shapes. Averaging damps
+        # what one network invents where the data is thin: the search's
+        # argmax lands on such spurious optima (docs/model-eval.md).
+        for i in range(1, args.ensemble):
+            member, _, secs = train_one(arch, xtr, ytr, xva, yva, args, dead,
+                                        seed=args.seed + i)
+            nets.append(member)
+            log(f"train.py: member {i}: val mse "
+                f"{float(np.mean((member.forward(xva) * ystd + ymean - y[va]) ** 2)):.4f} "
+                f"({secs:.1f} s)")
+        pva = np.mean([n.forward(xva) for n in nets], axis=0) * ystd + ymean
+        val_mse = float(np.mean((pva - y[va]) ** 2))
+        print(f"ensemble: {args.ensemble} x {arch_name(arch)}, val mse "
+              f"{val_mse:.4f}")
 
     # The data record names every file; measured ones with their checksum.
     files = []
@@ -537,24 +598,32 @@ def main(argv=None):
     total = f" total-rows={len(y)}" if len(files) > 1 else ""
     data_line = (f"{'synthetic' if d.synthetic else 'measured'} "
                  f"{' '.join(files)}{total} shapes={nshapes}")
+    support, nkernels, need = training_support(d, args.support_min_frac)
     notes = [f"trained by tools/isaac-tune/train.py --seed {args.seed} "
              f"--epochs {args.epochs} --batch {args.batch} --lr {args.lr} "
              f"--weight-decay {args.weight_decay} "
-             f"--val-frac {args.val_frac}",
-             f"validation mse of log2(TFLOPS) {best[3]:.6f} on {nval} "
-             "held-out input shapes"]
-    notes += [c.lstrip("# ").rstrip() for c in d.comments[:40]
+             f"--val-frac {args.val_frac} "
+             f"--ensemble {args.ensemble} "
+             f"--support-min-frac {args.support_min_frac}",
+             f"validation mse of log2(TFLOPS) {val_mse:.6f} on {nval} "
+             "held-out input shapes",
+             f"support: parameter values of at least {need} of the "
+             f"{nkernels} distinct training kernels"]
+    notes += ["dataset: " + c.lstrip("# ").rstrip() for c in d.comments[:40]
               if c.strip("# ")]
-    notes = ["dataset: " + n if i >= 2 else n for i, n in enumerate(notes)]
+    dropped = [f"{f}={v}" for f, vals in support
+               for v in sorted(set(int(x) for x in d.cfg[f]))
+               if v not in vals]
+    log("train.py: support excludes " + (", ".join(dropped) or "nothing"))
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     with open(out, "wb") as f:
-        f.write(model_text(net, mean, std, ymean, ystd, args, data_line,
-                           notes))
+        f.write(model_text(nets, mean, std, ymean, ystd, args, data_line,
+                           notes, support))
     print(f"wrote {out}")
 
     if args.vectors:
         vrows = list(np.where(va)[0][:48]) + list(np.where(tr)[0][:16])
-        write_vectors(args.vectors, net, mean, std, ymean, ystd, d,
+        write_vectors(args.vectors, nets, mean, std, ymean, ystd, d,
                       np.array(vrows, dtype=np.int64), args)
         print(f"wrote {args.vectors}")
     return 0

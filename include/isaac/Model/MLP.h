@@ -33,7 +33,10 @@
 namespace isaac {
 
 /// Version of the model file format this build reads and writes.
-constexpr int kMLPFormatVersion = 1;
+/// The format this build writes and reads; version 1 (no `support`
+/// records) is still read, as a model without a support restriction.
+constexpr int kMLPFormatVersion = 2;
+constexpr int kMLPOldestFormatVersion = 1;
 
 /// The checksum of the `end` line: CRC-32 (zlib's) of the bytes before it.
 uint32_t mlpChecksum(const char *data, size_t n);
@@ -57,8 +60,22 @@ public:
   bool synthetic() const { return synthetic_; }
   /// Layer widths, input and output included: {19, 64, 128, 64, 1}.
   const std::vector<int> &layerSizes() const { return sizes_; }
-  /// Weights and biases.
+  /// Networks of the ensemble (the `members` record; 1 in a version-1
+  /// file). The prediction is their mean.
+  size_t numMembers() const { return raw_.size(); }
+  /// Weights and biases of all members.
   size_t numParams() const;
+
+  /// The configuration parameter values the model was trained on enough to
+  /// rank (the `support` records, docs/model-format.md): per parameter of
+  /// GemmConfig, in the order ml nl ms ns u ks kl kg vec, the sorted values.
+  /// Empty for a version-1 file: every value is in the support.
+  const std::vector<std::vector<int>> &support() const { return support_; }
+  /// Whether every parameter of `c` takes a value of the support. Outside
+  /// it a prediction is an extrapolation, and the search does not rank it.
+  bool inSupport(const GemmConfig &c) const;
+  /// "ml 2 4 ...; nl ..." for messages; "all" without a restriction.
+  std::string supportString() const;
 
   /// Predicted log2(TFLOPS) of `n` raw feature rows (row-major, n x
   /// kNumFeatures) into y[0..n).
@@ -76,7 +93,8 @@ private:
     std::vector<float> w; ///< out x in, row-major
     std::vector<float> b; ///< out
   };
-  void forward(const Layer &first, const float *x, size_t n, float *y,
+  using Net = std::vector<Layer>;
+  void forward(const Net &net, const Layer &first, const float *x, float *y,
                float *work) const;
 
   DType dtype_ = DType::F32;
@@ -84,10 +102,11 @@ private:
   bool synthetic_ = false;
   int numSMs_ = 0;
   std::vector<int> sizes_;
+  std::vector<std::vector<int>> support_;
   std::vector<float> inMean_, inStd_;
   float outMean_ = 0, outStd_ = 1;
-  std::vector<Layer> raw_;    ///< as stored in the file
-  std::vector<Layer> folded_; ///< standardization folded in
+  std::vector<Net> raw_;    ///< per member, as stored in the file
+  std::vector<Net> folded_; ///< per member, standardization folded in
   int maxWidth_ = 0;
 };
 
@@ -97,6 +116,8 @@ private:
 /// are recognized by the address of the configuration inside
 /// legalConfigs()). Other configurations are scored one by one. Not
 /// thread-safe: one CostFn per thread.
+/// The search's cost: the predicted run time in seconds, +infinity for a
+/// configuration outside the model's support (searchBest skips those).
 CostFn makeMLPCost(std::shared_ptr<const MLPModel> model,
                    const ChipLimits &chip);
 
