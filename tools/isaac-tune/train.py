@@ -8,7 +8,7 @@ predict log2(TFLOPS) with Adam on minibatches, compares architectures like
 the paper's Table 2 by their MSE on input shapes held out of training, and
 writes the best one (or --arch) in the format of docs/model-format.md.
 
-    python3 tools/isaac-tune/train.py data/sm_90/gemm-f32.csv.xz
+    python3 tools/isaac-tune/train.py data/sm_90/gemm-f32-h100.csv.xz [more.csv.xz ...]
 
 writes models/sm_90/gemm-f32.mlp. Python 3 and numpy only; deterministic
 given --seed.
