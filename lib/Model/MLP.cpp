@@ -196,14 +196,17 @@ void MLPModel::predictFeatures(const float *x, size_t n, float *y) const {
 }
 
 void MLPModel::predict(const GemmShape &shape, const GemmConfig *configs,
-                       size_t n, float *y) const {
+                       size_t n, float *y, size_t firstMember,
+                       size_t numMembers) const {
+  size_t mBegin = std::min(firstMember, folded_.size() - 1);
+  size_t mEnd = mBegin + std::min(numMembers, folded_.size() - mBegin);
   FeatureBuilder fb(shape, numSMs_);
   // First layer restricted to the configuration-dependent features, the
   // shape-only ones folded into its bias.
   constexpr int kC = kNumFeatures - kNumShapeFeatures;
   const float *sf = fb.shapeFeatures();
   std::vector<Layer> firsts(folded_.size());
-  for (size_t mi = 0; mi < folded_.size(); ++mi) {
+  for (size_t mi = mBegin; mi < mEnd; ++mi) {
     const Layer &f = folded_[mi][0];
     Layer &first = firsts[mi];
     first.in = kC;
@@ -225,7 +228,7 @@ void MLPModel::predict(const GemmShape &shape, const GemmConfig *configs,
   std::vector<float> block(size_t(kC) * kB);
   float feats[kC];
   float out[kB], sum[kB];
-  const float scale = 1.0f / float(folded_.size());
+  const float scale = 1.0f / float(mEnd - mBegin);
   for (size_t base = 0; base < n; base += kB) {
     size_t cnt = std::min<size_t>(kB, n - base);
     for (size_t b = 0; b < kB; ++b) {
@@ -233,13 +236,13 @@ void MLPModel::predict(const GemmShape &shape, const GemmConfig *configs,
       for (int i = 0; i < kC; ++i)
         block[size_t(i) * kB + b] = feats[i];
     }
-    for (size_t mi = 0; mi < folded_.size(); ++mi) {
+    for (size_t mi = mBegin; mi < mEnd; ++mi) {
       forward(folded_[mi], firsts[mi], block.data(), out, work.data());
       for (size_t b = 0; b < cnt; ++b)
-        sum[b] = mi == 0 ? out[b] : sum[b] + out[b];
+        sum[b] = mi == mBegin ? out[b] : sum[b] + out[b];
     }
     for (size_t b = 0; b < cnt; ++b)
-      y[base + b] = folded_.size() == 1 ? sum[b] : sum[b] * scale;
+      y[base + b] = mEnd - mBegin == 1 ? sum[b] : sum[b] * scale;
   }
 }
 
@@ -705,7 +708,7 @@ std::string MLPModel::supportString() const {
 }
 
 CostFn isaac::makeMLPCost(std::shared_ptr<const MLPModel> model,
-                          const ChipLimits &chip) {
+                          const ChipLimits &chip, size_t prescreen) {
   // The legal space of a (dtype, chip) is enumerated once and stays put
   // (legalConfigs); the first call for a shape predicts every configuration
   // of it inside the model's support at once, later calls look up.
@@ -718,7 +721,7 @@ CostFn isaac::makeMLPCost(std::shared_ptr<const MLPModel> model,
     std::vector<float> y;             ///< per inside config
   };
   auto st = std::make_shared<State>();
-  return [model, st, chip](const GemmShape &s, const GemmConfig &c) {
+  return [model, st, chip, prescreen](const GemmShape &s, const GemmConfig &c) {
     auto same = [](const GemmShape &a, const GemmShape &b) {
       return a.m == b.m && a.n == b.n && a.k == b.k && a.batch == b.batch &&
              a.dtype == b.dtype && a.layout.transA == b.layout.transA &&
@@ -736,16 +739,39 @@ CostFn isaac::makeMLPCost(std::shared_ptr<const MLPModel> model,
           }
         st->base = space.data();
       }
-      st->y.resize(st->inside.size());
-      model->predict(s, st->inside.data(), st->inside.size(), st->y.data());
+      std::vector<float> &y = st->y;
+      size_t n = st->inside.size();
+      y.resize(n);
+      if (model->numMembers() == 1 || prescreen == 0 || n <= prescreen) {
+        model->predict(s, st->inside.data(), n, y.data());
+      } else {
+        // The first member ranks everything; the ensemble re-ranks its
+        // `prescreen` best, the rest are not ranked (-inf: infinite time).
+        model->predict(s, st->inside.data(), n, y.data(), 0, 1);
+        std::vector<uint32_t> order(n);
+        for (size_t i = 0; i < n; ++i)
+          order[i] = uint32_t(i);
+        std::nth_element(order.begin(), order.begin() + prescreen, order.end(),
+                         [&](uint32_t a, uint32_t b) { return y[a] > y[b]; });
+        order.resize(prescreen);
+        std::vector<GemmConfig> top(prescreen);
+        for (size_t i = 0; i < prescreen; ++i)
+          top[i] = st->inside[order[i]];
+        std::vector<float> ty(prescreen);
+        model->predict(s, top.data(), prescreen, ty.data());
+        std::fill(y.begin(), y.end(), -std::numeric_limits<float>::infinity());
+        for (size_t i = 0; i < prescreen; ++i)
+          y[order[i]] = ty[i];
+      }
       st->shape = s;
       st->valid = true;
     }
     std::less<const GemmConfig *> lt;
     if (!lt(&c, st->base) && lt(&c, st->base + st->slot.size())) {
       int32_t k = st->slot[size_t(&c - st->base)];
-      return k < 0 ? std::numeric_limits<double>::infinity()
-                   : MLPModel::seconds(s, st->y[size_t(k)]);
+      if (k < 0 || std::isinf(st->y[size_t(k)]))
+        return std::numeric_limits<double>::infinity();
+      return MLPModel::seconds(s, st->y[size_t(k)]);
     }
     if (!model->inSupport(c))
       return std::numeric_limits<double>::infinity();

@@ -23,6 +23,9 @@
 //   isaac-model-test mlp-search MODEL M N K [LAYOUT [BATCH]]
 //                                      exhaustive search ranked by the MLP,
 //                                      and its rate
+//   isaac-model-test mlp-prescreen MODEL SHAPES|random:N [PRESCREEN]
+//                                      top 10 with and without the
+//                                      ensemble pre-screen, per shape
 //
 //===----------------------------------------------------------------------===//
 
@@ -527,10 +530,105 @@ static int runMLPSearch(const char *path, int64_t m, int64_t n, int64_t k,
   std::string layers;
   for (int sz : model->layerSizes())
     layers += (layers.empty() ? "" : "-") + std::to_string(sz);
-  std::printf("model %s (%zu parameters): scored %zu configurations in "
-              "%.3f s (%.2f M/s); search of %zu took %.3f s\n",
-              layers.c_str(), model->numParams(), space.size(), scoreSec,
-              space.size() / scoreSec / 1e6, evaluated, searchSec);
+  std::printf("model %s x %zu (%zu parameters): scored %zu configurations "
+              "in %.3f s (%.2f M/s); the search over them (%zu ranked: "
+              "inside the support and the ensemble pre-screen) took %.3f s "
+              "(%.2f M configurations/s)\n",
+              layers.c_str(), model->numMembers(), model->numParams(),
+              space.size(), scoreSec, space.size() / scoreSec / 1e6, evaluated,
+              searchSec, space.size() / searchSec / 1e6);
+  return 0;
+}
+
+/// How the ensemble pre-screen (makeMLPCost's `prescreen`) changes the
+/// search: for each shape (lines `M N K LAYOUT` of a file, `#` comments
+/// allowed, or `random:N` log-uniform ones in the training data's FLOP
+/// range), the top 10 with and without it, and the time of each search.
+static int runMLPPrescreen(const char *path, const std::string &shapes,
+                           size_t prescreen) {
+  std::shared_ptr<MLPModel> model = loadModel(path);
+  if (!model)
+    return 1;
+  std::optional<ChipLimits> chip = getChipLimits(model->chip());
+  if (!chip) {
+    std::fprintf(stderr, "error: unknown chip %s\n", model->chip().c_str());
+    return 1;
+  }
+  std::vector<GemmShape> list;
+  auto add = [&](int64_t m, int64_t n, int64_t k, const std::string &lay) {
+    GemmShape s;
+    s.m = m;
+    s.n = n;
+    s.k = k;
+    s.dtype = model->dtype();
+    if (m < 1 || n < 1 || k < 1 || !parseLayout(lay, s.layout))
+      return false;
+    list.push_back(s);
+    return true;
+  };
+  if (shapes.rfind("random:", 0) == 0) {
+    std::mt19937_64 rng(7);
+    auto logU = [&](int64_t hi) {
+      double u = std::uniform_real_distribution<double>(0, 1)(rng);
+      return std::max<int64_t>(1, int64_t(std::exp(u * std::log(hi + 1.0))));
+    };
+    const char *lays[4] = {"nn", "nt", "tn", "tt"};
+    // The inputs of the training data (isaac-tune sample): 10^6 to
+    // 2*10^11 FLOP; below, every configuration takes a launch's time.
+    long count = std::atol(shapes.c_str() + 7);
+    for (long i = 0; i < count;) {
+      int64_t m = logU(8192), n = logU(8192), k = logU(65536);
+      double flops = 2.0 * double(m) * double(n) * double(k);
+      if (flops >= 1e6 && flops <= 2e11)
+        add(m, n, k, lays[i++ % 4]);
+    }
+  } else {
+    std::ifstream in(shapes);
+    if (!in) {
+      std::fprintf(stderr, "error: cannot open %s\n", shapes.c_str());
+      return 1;
+    }
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.empty() || line[0] == '#')
+        continue;
+      std::istringstream is(line);
+      int64_t m = 0, n = 0, k = 0;
+      std::string lay;
+      if (!(is >> m >> n >> k >> lay) || !add(m, n, k, lay)) {
+        std::fprintf(stderr, "error: %s: bad line '%s'\n", shapes.c_str(),
+                     line.c_str());
+        return 1;
+      }
+    }
+  }
+  size_t same1 = 0, same10 = 0;
+  double tFull = 0, tPre = 0;
+  for (const GemmShape &s : list) {
+    auto t0 = std::chrono::steady_clock::now();
+    auto full = searchBest(s, *chip, makeMLPCost(model, *chip, 0), 10);
+    auto t1 = std::chrono::steady_clock::now();
+    auto pre = searchBest(s, *chip, makeMLPCost(model, *chip, prescreen), 10);
+    auto t2 = std::chrono::steady_clock::now();
+    tFull += std::chrono::duration<double>(t1 - t0).count();
+    tPre += std::chrono::duration<double>(t2 - t1).count();
+    bool one = !full.empty() && !pre.empty() && full[0].config == pre[0].config;
+    bool ten = full.size() == pre.size();
+    for (size_t i = 0; ten && i < full.size(); ++i)
+      ten = full[i].config == pre[i].config;
+    same1 += one;
+    same10 += ten;
+    if (!one)
+      std::printf("top-1 differs: %lldx%lldx%lld: %s (full) vs %s\n",
+                  (long long)s.m, (long long)s.n, (long long)s.k,
+                  full.empty() ? "-" : full[0].config.str().c_str(),
+                  pre.empty() ? "-" : pre[0].config.str().c_str());
+  }
+  std::printf("%zu shapes, %zu members, prescreen %zu: top-1 identical on "
+              "%zu, top-10 identical on %zu; search %.3f s (full) vs %.3f s "
+              "per shape\n",
+              list.size(), model->numMembers(), prescreen, same1, same10,
+              tFull / double(list.size()), tPre / double(list.size()));
   return 0;
 }
 
@@ -553,6 +651,10 @@ int main(int argc, char **argv) {
     return runMLPCheck(argv[2], argv[3]);
   if (argc == 4 && std::strcmp(argv[1], "mlp-fuzz") == 0)
     return runMLPFuzz(argv[2], std::atol(argv[3]));
+  if ((argc == 4 || argc == 5) && std::strcmp(argv[1], "mlp-prescreen") == 0)
+    return runMLPPrescreen(argv[2], argv[3],
+                           argc == 5 ? size_t(std::atoll(argv[4]))
+                                     : kEnsemblePrescreen);
   if (argc >= 6 && argc <= 8 && std::strcmp(argv[1], "mlp-search") == 0)
     return runMLPSearch(argv[2], std::atoll(argv[3]), std::atoll(argv[4]),
                         std::atoll(argv[5]), argc >= 7 ? argv[6] : "nn",
@@ -564,6 +666,7 @@ int main(int argc, char **argv) {
                "mlp-info MODEL\n"
                "       | mlp-check MODEL VECTORS | mlp-fuzz MODEL N\n"
                "       | mlp-search MODEL M N K "
-               "[LAYOUT [BATCH]]\n");
+               "[LAYOUT [BATCH]]\n"
+               "       | mlp-prescreen MODEL SHAPES|random:N [PRESCREEN]\n");
   return 2;
 }

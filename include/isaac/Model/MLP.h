@@ -80,9 +80,12 @@ public:
   /// Predicted log2(TFLOPS) of `n` raw feature rows (row-major, n x
   /// kNumFeatures) into y[0..n).
   void predictFeatures(const float *x, size_t n, float *y) const;
-  /// Predicted log2(TFLOPS) of configs[0..n) on `shape` into y[0..n).
+  /// Predicted log2(TFLOPS) of configs[0..n) on `shape` into y[0..n): the
+  /// mean over members [firstMember, firstMember + numMembers) (default
+  /// all of them, the model's prediction).
   void predict(const GemmShape &shape, const GemmConfig *configs, size_t n,
-               float *y) const;
+               float *y, size_t firstMember = 0,
+               size_t numMembers = SIZE_MAX) const;
   /// Predicted run time in seconds for a predicted log2(TFLOPS).
   static double seconds(const GemmShape &shape, float log2Tflops);
 
@@ -110,16 +113,26 @@ private:
   int maxWidth_ = 0;
 };
 
-/// A CostFn for searchBest that ranks with `model` (predicted seconds). The
-/// first call for a shape scores the whole legal space of (dtype, chip) in
+/// Configurations the first member pre-screens for the whole ensemble (see
+/// makeMLPCost).
+constexpr size_t kEnsemblePrescreen = 4096;
+
+/// A CostFn for searchBest that ranks with `model`: the predicted run time
+/// in seconds, +infinity for a configuration it does not rank (searchBest
+/// skips those): one outside the model's support, and, for an ensemble,
+/// one outside the `prescreen` configurations its first member predicts
+/// fastest (0: no pre-screen). The ensemble's mean then ranks those, so a
+/// search costs about one member's time, not N members'; `isaac-model-test
+/// mlp-prescreen` measures how often that changes the top 10.
+///
+/// The first call for a shape scores the legal space of (dtype, chip) in
 /// one batched pass; the calls searchBest makes then read that table (they
 /// are recognized by the address of the configuration inside
-/// legalConfigs()). Other configurations are scored one by one. Not
-/// thread-safe: one CostFn per thread.
-/// The search's cost: the predicted run time in seconds, +infinity for a
-/// configuration outside the model's support (searchBest skips those).
+/// legalConfigs()). Other configurations are scored one by one (with the
+/// whole ensemble). Not thread-safe: one CostFn per thread.
 CostFn makeMLPCost(std::shared_ptr<const MLPModel> model,
-                   const ChipLimits &chip);
+                   const ChipLimits &chip,
+                   size_t prescreen = kEnsemblePrescreen);
 
 } // namespace isaac
 
