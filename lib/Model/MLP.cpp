@@ -173,11 +173,25 @@ void MLPModel::forward(const Net &net, const Layer &first, const float *x,
   }
 }
 
+void MLPModel::forwardMean(const Layer *firsts, size_t mBegin, size_t mEnd,
+                           const float *x, size_t cnt, float *y,
+                           float *work) const {
+  float out[kB];
+  for (size_t mi = mBegin; mi < mEnd; ++mi) {
+    forward(folded_[mi], firsts ? firsts[mi] : folded_[mi][0], x, out, work);
+    for (size_t b = 0; b < cnt; ++b)
+      y[b] = mi == mBegin ? out[b] : y[b] + out[b];
+  }
+  if (mEnd - mBegin > 1) {
+    const float scale = 1.0f / float(mEnd - mBegin);
+    for (size_t b = 0; b < cnt; ++b)
+      y[b] *= scale;
+  }
+}
+
 void MLPModel::predictFeatures(const float *x, size_t n, float *y) const {
   std::vector<float> work(2 * size_t(maxWidth_) * kB);
   std::vector<float> block(size_t(kNumFeatures) * kB);
-  float out[kB], sum[kB];
-  const float scale = 1.0f / float(folded_.size());
   for (size_t base = 0; base < n; base += kB) {
     size_t cnt = std::min<size_t>(kB, n - base);
     for (size_t b = 0; b < kB; ++b) {
@@ -185,13 +199,8 @@ void MLPModel::predictFeatures(const float *x, size_t n, float *y) const {
       for (int f = 0; f < kNumFeatures; ++f)
         block[size_t(f) * kB + b] = row[f];
     }
-    for (size_t mi = 0; mi < folded_.size(); ++mi) {
-      forward(folded_[mi], folded_[mi][0], block.data(), out, work.data());
-      for (size_t b = 0; b < cnt; ++b)
-        sum[b] = mi == 0 ? out[b] : sum[b] + out[b];
-    }
-    for (size_t b = 0; b < cnt; ++b)
-      y[base + b] = folded_.size() == 1 ? sum[b] : sum[b] * scale;
+    forwardMean(nullptr, 0, folded_.size(), block.data(), cnt, y + base,
+                work.data());
   }
 }
 
@@ -227,8 +236,6 @@ void MLPModel::predict(const GemmShape &shape, const GemmConfig *configs,
   std::vector<float> work(2 * size_t(maxWidth_) * kB);
   std::vector<float> block(size_t(kC) * kB);
   float feats[kC];
-  float out[kB], sum[kB];
-  const float scale = 1.0f / float(mEnd - mBegin);
   for (size_t base = 0; base < n; base += kB) {
     size_t cnt = std::min<size_t>(kB, n - base);
     for (size_t b = 0; b < kB; ++b) {
@@ -236,13 +243,8 @@ void MLPModel::predict(const GemmShape &shape, const GemmConfig *configs,
       for (int i = 0; i < kC; ++i)
         block[size_t(i) * kB + b] = feats[i];
     }
-    for (size_t mi = mBegin; mi < mEnd; ++mi) {
-      forward(folded_[mi], firsts[mi], block.data(), out, work.data());
-      for (size_t b = 0; b < cnt; ++b)
-        sum[b] = mi == mBegin ? out[b] : sum[b] + out[b];
-    }
-    for (size_t b = 0; b < cnt; ++b)
-      y[base + b] = mEnd - mBegin == 1 ? sum[b] : sum[b] * scale;
+    forwardMean(firsts.data(), mBegin, mEnd, block.data(), cnt, y + base,
+                work.data());
   }
 }
 
@@ -305,6 +307,16 @@ public:
       : lines(std::move(lines)), name(std::move(name)) {}
 
   bool atEnd() const { return pos >= lines.size(); }
+  /// Next line as exactly `key <index>` (`member 2`, `layer 0`).
+  const Line *expectIndexed(const char *key, size_t index, std::string &error) {
+    const Line *l = expect(key, 1, error);
+    if (l && l->tokens[1] != std::to_string(index)) {
+      error =
+          where(*l) + "expected '" + key + " " + std::to_string(index) + "'";
+      return nullptr;
+    }
+    return l;
+  }
   /// Next line whose first token is `key`; `nargs` < 0: any count.
   const Line *expect(const char *key, long nargs, std::string &error) {
     if (atEnd()) {
@@ -498,9 +510,8 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
 
   // Version 2: the support, one record per configuration parameter.
   if (version >= 2) {
-    static const char *const kParams[9] = {"ml", "nl", "ms", "ns", "u",
-                                           "ks", "kl", "kg", "vec"};
-    for (const char *p : kParams) {
+    for (const ParamRange &range : gemmParamRanges()) {
+      const char *p = range.name;
       if (!(l = r.expect("support", -1, error)))
         return nullptr;
       if (l->tokens.size() < 3 || l->tokens[1] != p) {
@@ -614,22 +625,12 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
     }
   }
   for (long mi = 0; mi < members; ++mi) {
-    if (version >= 2) {
-      if (!(l = r.expect("member", 1, error)))
-        return nullptr;
-      if (l->tokens[1] != std::to_string(mi)) {
-        error = r.where(*l) + "expected 'member " + std::to_string(mi) + "'";
-        return nullptr;
-      }
-    }
+    if (version >= 2 && !r.expectIndexed("member", size_t(mi), error))
+      return nullptr;
     Net net;
     for (size_t li = 0; li + 1 < m->sizes_.size(); ++li) {
-      if (!(l = r.expect("layer", 1, error)))
+      if (!r.expectIndexed("layer", li, error))
         return nullptr;
-      if (l->tokens[1] != std::to_string(li)) {
-        error = r.where(*l) + "expected 'layer " + std::to_string(li) + "'";
-        return nullptr;
-      }
       Layer L;
       L.in = m->sizes_[li];
       L.out = m->sizes_[li + 1];
@@ -696,11 +697,10 @@ bool MLPModel::inSupport(const GemmConfig &c) const {
 std::string MLPModel::supportString() const {
   if (support_.empty())
     return "all";
-  static const char *const kParams[9] = {"ml", "nl", "ms", "ns", "u",
-                                         "ks", "kl", "kg", "vec"};
+  const std::vector<ParamRange> &params = gemmParamRanges();
   std::string s;
-  for (int i = 0; i < 9; ++i) {
-    s += (i ? "; " : "") + std::string(kParams[i]);
+  for (size_t i = 0; i < params.size(); ++i) {
+    s += (i ? "; " : "") + std::string(params[i].name);
     for (int v : support_[i])
       s += " " + std::to_string(v);
   }

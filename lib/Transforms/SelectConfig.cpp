@@ -151,6 +151,13 @@ LogicalResult loadCache(StringRef path, const ::isaac::ChipLimits &chip,
 // The pass
 //===----------------------------------------------------------------------===//
 
+/// The analytic heuristic as a search cost (docs/tuning.md).
+static ::isaac::CostFn heuristicCost(const ::isaac::ChipLimits &limits) {
+  return [limits](const ::isaac::GemmShape &s, const ::isaac::GemmConfig &c) {
+    return ::isaac::analyticCost(s, c, limits);
+  };
+}
+
 struct SelectConfigPass
     : public mlir::isaac::impl::IsaacSelectConfigBase<SelectConfigPass> {
   using Base::Base;
@@ -196,10 +203,7 @@ struct SelectConfigPass
         return r;
       }
     }
-    r.cost = [limits](const ::isaac::GemmShape &s,
-                      const ::isaac::GemmConfig &c) {
-      return ::isaac::analyticCost(s, c, limits);
-    };
+    r.cost = heuristicCost(limits);
     return r;
   }
 
@@ -261,12 +265,8 @@ struct SelectConfigPass
           // support (a model trained on other parameter ranges): it ranks
           // none of them, the heuristic does.
           outsideSupport = true;
-          best = ::isaac::searchBest(
-              shape, *limits,
-              [&](const ::isaac::GemmShape &s, const ::isaac::GemmConfig &c) {
-                return ::isaac::analyticCost(s, c, *limits);
-              },
-              topk);
+          best =
+              ::isaac::searchBest(shape, *limits, heuristicCost(*limits), topk);
         }
         if (best.empty() && !fromCache) {
           op->emitError() << "isaac: no legal configuration for this GEMM on "

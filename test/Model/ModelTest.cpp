@@ -204,6 +204,18 @@ static int64_t logUniformInt(std::mt19937_64 &rng, int64_t hi) {
   return std::min<int64_t>(std::max<int64_t>(v, 1), hi);
 }
 
+/// An input as isaac-tune sample draws them without --skewed: M, N ≤ 8192
+/// and K ≤ 65536 log-uniform, 10^6 to 2*10^11 FLOP.
+static void randomTrainingShape(std::mt19937_64 &rng, GemmShape &s) {
+  double flops;
+  do {
+    s.m = logUniformInt(rng, 8192);
+    s.n = logUniformInt(rng, 8192);
+    s.k = logUniformInt(rng, 65536);
+    flops = 2.0 * s.m * s.n * s.k;
+  } while (flops < 1e6 || flops > 2e11);
+}
+
 /// Synthetic rows: random legal configurations on random inputs (PER_SHAPE
 /// configurations per input), timed by the analytic model times log-normal
 /// noise (sigma 0.1); configurations the model finds unrunnable and 1% at
@@ -233,13 +245,8 @@ static int runSynthetic(unsigned seed, long rows, long perShape, DType t,
   while (written < rows) {
     GemmShape s;
     s.dtype = t;
-    double flops;
-    do {
-      s.m = logUniformInt(rng, 8192);
-      s.n = logUniformInt(rng, 8192);
-      s.k = logUniformInt(rng, 65536);
-      flops = 2.0 * s.m * s.n * s.k;
-    } while (flops < 1e6 || flops > 2e11);
+    randomTrainingShape(rng, s);
+    double flops = 2.0 * s.m * s.n * s.k;
     int lay = int(rng() % 4);
     s.layout.transA = lay & 2;
     s.layout.transB = lay & 1;
@@ -271,6 +278,21 @@ static std::unique_ptr<MLPModel> loadModel(const char *path) {
   if (!m)
     std::fprintf(stderr, "error: %s\n", err.c_str());
   return m;
+}
+
+/// A model and the limits of its chip; null (after a message) when either
+/// cannot be had.
+static std::shared_ptr<MLPModel>
+loadModelForChip(const char *path, std::optional<ChipLimits> &chip) {
+  std::shared_ptr<MLPModel> model = loadModel(path);
+  if (!model)
+    return nullptr;
+  chip = getChipLimits(model->chip());
+  if (!chip) {
+    std::fprintf(stderr, "error: unknown chip %s\n", model->chip().c_str());
+    return nullptr;
+  }
+  return model;
 }
 
 static int runMLPInfo(const char *path) {
@@ -490,14 +512,10 @@ static int runMLPFuzz(const char *path, long iterations) {
 
 static int runMLPSearch(const char *path, int64_t m, int64_t n, int64_t k,
                         const std::string &layout, int64_t batch) {
-  std::shared_ptr<MLPModel> model = loadModel(path);
+  std::optional<ChipLimits> chip;
+  std::shared_ptr<MLPModel> model = loadModelForChip(path, chip);
   if (!model)
     return 1;
-  std::optional<ChipLimits> chip = getChipLimits(model->chip());
-  if (!chip) {
-    std::fprintf(stderr, "error: unknown chip %s\n", model->chip().c_str());
-    return 1;
-  }
   GemmShape s;
   s.m = m;
   s.n = n;
@@ -546,14 +564,10 @@ static int runMLPSearch(const char *path, int64_t m, int64_t n, int64_t k,
 /// range), the top 10 with and without it, and the time of each search.
 static int runMLPPrescreen(const char *path, const std::string &shapes,
                            size_t prescreen) {
-  std::shared_ptr<MLPModel> model = loadModel(path);
+  std::optional<ChipLimits> chip;
+  std::shared_ptr<MLPModel> model = loadModelForChip(path, chip);
   if (!model)
     return 1;
-  std::optional<ChipLimits> chip = getChipLimits(model->chip());
-  if (!chip) {
-    std::fprintf(stderr, "error: unknown chip %s\n", model->chip().c_str());
-    return 1;
-  }
   std::vector<GemmShape> list;
   auto add = [&](int64_t m, int64_t n, int64_t k, const std::string &lay) {
     GemmShape s;
@@ -568,19 +582,14 @@ static int runMLPPrescreen(const char *path, const std::string &shapes,
   };
   if (shapes.rfind("random:", 0) == 0) {
     std::mt19937_64 rng(7);
-    auto logU = [&](int64_t hi) {
-      double u = std::uniform_real_distribution<double>(0, 1)(rng);
-      return std::max<int64_t>(1, int64_t(std::exp(u * std::log(hi + 1.0))));
-    };
-    const char *lays[4] = {"nn", "nt", "tn", "tt"};
-    // The inputs of the training data (isaac-tune sample): 10^6 to
-    // 2*10^11 FLOP; below, every configuration takes a launch's time.
     long count = std::atol(shapes.c_str() + 7);
-    for (long i = 0; i < count;) {
-      int64_t m = logU(8192), n = logU(8192), k = logU(65536);
-      double flops = 2.0 * double(m) * double(n) * double(k);
-      if (flops >= 1e6 && flops <= 2e11)
-        add(m, n, k, lays[i++ % 4]);
+    for (long i = 0; i < count; ++i) {
+      GemmShape s;
+      s.dtype = model->dtype();
+      randomTrainingShape(rng, s);
+      s.layout.transA = i & 2;
+      s.layout.transB = i & 1;
+      list.push_back(s);
     }
   } else {
     std::ifstream in(shapes);

@@ -286,15 +286,9 @@ constexpr double kMinFlops = 1e6;
 constexpr double kMaxFlops = 2e11;
 constexpr double kMaxOperandBytes = 2147483648.0; // 2 GiB, A + B + C
 
-/// Integer drawn log-uniformly in [1, hi]: floor(exp(U[0, ln(hi + 1)))).
-int64_t logUniform(std::mt19937_64 &rng, int64_t hi) {
-  double x = std::exp(uniformUnit(rng) * std::log(double(hi) + 1.0));
-  int64_t v = static_cast<int64_t>(std::floor(x));
-  return v < 1 ? 1 : (v > hi ? hi : v);
-}
-
 /// Integer drawn log-uniformly in [lo, hi]:
-/// floor(exp(ln lo + U[0, 1) * (ln(hi + 1) - ln lo))).
+/// floor(exp(ln lo + U[0, 1) * (ln(hi + 1) - ln lo))). With lo = 1 this is
+/// floor(exp(U * ln(hi + 1))) exactly, the inputs of the first datasets.
 int64_t logUniformIn(std::mt19937_64 &rng, int64_t lo, int64_t hi) {
   double l = std::log(double(lo)), h = std::log(double(hi) + 1.0);
   int64_t v = static_cast<int64_t>(
@@ -468,9 +462,9 @@ int runSample(int argc, char **argv) {
       if (skewed > 0 && uniformUnit(shapeRng) < skewed) {
         skewedShape(shapeRng, m, n, k);
       } else {
-        m = logUniform(shapeRng, kMaxMN);
-        n = logUniform(shapeRng, kMaxMN);
-        k = logUniform(shapeRng, kMaxK);
+        m = logUniformIn(shapeRng, 1, kMaxMN);
+        n = logUniformIn(shapeRng, 1, kMaxMN);
+        k = logUniformIn(shapeRng, 1, kMaxK);
       }
       ++shapeProposals;
       double flops = 2.0 * double(m) * double(n) * double(k);

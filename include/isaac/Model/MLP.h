@@ -99,6 +99,11 @@ private:
   using Net = std::vector<Layer>;
   void forward(const Net &net, const Layer &first, const float *x, float *y,
                float *work) const;
+  /// The mean over members [mBegin, mEnd) of forward() on one block of kB
+  /// inputs, each member's first layer taken from firsts[member] (null:
+  /// its own); writes the first `cnt` outputs to y.
+  void forwardMean(const Layer *firsts, size_t mBegin, size_t mEnd,
+                   const float *x, size_t cnt, float *y, float *work) const;
 
   DType dtype_ = DType::F32;
   std::string chip_, data_;
