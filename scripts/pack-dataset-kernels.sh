@@ -20,14 +20,9 @@ for spec in "f32:$n32:$seed32" "f64:$n64:$seed64"; do
   dtypes="$dtypes $dt"
   "$build/bin/isaac-tune" sample --dtype "$dt" --kernels "$n" \
     --shapes-per-kernel "$r" --seed "$seed" --skewed "$skewed" --out "$work/$dt"
-  # One function per kernel: split each file in two for two compilers.
-  awk -v out="$work/$dt/part" '
-    /^\/\/ isaac_gemm_/ { n++ }
-    { print > (out (n % 2) ".mlir") }' "$work/$dt/kernels.mlir"
 done
-ls "$work"/f*/part*.mlir | xargs -P 2 -I{} sh -c \
-  '"$0" "$1" --isaac-pipeline="chip=sm_90 ptx-dir=$(dirname "$1")/../ptx-$(basename $(dirname "$1"))" -o /dev/null' \
-  "$build/bin/isaac-opt" {}
+bash "$root/scripts/compile-ptx.sh" $(for dt in $dtypes; do
+  echo "$work/$dt/kernels.mlir:$work/ptx-$dt"; done)
 mkdir -p "$dest"
 tar -C "$work" -cJf "$dest/kernels.tar.xz" $(for dt in $dtypes; do echo ptx-$dt; done)
 for dt in $dtypes; do

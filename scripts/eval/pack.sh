@@ -18,13 +18,8 @@ python3 "$root/scripts/eval/make_eval.py" --opt "$opt" \
   -mlir-print-local-scope >"$work/t4sel.mlir" 2>"$work/t4sel.remarks"
 python3 "$root/scripts/gen_kernels.py" candidates "$work/t4sel.mlir" \
   "$work/t4-candidates.txt" >"$work/t4kernels.mlir"
-# One function per kernel: two compilers on halves of the eval kernels.
-awk -v out="$work/part" '/^\/\/ isaac_gemm_/ { n++ } { print > (out (n % 2) ".mlir") }' \
-  "$work/kernels.mlir"
-printf '%s\n' "$work/part0.mlir:ptx-eval" "$work/part1.mlir:ptx-eval" \
-  "$work/t4kernels.mlir:ptx-t4model" | xargs -P 2 -I{} sh -c \
-  'f="${1%%:*}"; d="${1##*:}"; "$0" "$f" --isaac-pipeline="chip=sm_90 ptx-dir='"$work"'/$d" -o /dev/null' \
-  "$opt" {}
+bash "$root/scripts/compile-ptx.sh" "$work/kernels.mlir:$work/ptx-eval" \
+  "$work/t4kernels.mlir:$work/ptx-t4model"
 mkdir -p "$root/.carry/eval"
 tar -C "$work" -cJf "$root/.carry/eval/eval.tar.xz" ptx-eval ptx-t4model \
   samples.txt t4-candidates.txt
