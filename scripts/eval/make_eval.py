@@ -42,6 +42,10 @@ def rankings(opt, mlir, args):
         c = re.search(r"isaac\.candidates = \[(.*?)\]", line)
         if c:
             ranks[name] = re.findall(r"#isaac\.gemm<([^>]*)>", c.group(1))
+        elif "topk=1 " in args + " ":  # no candidates list: the choice alone
+            one = re.search(r"isaac\.config = #isaac\.gemm<([^>]*)>", line)
+            if one:
+                ranks[name] = [one.group(1)]
     return ranks
 
 
