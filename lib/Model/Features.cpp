@@ -37,7 +37,7 @@ void isaac::computeFeatures(const GemmShape &s, const GemmConfig &c, int numSMs,
   out[2] = flog2(s.k);
   out[3] = s.layout.transA ? 1.0f : 0.0f;
   out[4] = s.layout.transB ? 1.0f : 0.0f;
-  const int params[9] = {c.ml, c.nl, c.ms, c.ns, c.u, c.ks, c.kl, c.kg, c.vec};
+  const std::array<int, 9> params = c.values();
   for (int i = 0; i < 9; ++i)
     out[5 + i] = flog2(params[i]);
   int64_t bm = cdiv(s.m, c.ml), bn = cdiv(s.n, c.nl);
@@ -96,7 +96,7 @@ FeatureBuilder::FeatureBuilder(const GemmShape &s, int sms)
 }
 
 void FeatureBuilder::fillConfigPart(const GemmConfig &c, float *out) const {
-  const int params[9] = {c.ml, c.nl, c.ms, c.ns, c.u, c.ks, c.kl, c.kg, c.vec};
+  const std::array<int, 9> params = c.values();
   int e[9];
   bool small = true;
   for (int i = 0; i < 9; ++i) {

@@ -106,7 +106,7 @@ std::vector<Violation> isaac::checkGemmStructure(const GemmConfig &c,
   auto fail = [&](const char *rule, const std::string &msg) {
     out.push_back({rule, msg});
   };
-  const int values[] = {c.ml, c.nl, c.ms, c.ns, c.u, c.ks, c.kl, c.kg, c.vec};
+  const std::array<int, 9> values = c.values();
   const auto &ranges = gemmParamRanges();
   bool shapeOk = true;
   for (size_t i = 0; i < ranges.size(); ++i) {

@@ -687,7 +687,7 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
 bool MLPModel::inSupport(const GemmConfig &c) const {
   if (support_.empty())
     return true;
-  const int params[9] = {c.ml, c.nl, c.ms, c.ns, c.u, c.ks, c.kl, c.kg, c.vec};
+  const std::array<int, 9> params = c.values();
   for (int i = 0; i < 9; ++i)
     if (!std::binary_search(support_[i].begin(), support_[i].end(), params[i]))
       return false;

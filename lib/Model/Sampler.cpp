@@ -194,7 +194,7 @@ CategoricalConfigSampler::massOf(const std::vector<GemmConfig> &legal) const {
     p.push_back(probabilities(i));
   double sum = 0;
   for (const GemmConfig &c : legal) {
-    const int values[] = {c.ml, c.nl, c.ms, c.ns, c.u, c.ks, c.kl, c.kg, c.vec};
+    const std::array<int, 9> values = c.values();
     double q = 1;
     for (size_t i = 0; i < box_.size() && q > 0; ++i) {
       auto it = std::find(box_[i].begin(), box_[i].end(), values[i]);

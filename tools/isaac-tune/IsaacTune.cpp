@@ -221,7 +221,7 @@ int runAcceptance(int argc, char **argv) {
     // The legal space restricted to the box, for the exact rates.
     std::vector<GemmConfig> legal;
     for (const GemmConfig &c : legalConfigs(t, *chip)) {
-      const int v[] = {c.ml, c.nl, c.ms, c.ns, c.u, c.ks, c.kl, c.kg, c.vec};
+      const std::array<int, 9> v = c.values();
       bool in = true;
       for (size_t i = 0; i < box.size() && in; ++i)
         in = std::find(box[i].begin(), box[i].end(), v[i]) != box[i].end();

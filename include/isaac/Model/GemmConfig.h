@@ -10,6 +10,7 @@
 #ifndef ISAAC_MODEL_GEMMCONFIG_H
 #define ISAAC_MODEL_GEMMCONFIG_H
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -41,6 +42,13 @@ struct GemmConfig {
   int threads() const { return threadsM() * threadsN() * kl; }
   /// K-depth each thread reduces per staged tile.
   int depthPerThread() const { return u / kl; }
+
+  /// The nine parameters in the order ml, nl, ms, ns, u, ks, kl, kg, vec
+  /// (the order of gemmParamRanges(), the features and the model's
+  /// support records).
+  std::array<int, 9> values() const {
+    return {ml, nl, ms, ns, u, ks, kl, kg, vec};
+  }
 
   bool operator==(const GemmConfig &o) const {
     return ml == o.ml && nl == o.nl && ms == o.ms && ns == o.ns && u == o.u &&
