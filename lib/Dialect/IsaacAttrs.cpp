@@ -63,7 +63,7 @@ Attribute GemmConfigAttr::parse(AsmParser &parser, Type) {
     if (slot)
       return parser.emitError(loc)
              << "#isaac.gemm parameter '" << key << "' given twice";
-    int64_t v;
+    int64_t v = 0;
     if (parser.parseEqual())
       return failure();
     llvm::SMLoc valueLoc = parser.getCurrentLocation();
