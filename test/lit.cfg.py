@@ -29,6 +29,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tools = [
     "isaac-opt",
     "isaac-model-test",
+    "isaac-epilogue-test",
     "isaac-runtime-test",
     "isaac-tune",
     ToolSubst("mlir-opt", unresolved="ignore"),

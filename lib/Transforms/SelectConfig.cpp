@@ -241,7 +241,7 @@ struct SelectConfigPass
           op->emitError() << "isaac cannot configure this operation: "
                           << reason;
           anyFailed = true;
-        } else {
+        } else if (remarkSkipped) {
           op->emitRemark() << "isaac: left untouched: " << reason;
         }
         return;

@@ -5,6 +5,37 @@
 
 include "mlir/Pass/PassBase.td"
 
+def IsaacFuseEpilogues : Pass<"isaac-fuse-epilogues", "ModuleOp"> {
+  let summary = "Form isaac.gemm ops with fused fills and elementwise epilogues";
+  let description = [{
+    On tensors, turns every `linalg.matmul` / `linalg.batch_matmul` that
+    isaac can compile (see isaac-select-config) into an `isaac.gemm`, and
+    folds into its epilogue region:
+
+    - the `linalg.fill` of its init: a zero fill means C is never read
+      (beta = 0), another constant is added to every element; any other
+      init is an input added to the product (C += A·B);
+    - the chain of elementwise linalg operations (`linalg.generic` with only
+      parallel loops, named elementwise ops) that consume its result, as
+      long as each result has no other use: their other operands become
+      epilogue inputs read through broadcast maps (per-row and per-column
+      bias, residual tensors, scalars), looking through `linalg.broadcast`,
+      `linalg.transpose` and copy-like generics that feed them; their
+      bodies (arith and math ops, include/isaac/Model/EpilogueOps.def) are
+      appended to the epilogue, conversions to another output type
+      included.
+
+    A consumer whose body uses an operation epilogues do not support is
+    left alone with a remark naming the operation. GEMMs isaac cannot
+    compile (dynamic shapes, other element types) are not touched: they
+    take the generic GPU path later in the pipeline.
+  }];
+  let dependentDialects = [
+    "::mlir::isaac::IsaacDialect", "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect"
+  ];
+}
+
 def IsaacSelectConfig : Pass<"isaac-select-config", "ModuleOp"> {
   let summary = "Attach the best legal #isaac.gemm to each static GEMM";
   let description = [{
@@ -33,6 +64,9 @@ def IsaacSelectConfig : Pass<"isaac-select-config", "ModuleOp"> {
            "Record the N best configurations as isaac.candidates">,
     Option<"strict", "strict", "bool", /*default=*/"false",
            "Make unsupported GEMMs an error instead of a remark">,
+    Option<"remarkSkipped", "remark-skipped", "bool", /*default=*/"true",
+           "Remark on each GEMM left untouched (--isaac-pipeline turns this "
+           "off: the generic GPU path reports those ops)">,
     Option<"modelDir", "model-dir", "std::string", /*default=*/"\"\"",
            "Directory of trained models, <dir>/<chip>/gemm-<dtype>.mlp "
            "(empty: the source tree's models/; 'none': analytic heuristic "
@@ -46,14 +80,19 @@ def IsaacSelectConfig : Pass<"isaac-select-config", "ModuleOp"> {
 def IsaacLowerToGPU : Pass<"isaac-lower-to-gpu", "ModuleOp"> {
   let summary = "Lower configured GEMMs to generated GPU kernels";
   let description = [{
-    Replaces every `linalg.matmul` / `linalg.batch_matmul` carrying
-    `isaac.config` (plain or with A and/or B transposed through its
-    indexing maps) by an `isaac.launch_gemm` of a kernel generated for that
-    configuration, element type and layout: one `gpu.module` per kernel,
-    holding the GEMM `gpu.func` and, when KG > 1, the split-K helper
-    kernels (docs/abi.md). Operations without a configuration, or that the
-    generator cannot handle, are left untouched with a remark (an error
-    with `strict`).
+    Replaces every `linalg.matmul` / `linalg.batch_matmul` / `isaac.gemm`
+    on memrefs carrying `isaac.config` (A and/or B possibly transposed) by
+    an `isaac.launch_gemm` of a kernel generated for that configuration,
+    element type, layout and epilogue: one `gpu.module` per kernel, holding
+    the GEMM `gpu.func` and, when KG > 1, the split-K helper kernels
+    (docs/abi.md). An `isaac.gemm` whose epilogue is the identity or an
+    in-place accumulation is a plain GEMM (beta = 0 or 1); any other
+    epilogue is fused into the kernel. A zero `linalg.fill` of a
+    `linalg.matmul`'s output right before it becomes beta = 0. Operations
+    without a configuration, or that the generator cannot handle, are left
+    untouched with a remark (an error with `strict`); an `isaac.gemm` left
+    untouched is decomposed into a contraction and an elementwise
+    `linalg.generic`, which the generic GPU path can run.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
@@ -62,11 +101,16 @@ def IsaacLowerToGPU : Pass<"isaac-lower-to-gpu", "ModuleOp"> {
            "PTX features of the NVVM target">,
     Option<"strict", "strict", "bool", /*default=*/"false",
            "Make GEMMs that cannot be lowered an error instead of a remark">,
+    Option<"remarkSkipped", "remark-skipped", "bool", /*default=*/"true",
+           "Remark on each GEMM left untouched (--isaac-pipeline turns this "
+           "off: the generic GPU path reports those ops)">,
   ];
   let dependentDialects = [
     "::mlir::isaac::IsaacDialect", "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
-    "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"
+    "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::linalg::LinalgDialect"
   ];
 }
 
@@ -86,6 +130,30 @@ def IsaacLowerLaunch : Pass<"isaac-lower-launch", "ModuleOp"> {
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect", "::mlir::func::FuncDialect",
     "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"
+  ];
+}
+
+def IsaacLegalizeMath : Pass<"isaac-legalize-math"> {
+  let summary = "Rewrite math ops in kernels into code NVPTX can run";
+  let description = [{
+    Runs on kernel code (`gpu.module`s) before `convert-gpu-to-nvvm`, so
+    that the math functions of fused epilogues and of the generic GPU path
+    need no libdevice in single and lower precision:
+
+    - f16 / bf16 math functions compute in f32 and round back;
+    - f32 tanh, erf, erfc, exp, expm1, log, log1p, log2, sin, cos, atan,
+      atan2, asin, acos and cbrt become MLIR's polynomial approximations
+      (arith only; a few ulp);
+    - rsqrt becomes 1 / sqrt, exp2(x) becomes exp(x · ln 2), and powf with
+      a small constant integer exponent becomes multiplications.
+
+    Everything else (f64 transcendental functions, powf with another
+    exponent) is left to `convert-gpu-to-nvvm`, which calls libdevice;
+    isaac-lower-launch refuses PTX that still calls libdevice because none
+    was found to link.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect"
   ];
 }
 
