@@ -201,6 +201,41 @@ void testLastStatus() {
   CHECK(isaacGetLastStatus() == ISAAC_SUCCESS);
 }
 
+/// Records a failure from a thread_local destructor that runs after the
+/// runtime's own thread_local objects are gone, as the global destructors
+/// of compiled programs (module unloads) do at exit.
+struct FailsAtThreadExit {
+  int *status = nullptr;
+  std::string *message = nullptr;
+  ~FailsAtThreadExit() {
+    if (!status)
+      return;
+    isaacKernelInfo info;
+    std::string name(300, 'x');
+    isaacParseKernelName(name.c_str(), &info);
+    *status = isaacGetLastStatus();
+    *message = isaacGetLastError();
+  }
+};
+thread_local FailsAtThreadExit failsAtThreadExit;
+
+void testErrorsAfterThreadExit() {
+  int status = ISAAC_SUCCESS;
+  std::string message;
+  std::thread thread([&] {
+    // Constructed before the runtime's first message on this thread, so
+    // destroyed after it.
+    failsAtThreadExit.status = &status;
+    failsAtThreadExit.message = &message;
+    isaacKernelInfo info;
+    std::string name(200, 'y'); // a message too long for in-place storage
+    isaacParseKernelName(name.c_str(), &info);
+  });
+  thread.join();
+  CHECK(status == ISAAC_ERROR_PARSE);
+  CHECK(message.find("'xxxxxxxx") != std::string::npos);
+}
+
 /// Device pointers are never dereferenced on the host, so distinct aligned
 /// addresses stand in for them.
 void *fakePointer(uintptr_t address) {
@@ -455,6 +490,7 @@ int main(int argc, char **argv) {
   CHECK(isaacGetLastStatus() == ISAAC_SUCCESS);
   CHECK(isaacHeaderTestFromC() == 0);
   testLastStatus();
+  testErrorsAfterThreadExit();
   testParseKernelInfo();
   testParseKernelName();
   testValidation();
