@@ -495,6 +495,7 @@ int main(int argc, char **argv) {
   testParseKernelName();
   testValidation();
   testLaunchArguments();
+  runEpilogueTests();
   const char *mode = "";
   if (fakeDriver) {
     runFakeDriverTests(fakeDriver);

@@ -46,4 +46,7 @@ void testFailed(const char *file, int line, const std::string &what);
 /// Tests of the launch protocol against the fake driver at `path`.
 void runFakeDriverTests(const char *path);
 
+/// Tests of fused-epilogue names, headers and arguments (no driver needed).
+void runEpilogueTests();
+
 #endif // ISAAC_RUNTIME_UNITTESTS_TESTUTIL_H
