@@ -1,10 +1,11 @@
-/*===- HeaderTest.c - Runtime.h compiles as C and links ------------------===*\
+/*===- HeaderTest.c - The public headers compile as C and link -----------===*\
 |*                                                                            *|
-|* Compiled as strict C99 because the header is a C interface: a C++-only    *|
-|* construct slipping into it would break generated host code and C users.   *|
+|* Compiled as strict C99 because the headers are C interfaces: a C++-only   *|
+|* construct slipping into them would break generated host code and C users. *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
+#include "isaac/Runtime/MgpuWrappers.h"
 #include "isaac/Runtime/Runtime.h"
 
 #include <string.h>
@@ -16,6 +17,7 @@ int isaacHeaderTestFromC(void) {
   isaacKernelInfo info;
   isaacGemmArgs args;
   isaacEpilogueInput inputs[ISAAC_MAX_EPILOGUE_INPUTS];
+  void *params[1] = {NULL};
   if (strcmp(isaacStatusName(ISAAC_SUCCESS), "ISAAC_SUCCESS") != 0)
     return 1;
   if (isaacParseKernelName(
@@ -55,5 +57,20 @@ int isaacHeaderTestFromC(void) {
     return 8;
   isaacClearLastError();
 
+  /* The mgpu* functions' driver-free paths: empty buffers, the stream of
+     mgpuStreamCreate, a kernel whose module failed to load. */
+  if (mgpuMemAlloc(0, NULL, false) != NULL)
+    return 9;
+  mgpuMemFree(NULL, NULL);
+  mgpuMemcpy(NULL, NULL, 0, NULL);
+  mgpuStreamDestroy((void *)1);
+  mgpuEventDestroy(NULL);
+  mgpuModuleUnload(NULL);
+  if (isaacGetLastStatus() != ISAAC_SUCCESS)
+    return 10;
+  mgpuLaunchKernel(NULL, 1, 1, 1, 1, 1, 1, 0, (void *)1, params, NULL, 1);
+  if (isaacGetLastStatus() != ISAAC_ERROR_INVALID_VALUE)
+    return 11;
+  isaacClearLastError();
   return 0;
 }

@@ -653,6 +653,9 @@ void runFakeDriverTests(const char *path) {
             lookup(library, "fakeCudaLastAllocation", fake.lastAllocation) &&
             lookup(library, "fakeCudaStreamSyncs", fake.streamSyncs) &&
             lookup(library, "fakeCudaCurrentContext", fake.currentContext) &&
+            lookup(library, "fakeCudaCalls", fake.calls) &&
+            lookup(library, "fakeCudaClearCalls", fake.clearCalls) &&
+            lookup(library, "fakeCudaFailNext", fake.failNext) &&
             lookup(library, "cuCtxSetCurrent", fakeSetCurrent);
   CHECK(ok);
   if (!ok)
@@ -671,4 +674,5 @@ void runFakeDriverTests(const char *path) {
   testFusedGemm();
   testFusedSplitK();
   testFusedWithoutInputs();
+  runMgpuTests(fake, fakeSetCurrent);
 }

@@ -503,10 +503,12 @@ int main(int argc, char **argv) {
   } else if (stubDriver) {
     testStubDriver();
     testThreadLocalErrors(ISAAC_ERROR_CUDA);
+    runMgpuWithoutDriverTests(ISAAC_ERROR_CUDA);
     mode = " (stub driver)";
   } else {
     testMissingDriver();
     testThreadLocalErrors(ISAAC_ERROR_DRIVER_NOT_FOUND);
+    runMgpuWithoutDriverTests(ISAAC_ERROR_DRIVER_NOT_FOUND);
   }
 
   std::printf("isaac-runtime-test%s: %d checks, %d failed\n", mode, testChecks,
