@@ -38,6 +38,14 @@ namespace isaac::runtime {
 /// Guards every cache; the lookups below require it to be held.
 std::mutex &cacheMutex();
 
+/// Loads `image` (PTX text, a cubin or a fatbin) into the current context,
+/// collecting the JIT's logs; a failure's message names `what` (e.g. "PTX of
+/// 1234 bytes") and the error log. `optLevel` in [0, 4] sets the JIT's
+/// optimization level, anything else leaves its default (4).
+isaacStatus compileModule(const Driver &d, const void *image,
+                          const std::string &what, int optLevel,
+                          CUmodule &module);
+
 /// Returns the module of `ptx` in the current context, JIT-compiling it on
 /// first use. Takes the cache mutex itself.
 /// Loads (JIT-compiles) `ptx`, or, when `image` is given, loads that
