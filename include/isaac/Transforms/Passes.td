@@ -89,4 +89,49 @@ def IsaacLowerLaunch : Pass<"isaac-lower-launch", "ModuleOp"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// The generic GPU path: everything isaac does not compile itself
+// (docs/architecture.md, "The generic GPU path").
+//===----------------------------------------------------------------------===//
+
+def IsaacStageHostConstants : Pass<"isaac-stage-host-constants", "ModuleOp"> {
+  let summary = "Copy host constants that kernels read into device buffers";
+  let description = [{
+    Bufferization turns `arith.constant dense<...>` tensors into
+    `memref.get_global` of host globals; kernels cannot read host memory.
+    For every global that a host function uses as device data (see
+    isaac-device-memory for the rule), the function gets, once, at its
+    entry, a `memref.alloc` of the global's type and a `memref.copy` from
+    the global into it, and every device use reads that buffer instead.
+    Runs after bufferization and before `buffer-deallocation-pipeline`, so
+    that the deallocation pipeline frees the buffer.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def IsaacDeviceMemory : Pass<"isaac-device-memory", "ModuleOp"> {
+  let summary = "Allocate host functions' device buffers with gpu.alloc";
+  let description = [{
+    Runs after `gpu-kernel-outlining`. In host functions, `memref.alloc`,
+    `memref.alloca` and `memref.dealloc` of device data become
+    `gpu.alloc` / `gpu.dealloc` (an alloca is freed at the end of its
+    block), and remaining `memref.copy` of device data becomes
+    `gpu.memcpy`.
+
+    Device data: memref values that may alias each other (views, casts,
+    `arith.select`, control flow, calls to functions of the module) form
+    one class. A class is host-only when it holds no function argument of
+    a public function, no `gpu.alloc`, is used by no kernel, no launch, no
+    external call and no operation other than host loads, stores, copies,
+    deallocations and metadata, and, unless the CPU itself loads or stores
+    it, is not copied to or from device data. The pointer and flag arrays
+    that `buffer-deallocation-pipeline` builds for its `dealloc_helper`
+    are host-only and stay `memref.alloc`; every other class is device
+    data.
+  }];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect"
+  ];
+}
+
 #endif // ISAAC_PASSES
