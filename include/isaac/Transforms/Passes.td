@@ -134,4 +134,46 @@ def IsaacDeviceMemory : Pass<"isaac-device-memory", "ModuleOp"> {
   ];
 }
 
+def IsaacOffload : Pass<"isaac-offload", "ModuleOp"> {
+  let summary = "Run every remaining operation on operand data as GPU code";
+  let description = [{
+    After isaac-lower-to-gpu, every operation of a host function (a
+    `func.func` outside `gpu.module`) that computes on operand data and
+    that isaac did not compile becomes a `gpu.launch` through upstream MLIR:
+
+    - linalg operations on memrefs (generic, named, fill, copy,
+      convolutions, reductions, transposes, GEMMs isaac did not take;
+      static or dynamic shapes): parallel dimensions are interchanged
+      outermost, `linalgOpToParallelLoops` gives one `scf.parallel` over
+      them with `scf.for` loops for the reductions inside; an operation
+      without parallel dimensions runs in one thread;
+    - `scf.parallel` loops written on the host (without reductions);
+      nested ones run sequentially in each thread;
+    - `memref.copy`: a `gpu.memcpy` when both sides have the identity
+      layout, else a copy kernel; copies between host-only buffers stay.
+
+    The parallel dimensions are collapsed into one, the innermost fastest
+    (consecutive threads touch consecutive elements), tiled by
+    `block-size`, and mapped to blocks (x) and threads (x) by the upstream
+    SCF-to-GPU conversion; out-of-range threads are guarded, and a launch
+    whose size is not known to be nonzero is skipped when empty.
+
+    Each offloaded operation gets one remark, `isaac: '<op>' runs on the
+    generic GPU path (untuned): <why>` (for matmuls: why isaac could not
+    take it); with `strict` it is an error instead. Operations inside
+    `gpu.module` or `gpu.launch`, and `isaac.launch_gemm`, are left alone.
+  }];
+  let options = [
+    Option<"strict", "strict", "bool", /*default=*/"false",
+           "Make every operation that takes the generic GPU path an error">,
+    Option<"blockSize", "block-size", "unsigned", /*default=*/"256",
+           "Threads per block of the generic kernels (1 to 1024)">,
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::affine::AffineDialect"
+  ];
+}
+
 #endif // ISAAC_PASSES
