@@ -176,4 +176,19 @@ def IsaacOffload : Pass<"isaac-offload", "ModuleOp"> {
   ];
 }
 
+def IsaacCheckHost : Pass<"isaac-check-host", "ModuleOp"> {
+  let summary = "Verify that host functions only launch kernels and manage buffers";
+  let description = [{
+    An allow-list check that runs at the end of the pipeline: host
+    functions may hold control flow (func, cf, scf without scf.parallel),
+    scalar arith/math/index operations, memref metadata operations,
+    `gpu.alloc/dealloc/memcpy/memset/launch_func/wait`,
+    `isaac.launch_gemm`, the LLVM operations isaac-lower-launch creates,
+    and loads, stores, copies, allocations and deallocations of host-only
+    buffers (isaac-device-memory's rule). Anything else is an error,
+    `isaac: host function @f would touch device memory from the CPU:
+    '<op>'`; a kernel launch given host memory is an error as well.
+  }];
+}
+
 #endif // ISAAC_PASSES
