@@ -33,6 +33,8 @@ tools = [
     "isaac-runtime-test",
     "isaac-tune",
     ToolSubst("mlir-opt", unresolved="ignore"),
+    # LLVM 22's, from llvm_tools_dir: LLVM IR of the host side.
+    ToolSubst("mlir-translate", unresolved="ignore"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 

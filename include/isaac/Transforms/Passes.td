@@ -157,4 +157,106 @@ def IsaacLegalizeMath : Pass<"isaac-legalize-math"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// The generic GPU path: everything isaac does not compile itself
+// (docs/architecture.md, "The generic GPU path").
+//===----------------------------------------------------------------------===//
+
+def IsaacStageHostConstants : Pass<"isaac-stage-host-constants", "ModuleOp"> {
+  let summary = "Copy host constants that kernels read into device buffers";
+  let description = [{
+    Bufferization turns `arith.constant dense<...>` tensors into
+    `memref.get_global` of host globals; kernels cannot read host memory.
+    For every global that a host function uses as device data (see
+    isaac-device-memory for the rule), the function gets, once, at its
+    entry, a `memref.alloc` of the global's type and a `memref.copy` from
+    the global into it, and every device use reads that buffer instead.
+    Runs after bufferization and before `buffer-deallocation-pipeline`, so
+    that the deallocation pipeline frees the buffer.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def IsaacDeviceMemory : Pass<"isaac-device-memory", "ModuleOp"> {
+  let summary = "Allocate host functions' device buffers with gpu.alloc";
+  let description = [{
+    Runs after `gpu-kernel-outlining`. In host functions, `memref.alloc`,
+    `memref.alloca` and `memref.dealloc` of device data become
+    `gpu.alloc` / `gpu.dealloc` (an alloca is freed at the end of its
+    block), and remaining `memref.copy` of device data becomes
+    `gpu.memcpy`.
+
+    Device data: memref values that may alias each other (views, casts,
+    `arith.select`, control flow, calls to functions of the module) form
+    one class. A class is host-only when it holds no function argument of
+    a public function, no `gpu.alloc`, is used by no kernel, no launch, no
+    external call and no operation other than host loads, stores, copies,
+    deallocations and metadata, and, unless the CPU itself loads or stores
+    it, is not copied to or from device data. The pointer and flag arrays
+    that `buffer-deallocation-pipeline` builds for its `dealloc_helper`
+    are host-only and stay `memref.alloc`; every other class is device
+    data.
+  }];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect"
+  ];
+}
+
+def IsaacOffload : Pass<"isaac-offload", "ModuleOp"> {
+  let summary = "Run every remaining operation on operand data as GPU code";
+  let description = [{
+    After isaac-lower-to-gpu, every operation of a host function (a
+    `func.func` outside `gpu.module`) that computes on operand data and
+    that isaac did not compile becomes a `gpu.launch` through upstream MLIR:
+
+    - linalg operations on memrefs (generic, named, fill, copy,
+      convolutions, reductions, transposes, GEMMs isaac did not take;
+      static or dynamic shapes): parallel dimensions are interchanged
+      outermost, `linalgOpToParallelLoops` gives one `scf.parallel` over
+      them with `scf.for` loops for the reductions inside; an operation
+      without parallel dimensions runs in one thread;
+    - `scf.parallel` loops written on the host (without reductions);
+      nested ones run sequentially in each thread;
+    - `memref.copy`: a `gpu.memcpy` when both sides have the identity
+      layout, else a copy kernel; copies between host-only buffers stay.
+
+    The parallel dimensions are collapsed into one, the innermost fastest
+    (consecutive threads touch consecutive elements), tiled by
+    `block-size`, and mapped to blocks (x) and threads (x) by the upstream
+    SCF-to-GPU conversion; out-of-range threads are guarded, and a launch
+    whose size is not known to be nonzero is skipped when empty.
+
+    Each offloaded operation gets one remark, `isaac: '<op>' runs on the
+    generic GPU path (untuned): <why>` (for matmuls: why isaac could not
+    take it); with `strict` it is an error instead. Operations inside
+    `gpu.module` or `gpu.launch`, and `isaac.launch_gemm`, are left alone.
+  }];
+  let options = [
+    Option<"strict", "strict", "bool", /*default=*/"false",
+           "Make every operation that takes the generic GPU path an error">,
+    Option<"blockSize", "block-size", "unsigned", /*default=*/"256",
+           "Threads per block of the generic kernels (1 to 1024)">,
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::affine::AffineDialect"
+  ];
+}
+
+def IsaacCheckHost : Pass<"isaac-check-host", "ModuleOp"> {
+  let summary = "Verify that host functions only launch kernels and manage buffers";
+  let description = [{
+    An allow-list check that runs at the end of the pipeline: host
+    functions may hold control flow (func, cf, scf without scf.parallel),
+    scalar arith/math/index operations, memref metadata operations,
+    `gpu.alloc/dealloc/memcpy/memset/launch_func/wait`,
+    `isaac.launch_gemm`, the LLVM operations isaac-lower-launch creates,
+    and loads, stores, copies, allocations and deallocations of host-only
+    buffers (isaac-device-memory's rule). Anything else is an error,
+    `isaac: host function @f would touch device memory from the CPU:
+    '<op>'`; a kernel launch given host memory is an error as well.
+  }];
+}
+
 #endif // ISAAC_PASSES
