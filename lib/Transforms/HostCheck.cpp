@@ -51,6 +51,14 @@ enum class Verdict {
 };
 } // namespace
 
+/// Whether `ptr` points into a stack slot of the host function (an
+/// llvm.alloca, possibly through GEPs): host memory.
+static bool isStackAddress(Value ptr) {
+  while (auto gep = ptr.getDefiningOp<LLVM::GEPOp>())
+    ptr = gep.getBase();
+  return ptr.getDefiningOp<LLVM::AllocaOp>() != nullptr;
+}
+
 static Verdict classify(Operation *op) {
   Dialect *dialect = op->getDialect();
   StringRef ns = dialect ? dialect->getNamespace() : "";
@@ -84,10 +92,16 @@ static Verdict classify(Operation *op) {
     return Verdict::Allowed;
   if (isa<gpu::LaunchFuncOp, gpu::MemsetOp, LaunchGemmOp>(op))
     return Verdict::DeviceBuffersOnly;
-  // What isaac-lower-launch emits around its runtime call.
+  // What isaac-lower-launch emits around its runtime call: constants,
+  // pointers, and the stack array of epilogue input descriptors.
   if (isa<LLVM::AddressOfOp, LLVM::IntToPtrOp, LLVM::ZeroOp, LLVM::ConstantOp,
-          LLVM::UndefOp, LLVM::PoisonOp>(op))
+          LLVM::UndefOp, LLVM::PoisonOp, LLVM::AllocaOp>(op))
     return Verdict::Allowed;
+  if (auto gep = dyn_cast<LLVM::GEPOp>(op))
+    return isStackAddress(gep.getBase()) ? Verdict::Allowed : Verdict::Rejected;
+  if (auto store = dyn_cast<LLVM::StoreOp>(op))
+    return isStackAddress(store.getAddr()) ? Verdict::Allowed
+                                           : Verdict::Rejected;
   return Verdict::Rejected;
 }
 

@@ -45,6 +45,12 @@ struct IsaacPipelineOptions : public PassPipelineOptions<IsaacPipelineOptions> {
   Option<unsigned> topk{*this, "topk",
                         llvm::cl::desc("Record the N best configurations"),
                         llvm::cl::init(1)};
+  Option<std::string> cudaPath{
+      *this, "cuda-path",
+      llvm::cl::desc("CUDA toolkit whose nvvm/libdevice is linked into "
+                     "kernels that need it (default: $CUDA_HOME, else "
+                     "/usr/local/cuda)"),
+      llvm::cl::init("")};
   Option<bool> strict{
       *this, "strict",
       llvm::cl::desc("Unsupported GEMMs are errors instead of remarks"),

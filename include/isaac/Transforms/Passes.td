@@ -133,6 +133,25 @@ def IsaacLowerLaunch : Pass<"isaac-lower-launch", "ModuleOp"> {
   ];
 }
 
+def IsaacAttachTarget : Pass<"isaac-attach-target", "ModuleOp"> {
+  let summary = "Give every gpu.module without a target the NVVM target of the chip";
+  let description = [{
+    Kernel modules that isaac-lower-to-gpu generates carry their NVVM target;
+    those `gpu-kernel-outlining` creates for the generic GPU path do not.
+    This pass attaches `#nvvm.target<chip = ..., features = ...>` (the
+    chip's PTX version unless `features` says otherwise) to each
+    `gpu.module` that has no target yet, and leaves the others alone
+    (`nvvm-attach-target` would add a second target to them).
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "Target chip (sm_80, sm_90, ...)">,
+    Option<"features", "features", "std::string", /*default=*/"\"+ptx80\"",
+           "PTX features of the NVVM target">,
+  ];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+}
+
 def IsaacLegalizeMath : Pass<"isaac-legalize-math"> {
   let summary = "Rewrite math ops in kernels into code NVPTX can run";
   let description = [{

@@ -1,0 +1,36 @@
+//===- AttachTarget.cpp - NVVM targets for outlined kernel modules --------===//
+
+#include "isaac/Transforms/Passes.h"
+
+#include "isaac/Model/Legality.h"
+
+namespace mlir::isaac {
+#define GEN_PASS_DEF_ISAACATTACHTARGET
+#include "isaac/Transforms/Passes.h.inc"
+} // namespace mlir::isaac
+
+using namespace mlir;
+
+namespace {
+struct AttachTargetPass
+    : public mlir::isaac::impl::IsaacAttachTargetBase<AttachTargetPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (!::isaac::getChipLimits(chip)) {
+      module.emitError() << "unknown target chip '" << chip
+                         << "'; known chips: " << ::isaac::knownChips();
+      return signalPassFailure();
+    }
+    Builder b(&getContext());
+    auto target = NVVM::NVVMTargetAttr::get(
+        &getContext(), /*optLevel=*/3, "nvptx64-nvidia-cuda", chip, features);
+    module.walk([&](gpu::GPUModuleOp gpuModule) {
+      ArrayAttr targets = gpuModule.getTargetsAttr();
+      if (!targets || targets.empty())
+        gpuModule.setTargetsAttr(b.getArrayAttr({target}));
+    });
+  }
+};
+} // namespace
