@@ -136,9 +136,18 @@ struct LowerToGPUPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (!::isaac::getChipLimits(chip)) {
+    const ::isaac::ChipInfo *chipInfo = ::isaac::findChip(chip);
+    if (!chipInfo) {
       module.emitError() << "unknown target chip '" << chip
                          << "'; known chips: " << ::isaac::knownChips();
+      return signalPassFailure();
+    }
+    // Empty `features`: the chip table's PTX version. An explicit one wins,
+    // unless it is older than the chip, on which LLVM would abort.
+    targetFeatures = features.empty() ? chipInfo->ptxFeature() : features;
+    std::string whyNot = ::isaac::checkPtxFeatures(*chipInfo, targetFeatures);
+    if (!whyNot.empty()) {
+      module.emitError() << "isaac-lower-to-gpu: " << whyNot;
       return signalPassFailure();
     }
     SmallVector<Operation *> gemms;
@@ -242,9 +251,9 @@ struct LowerToGPUPass
     }
     if (!gpuModule) {
       builder.setInsertionPointToEnd(module.getBody());
-      auto target =
-          NVVM::NVVMTargetAttr::get(module.getContext(), /*optLevel=*/3,
-                                    "nvptx64-nvidia-cuda", chip, features);
+      auto target = NVVM::NVVMTargetAttr::get(
+          module.getContext(), /*optLevel=*/3, "nvptx64-nvidia-cuda", chip,
+          targetFeatures);
       gpuModule = gpu::GPUModuleOp::create(builder, op->getLoc(), name,
                                            builder.getArrayAttr({target}));
       if (spec.epilogue)
@@ -281,5 +290,8 @@ struct LowerToGPUPass
       deadFill->erase();
     return success();
   }
+
+  /// The NVPTX features of the kernels' NVVM target (runOnOperation).
+  std::string targetFeatures;
 };
 } // namespace

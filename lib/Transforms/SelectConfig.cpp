@@ -231,9 +231,15 @@ struct SelectConfigPass
 
     bool anyFailed = false;
     module.walk([&](Operation *op) {
-      if (!isGemmCandidate(op) ||
-          op->hasAttr(IsaacDialect::getConfigAttrName()))
+      if (!isGemmCandidate(op))
         return;
+      if (op->hasAttr(IsaacDialect::getConfigAttrName())) {
+        // Said like every other choice, so that a user sees where each
+        // GEMM's configuration came from.
+        op->emitRemark() << "isaac: configuration given in the input "
+                            "(isaac.config); kept as written";
+        return;
+      }
       std::string reason;
       FailureOr<GemmMatch> match = matchGemm(op, reason);
       if (::mlir::failed(match)) {

@@ -31,6 +31,7 @@ func.func @ica(%A: memref<32x60000xf32>, %B: memref<32x60000xf32>, %C: memref<32
 // CHECK-LABEL: func.func @user
 // CHECK: isaac.config = #isaac.gemm<ml = 32, nl = 32, ms = 4, ns = 4, u = 8, ks = 1, kl = 2, kg = 1, vec = 2>
 func.func @user(%A: memref<8x100x200xf64>, %B: memref<8x200x300xf64>, %C: memref<8x100x300xf64>) {
+  // expected-remark @below {{isaac: configuration given in the input (isaac.config); kept as written}}
   linalg.batch_matmul ins(%A, %B : memref<8x100x200xf64>, memref<8x200x300xf64>) outs(%C : memref<8x100x300xf64>)
     {isaac.config = #isaac.gemm<ml = 32, nl = 32, ms = 4, ns = 4, u = 8, ks = 1, kl = 2, kg = 1, vec = 2>}
   return

@@ -27,9 +27,11 @@ namespace mlir::isaac {
 struct IsaacPipelineOptions : public PassPipelineOptions<IsaacPipelineOptions> {
   Option<std::string> chip{*this, "chip", llvm::cl::desc("Target chip"),
                            llvm::cl::init("sm_90")};
-  Option<std::string> features{*this, "features",
-                               llvm::cl::desc("PTX features"),
-                               llvm::cl::init("+ptx80")};
+  Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features of the NVVM target (empty: the chip "
+                     "table's PTX ISA version)"),
+      llvm::cl::init("")};
   Option<std::string> ptxDir{
       *this, "ptx-dir",
       llvm::cl::desc("Write each kernel's PTX to this directory"),

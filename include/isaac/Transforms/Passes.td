@@ -97,8 +97,9 @@ def IsaacLowerToGPU : Pass<"isaac-lower-to-gpu", "ModuleOp"> {
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
            "Target chip (sm_80, sm_90, ...)">,
-    Option<"features", "features", "std::string", /*default=*/"\"+ptx80\"",
-           "PTX features of the NVVM target">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "PTX features of the NVVM target (empty: the PTX ISA version of "
+           "the chip table, include/isaac/Model/Chips.def)">,
     Option<"strict", "strict", "bool", /*default=*/"false",
            "Make GEMMs that cannot be lowered an error instead of a remark">,
     Option<"remarkSkipped", "remark-skipped", "bool", /*default=*/"true",
