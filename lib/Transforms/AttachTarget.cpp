@@ -2,6 +2,7 @@
 
 #include "isaac/Transforms/Passes.h"
 
+#include "isaac/Model/Chip.h"
 #include "isaac/Model/Legality.h"
 
 namespace mlir::isaac {
@@ -18,14 +19,25 @@ struct AttachTargetPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (!::isaac::getChipLimits(chip)) {
+    const ::isaac::ChipInfo *chipInfo = ::isaac::findChip(chip);
+    if (!chipInfo) {
       module.emitError() << "unknown target chip '" << chip
                          << "'; known chips: " << ::isaac::knownChips();
       return signalPassFailure();
     }
+    // As in isaac-lower-to-gpu: the chip table's PTX version unless
+    // `features` names one, which must not be older than the chip's.
+    std::string targetFeatures =
+        features.empty() ? chipInfo->ptxFeature() : std::string(features);
+    std::string whyNot = ::isaac::checkPtxFeatures(*chipInfo, targetFeatures);
+    if (!whyNot.empty()) {
+      module.emitError() << "isaac-attach-target: " << whyNot;
+      return signalPassFailure();
+    }
     Builder b(&getContext());
-    auto target = NVVM::NVVMTargetAttr::get(
-        &getContext(), /*optLevel=*/3, "nvptx64-nvidia-cuda", chip, features);
+    auto target =
+        NVVM::NVVMTargetAttr::get(&getContext(), /*optLevel=*/3,
+                                  "nvptx64-nvidia-cuda", chip, targetFeatures);
     module.walk([&](gpu::GPUModuleOp gpuModule) {
       ArrayAttr targets = gpuModule.getTargetsAttr();
       if (!targets || targets.empty())

@@ -147,8 +147,9 @@ def IsaacAttachTarget : Pass<"isaac-attach-target", "ModuleOp"> {
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
            "Target chip (sm_80, sm_90, ...)">,
-    Option<"features", "features", "std::string", /*default=*/"\"+ptx80\"",
-           "PTX features of the NVVM target">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "PTX features of the NVVM target (empty: the PTX ISA version of "
+           "the chip table, include/isaac/Model/Chips.def)">,
   ];
   let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }
