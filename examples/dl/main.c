@@ -261,8 +261,11 @@ static int cmpFloat(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-/* Median GPU time of one call of `run` (milliseconds), after 3 warm-ups. */
-static double timeCalls(void (*run)(void *), void *ctx) {
+/* Median time of one call of `run` (milliseconds; CUDA events around the
+   call, so host-side launch costs count where the GPU waits for them),
+   after 3 warm-ups. *backToBack gets the mean time per call of `reps`
+   calls issued back to back (throughput). */
+static double timeCalls(void (*run)(void *), void *ctx, double *backToBack) {
   cudaEvent_t start, stop;
   CUDA_CHECK(cudaEventCreate(&start));
   CUDA_CHECK(cudaEventCreate(&stop));
@@ -278,6 +281,14 @@ static double timeCalls(void (*run)(void *), void *ctx) {
   }
   qsort(ms, (size_t)reps, sizeof(float), cmpFloat);
   double median = ms[reps / 2];
+  CUDA_CHECK(cudaEventRecord(start, 0));
+  for (int i = 0; i < reps; ++i)
+    run(ctx);
+  CUDA_CHECK(cudaEventRecord(stop, 0));
+  CUDA_CHECK(cudaEventSynchronize(stop));
+  float total = 0;
+  CUDA_CHECK(cudaEventElapsedTime(&total, start, stop));
+  *backToBack = total / reps;
   free(ms);
   CUDA_CHECK(cudaEventDestroy(start));
   CUDA_CHECK(cudaEventDestroy(stop));
@@ -318,11 +329,13 @@ static int mlp(const char *name, MlpFn fn, int64_t batch, double *worst) {
   CUDA_CHECK(cudaDeviceSynchronize());
   checkIsaac(name);
   int ok = check(name, "y", &y, 1e-5, worst);
-  double ms = timeCalls(runMlp, &call);
+  double b2b;
+  double ms = timeCalls(runMlp, &call, &b2b);
   checkIsaac(name);
   double flops = 2.0 * batch * (D_IN * D_H + D_H * D_H + D_H * D_OUT);
-  printf("TIME %s batch=%" PRId64 " %.4f ms %.2f TFLOPS\n", name, batch, ms,
-         flops / ms * 1e-9);
+  printf("TIME %s batch=%" PRId64 " %.4f ms %.2f TFLOPS back-to-back %.4f "
+         "ms\n",
+         name, batch, ms, flops / ms * 1e-9, b2b);
   Tensor *all[] = {&x, &w1, &b1, &w2, &b2, &w3, &b3, &y, &h1, &h2};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
     release(all[i]);
@@ -376,11 +389,12 @@ static int block(double *worst) {
   int ok = check(name, "q", &q, 1e-5, worst) &
            check(name, "k", &k, 1e-5, worst) &
            check(name, "y", &y, 1e-5, worst);
-  double ms = timeCalls(runBlock, &call);
+  double b2b;
+  double ms = timeCalls(runBlock, &call, &b2b);
   checkIsaac(name);
   double flops = 2.0 * T * (4.0 * D * D + 2.0 * D * F);
-  printf("TIME %s tokens=%d %.4f ms %.2f TFLOPS\n", name, T, ms,
-         flops / ms * 1e-9);
+  printf("TIME %s tokens=%d %.4f ms %.2f TFLOPS back-to-back %.4f ms\n", name,
+         T, ms, flops / ms * 1e-9, b2b);
   Tensor *all[] = {&x, &wq, &bq, &wk, &bk, &wv, &bv, &wo, &bo,
                    &w1, &b1, &w2, &b2, &q,  &k,  &y,  &v,  &o, &h};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)

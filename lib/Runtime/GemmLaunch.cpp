@@ -20,6 +20,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <string>
+#include <unordered_map>
 
 namespace isaac::runtime {
 namespace {
@@ -386,11 +387,66 @@ struct PassedConfig {
 
 /// The host ABI: isaacGemmLaunch (epilogueEntry false) and
 /// isaacGemmLaunchEpilogue (true).
+/// What the name and PTX header of one launch site say, parsed and checked
+/// once: compiled code calls with the same string constants every time.
+struct ParsedSite {
+  std::string ptxPrefix; ///< first kPtxIdentityBytes of the PTX
+  std::string name;
+  PassedConfig passed;
+  bool epilogueEntry;
+  isaacKernelInfo info;
+};
+
+/// Per thread, so that no lock is needed; keyed by the PTX's address.
+std::unordered_map<const char *, ParsedSite> &parsedSites() {
+  static thread_local std::unordered_map<const char *, ParsedSite> sites;
+  return sites;
+}
+
+isaacStatus parseSite(const char *entryPoint, bool epilogueEntry,
+                      const char *ptx, const char *kernelName,
+                      const PassedConfig &passed, isaacKernelInfo &out);
+
 isaacStatus hostLaunch(const char *entryPoint, bool epilogueEntry,
                        const char *ptx, const char *kernelName,
                        const PassedConfig &passed, const isaacGemmArgs &args) {
-  std::string where = entryContext(entryPoint, kernelName);
   isaacKernelInfo info = {};
+  auto &sites = parsedSites();
+  auto site = ptx && kernelName ? sites.find(ptx) : sites.end();
+  if (site != sites.end() && site->second.epilogueEntry == epilogueEntry &&
+      std::memcmp(&site->second.passed, &passed, sizeof passed) == 0 &&
+      site->second.name == kernelName &&
+      samePtxPrefix(site->second.ptxPrefix, ptx)) {
+    info = site->second.info;
+  } else {
+    if (isaacStatus status =
+            parseSite(entryPoint, epilogueEntry, ptx, kernelName, passed, info))
+      return status;
+    if (ptx && kernelName)
+      sites[ptx] = ParsedSite{std::string(ptx, strnlen(ptx, kPtxIdentityBytes)),
+                              kernelName, passed, epilogueEntry, info};
+  }
+  // Argument errors are reported before the driver is touched, so they
+  // read the same on machines without a GPU.
+  if (isaacStatus status = validateGemm(info, args))
+    return addErrorContext(status,
+                           entryContext(entryPoint, kernelName).c_str());
+  isaacModule_st *module = nullptr;
+  if (isaacStatus status = loadModule(ptx, module))
+    return addErrorContext(status,
+                           entryContext(entryPoint, kernelName).c_str());
+  if (isaacStatus status = launchGemm(*module, info, args))
+    return addErrorContext(status,
+                           entryContext(entryPoint, kernelName).c_str());
+  return ISAAC_SUCCESS;
+}
+
+/// Parses and checks what the kernel name (and, for a fused kernel, the
+/// PTX header) say against what compiled code passed.
+isaacStatus parseSite(const char *entryPoint, bool epilogueEntry,
+                      const char *ptx, const char *kernelName,
+                      const PassedConfig &passed, isaacKernelInfo &info) {
+  std::string where = entryContext(entryPoint, kernelName);
   if (isaacStatus status = isaacParseKernelName(kernelName, &info))
     return addErrorContext(status, where.c_str());
   // The compiler passes these separately from the name; disagreement
@@ -431,15 +487,6 @@ isaacStatus hostLaunch(const char *entryPoint, bool epilogueEntry,
                       "inputs; launch it with isaacGemmLaunchEpilogue",
                       where.c_str(), info.name, info.numInputs);
   }
-  // Argument errors are reported before the driver is touched, so they
-  // read the same on machines without a GPU.
-  if (isaacStatus status = validateGemm(info, args))
-    return addErrorContext(status, where.c_str());
-  isaacModule_st *module = nullptr;
-  if (isaacStatus status = loadModule(ptx, module))
-    return addErrorContext(status, where.c_str());
-  if (isaacStatus status = launchGemm(*module, info, args))
-    return addErrorContext(status, where.c_str());
   return ISAAC_SUCCESS;
 }
 

@@ -23,7 +23,7 @@ struct ContextCache {
   std::unordered_multimap<uint64_t, isaacModule_st *> byHash;
   /// Compiled code passes the same string constant on every call; looking
   /// it up by address first avoids hashing the whole PTX per launch. Hits
-  /// are still confirmed against the stored contents.
+  /// are confirmed against the stored header (samePtxPrefix).
   std::unordered_map<const char *, isaacModule_st *> byAddress;
   std::unordered_map<uint64_t, Workspace> workspaces;
 };
@@ -124,7 +124,7 @@ isaacStatus loadModule(const char *ptx, isaacModule_st *&module,
   ContextCache &cache = contextCaches()[ctxId];
   auto byAddress = cache.byAddress.find(ptx);
   if (byAddress != cache.byAddress.end() &&
-      std::strcmp(byAddress->second->ptx.c_str(), ptx) == 0) {
+      samePtxPrefix(byAddress->second->ptx, ptx)) {
     module = byAddress->second;
     return ISAAC_SUCCESS;
   }

@@ -17,7 +17,7 @@ echo "isaac-dl exit: ${PIPESTATUS[0]}" | tee -a "$OUT/dl.log"
 timeout 120 "$dir/isaac-e2e" 2>&1 | tee "$OUT/e2e.log"
 echo "isaac-e2e exit: ${PIPESTATUS[0]}" | tee -a "$OUT/e2e.log"
 PYTHONUNBUFFERED=1 timeout 120 python3 "$dir/torch_ref.py" --reps 50 2>&1 | tee "$OUT/torch.log"
-timeout 400 $san --tool memcheck --leak-check full --error-exitcode 9 "$dir/isaac-dl" --reps 1 > "$OUT/memcheck.log" 2>&1
+timeout 400 $san --tool memcheck --error-exitcode 9 "$dir/isaac-dl" --reps 1 > "$OUT/memcheck.log" 2>&1
 echo "memcheck exit: $?" | tee -a "$OUT/memcheck.log"; tail -3 "$OUT/memcheck.log"
 for tool in racecheck synccheck; do
   for fn in mlp_b16 classifier_f16 mlp_dynamic; do
