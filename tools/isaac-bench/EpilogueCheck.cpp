@@ -350,11 +350,28 @@ EpilogueReference::EpilogueReference(const isaac::EpilogueProgram &program)
   outputMinimum = smallestValue(program.outType);
 }
 
+double EpilogueReference::errorBound(double c, double x, const double *inputs,
+                                     double &expected) const {
+  expected = evaluate(x, inputs);
+  if (std::isnan(c) || !std::isfinite(expected))
+    return INFINITY;
+  if (c == expected)
+    return 0;
+  // check()'s range holds `expected` and its allowance is at least this one:
+  // the same arithmetic term, an output term of at least |expected|.
+  double scale = std::max(std::fabs(x), std::fabs(expected));
+  for (int i = 0; i < program.numInputs(); ++i)
+    scale = std::max(scale, std::fabs(inputs[i]));
+  double slack =
+      arithmetic * scale + outputUlp * std::fabs(expected) + outputMinimum;
+  return std::fabs(c - expected) / slack;
+}
+
 EpilogueReference::Verdict
 EpilogueReference::check(double c, double x, double xError,
-                         const double *inputs) const {
+                         const double *inputs, const double *expected) const {
   Verdict v;
-  v.expected = evaluate(x, inputs);
+  v.expected = expected ? *expected : evaluate(x, inputs);
   if (std::isnan(c)) {
     v.passed = std::isnan(v.expected);
     v.error = v.passed ? 0 : INFINITY;

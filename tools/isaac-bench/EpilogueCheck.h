@@ -132,7 +132,17 @@ public:
 
   /// Checks the kernel's output `c` for the reference GEMM value `x` (fp64),
   /// the bound `xError` on the GEMM part's error, and the element's inputs.
-  Verdict check(double c, double x, double xError, const double *inputs) const;
+  /// `expected`, when given, is the epilogue at x (from errorBound).
+  Verdict check(double c, double x, double xError, const double *inputs,
+                const double *expected = nullptr) const;
+
+  /// The epilogue at x and, from that one evaluation, an upper bound of
+  /// check(c, x, xError, inputs).error for any xError (infinity when it
+  /// cannot tell): an element whose bound is at most 1 passes. Lets the
+  /// comparison skip the full check of elements that can change neither
+  /// the verdict nor the worst error.
+  double errorBound(double c, double x, const double *inputs,
+                    double &expected) const;
 
   /// The allowance for the epilogue's arithmetic, relative to the scale.
   double arithmeticUnit() const { return arithmetic; }
@@ -150,6 +160,35 @@ private:
   double outputUlp = 0;     ///< relative
   double outputMinimum = 0; ///< absolute
 };
+
+/// A fused kernel's output as the host sees it after a launch, with what it
+/// is checked against. Arrays are copies of the device allocations.
+struct FusedOutput {
+  const Problem *p = nullptr; ///< outDtype is the epilogue's output type
+  double beta = 0;
+  double gemmTolerance = 0; ///< the plain check's bound, relative
+  int64_t countC = 0;       ///< elements of the C allocation
+  const void *c = nullptr;  ///< the C allocation after the launch
+  const void *c0 = nullptr; ///< and before it
+  /// alpha*acc and |alpha|*sum|a||b| in fp64, dense batch x M x N.
+  const double *ref = nullptr, *bound = nullptr;
+  std::vector<const void *> inputs; ///< each input's allocation
+  std::vector<InputLayout> layouts;
+};
+
+struct FusedComparison {
+  unsigned long long badElements = 0;
+  double maxError = 0; ///< fraction of the tolerance; infinity for NaN
+  std::string failure; ///< the worst element explained, when any is bad
+};
+
+/// Checks every element of the C allocation: elements of the product with
+/// EpilogueReference at x = ref + beta*C_old (error bound gemmTolerance *
+/// (bound + |beta*C_old|)), the others (padding, batch gaps, the gap before
+/// a misaligned base pointer, guards) for unchanged bits. Runs on all CPU
+/// threads.
+FusedComparison compareFusedOutput(const isaac::EpilogueProgram &program,
+                                   const FusedOutput &output);
 
 /// How many threads parallelFor uses for `count` items: one for small
 /// counts, else up to the CPU's threads.

@@ -5,8 +5,8 @@
 // beta = 0: C may be f16 or bf16, which the reference kernel does not read);
 // everything else happens on the host, because the epilogue's meaning is
 // EpilogueProgram::evaluate, a CPU function: C, its copy from before the
-// launch, the reference, the bound and the inputs are copied back and every
-// element of the C allocation is checked on all CPU threads.
+// launch, the reference, the bound and the inputs are copied back and
+// compareFusedOutput checks every element of the C allocation.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,13 +36,6 @@ public:
 
 private:
   uint64_t state;
-};
-
-/// The worst element of one thread's share.
-struct Worst {
-  double error = -1;
-  int64_t element = -1;
-  unsigned long long bad = 0;
 };
 
 template <typename T>
@@ -157,106 +150,23 @@ CheckOutcome checkFusedKernel(const KernelFile &kernel, const Problem &problem,
   // A faulting isaac kernel surfaces here.
   CUDA_CHECK(cudaStreamSynchronize(stream));
 
-  EpilogueReference reference(program);
-  double gemmTolerance = checkTolerance(tolerance, p);
-  // Element e of the C allocation lies in the product, or -1.
-  auto productIndex = [&](int64_t e, int64_t &b, int64_t &m, int64_t &n) {
-    int64_t r = e - p.offset;
-    if (r < 0)
-      return int64_t(-1);
-    b = r / p.sC;
-    int64_t w = r - b * p.sC;
-    m = w / p.ldc;
-    n = w - m * p.ldc;
-    return b < p.batch && m < p.M && n < p.N ? (b * p.M + m) * p.N + n
-                                             : int64_t(-1);
-  };
-  // The reference of a product element: x, its error bound and the inputs.
-  auto elementReference = [&](int64_t e, int64_t index, int64_t b, int64_t m,
-                              int64_t n, double *in, double &x,
-                              double &xError) {
-    double c0Value = beta != 0 ? loadElement(c0.data(), p.outDtype, e) : 0.0;
-    x = ref[index] + beta * c0Value;
-    xError = gemmTolerance * (bound[index] + std::fabs(beta * c0Value));
-    // As the runtime does, a single matrix has no batch stride.
-    int64_t batchIndex = p.batch > 1 ? b : 0;
-    for (int i = 0; i < numInputs; ++i)
-      in[i] =
-          loadElement(inputs[i].data(), static_cast<int>(program.inputTypes[i]),
-                      layouts[i].index(batchIndex, m, n));
-  };
-
-  int workers = workerCount(countC);
-  std::vector<Worst> worst(workers);
-  parallelFor(countC, workers, [&](int64_t begin, int64_t end, int w) {
-    Worst &mine = worst[w];
-    double in[isaac::kMaxEpilogueInputs];
-    for (int64_t e = begin; e < end; ++e) {
-      int64_t b = 0, m = 0, n = 0;
-      int64_t index = productIndex(e, b, m, n);
-      double error;
-      bool passed;
-      if (index < 0) {
-        passed = sameElementBits(c.data(), c0.data(), p.outDtype, e);
-        error = passed ? 0 : INFINITY;
-      } else {
-        double x, xError;
-        elementReference(e, index, b, m, n, in, x, xError);
-        EpilogueReference::Verdict v = reference.check(
-            loadElement(c.data(), p.outDtype, e), x, xError, in);
-        passed = v.passed;
-        error = v.error;
-      }
-      if (!passed)
-        ++mine.bad;
-      if (!(error <= mine.error)) {
-        mine.error = error;
-        mine.element = e;
-      }
-    }
-  });
-  Worst all;
-  for (const Worst &w : worst) {
-    all.bad += w.bad;
-    if (w.element >= 0 && !(w.error <= all.error)) {
-      all.error = w.error;
-      all.element = w.element;
-    }
-  }
-  outcome.maxError = std::max(0.0, all.error);
-  outcome.badElements = all.bad;
-  outcome.passed = all.bad == 0;
-  if (outcome.passed)
-    return outcome;
-
-  // Explain the worst element.
-  std::ostringstream os;
-  os.precision(9);
-  os << all.bad << " wrong elements (the product has " << outputs << "); ";
-  int64_t e = all.element, b = 0, m = 0, n = 0;
-  int64_t index = productIndex(e, b, m, n);
-  double got = loadElement(c.data(), p.outDtype, e);
-  if (index < 0) {
-    os << "element " << e - p.offset
-       << " of C (relative to the base pointer) lies outside the product "
-          "(padding, batch gap or guard) and was overwritten: "
-       << got << ", was " << loadElement(c0.data(), p.outDtype, e);
-  } else {
-    double in[isaac::kMaxEpilogueInputs];
-    double x, xError;
-    elementReference(e, index, b, m, n, in, x, xError);
-    EpilogueReference::Verdict v = reference.check(got, x, xError, in);
-    os << "worst element C";
-    if (p.batch > 1)
-      os << "[batch " << b << "]";
-    os << "(" << m << ", " << n << ") = " << got << ", expected " << v.expected
-       << " in [" << v.low << ", " << v.high << "] (error " << v.error
-       << " of the tolerance; x = " << x << " +- " << xError;
-    for (int i = 0; i < numInputs; ++i)
-      os << ", in" << i << " = " << in[i];
-    os << ")";
-  }
-  outcome.failure = os.str();
+  FusedOutput output;
+  output.p = &p;
+  output.beta = beta;
+  output.gemmTolerance = checkTolerance(tolerance, p);
+  output.countC = countC;
+  output.c = c.data();
+  output.c0 = c0.data();
+  output.ref = ref.data();
+  output.bound = bound.data();
+  output.layouts = layouts;
+  for (int i = 0; i < numInputs; ++i)
+    output.inputs.push_back(inputs[i].data());
+  FusedComparison result = compareFusedOutput(program, output);
+  outcome.maxError = result.maxError;
+  outcome.badElements = result.badElements;
+  outcome.passed = result.badElements == 0;
+  outcome.failure = result.failure;
   return outcome;
 }
 
