@@ -290,7 +290,9 @@ def epilogue_cpu_block(ops, name, text, rows, contract):
     bits of x, the inputs and the program's result."""
     decls = [d.strip() for d in text.split(";")]
     sig = [p.strip() for p in decls[0].split(",")]
-    types = {n: t for n, t in (p.split(":") for p in sig)}
+    # An input's type may carry the indices it varies with (f32[n]): the
+    # values do not depend on them.
+    types = {n: t.split("[")[0] for n, t in (p.split(":") for p in sig)}
     params = [n for n, _ in (p.split(":") for p in sig)]
     acc = types["x"]
     lines = ['  vector.print str "kernel %s\\n"' % name,

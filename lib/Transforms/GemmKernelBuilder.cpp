@@ -126,7 +126,22 @@ private:
   SmallVector<Value> computeTile(Value stageBase, ValueRange acc, Value klId,
                                  Value tm, Value tn);
   void emitEpilogue(ArrayRef<Value> acc, Value tm, Value tn, Value g,
-                    Value batch, Value wBase, Value alpha, Value beta);
+                    Value batch, Value wBase, Value sBase, Value alpha,
+                    Value beta);
+  void storeOutput(ArrayRef<Value> scaled, Value rowBase, Value colBase,
+                   Value beta);
+  void emitSplitKFixup(Value tm, Value tn, Value batch, Value isGroup0,
+                       Value tBase, Value sBase, Value beta);
+  Value partialSumPtr(Value tBase, Value batch, Value row, Value col);
+  /// Calls fn(i, j, row, col, inBounds) for each element of the thread's
+  /// MS x NS tile of C, whose first row and column are given.
+  void forEachElement(Value rowBase, Value colBase,
+                      function_ref<void(int, int, Value, Value, Value)> fn);
+  Value cPtr(Value row, Value col) {
+    return e.gep(st.cBase,
+                 e.add(e.mul(e.ext64(row), e.ext64(st.ldc)), e.ext64(col)),
+                 outTy);
+  }
 };
 
 ThreadChunks GemmBuilder::computeChunks(const FetchPlan &p) {
@@ -253,9 +268,31 @@ SmallVector<Value> GemmBuilder::computeTile(Value stageBase, ValueRange accIn,
   return acc;
 }
 
+void GemmBuilder::forEachElement(
+    Value rowBase, Value colBase,
+    function_ref<void(int, int, Value, Value, Value)> fn) {
+  for (int i = 0; i < c.ms; ++i) {
+    Value row = e.add(rowBase, e.ci32(i));
+    Value rowOk = e.slt(row, st.M);
+    for (int j = 0; j < c.ns; ++j) {
+      Value col = e.add(colBase, e.ci32(j));
+      fn(i, j, row, col, e.land(rowOk, e.slt(col, st.N)));
+    }
+  }
+}
+
+Value GemmBuilder::partialSumPtr(Value tBase, Value batch, Value row,
+                                 Value col) {
+  // T is a dense batch x M x N array of the accumulator type.
+  Value plane = e.mul(e.ext64(st.M), e.ext64(st.N));
+  Value off = e.add(e.mul(e.ext64(batch), plane),
+                    e.add(e.mul(e.ext64(row), e.ext64(st.N)), e.ext64(col)));
+  return e.gep(tBase, off);
+}
+
 void GemmBuilder::emitEpilogue(ArrayRef<Value> acc, Value tm, Value tn, Value g,
-                               Value batch, Value wBase, Value alpha,
-                               Value beta) {
+                               Value batch, Value wBase, Value sBase,
+                               Value alpha, Value beta) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
   Value rowBase = e.add(st.m0, e.mul(tm, e.ci32(c.ms)));
@@ -263,86 +300,141 @@ void GemmBuilder::emitEpilogue(ArrayRef<Value> acc, Value tm, Value tn, Value g,
   SmallVector<Value> scaled;
   for (Value v : acc)
     scaled.push_back(e.fmul(alpha, v));
-
-  // Per-element coordinates and bounds; shared by every store flavour.
-  auto forEach = [&](function_ref<void(int, int, Value, Value, Value)> fn) {
-    for (int i = 0; i < c.ms; ++i) {
-      Value row = e.add(rowBase, e.ci32(i));
-      Value rowOk = e.slt(row, st.M);
-      for (int j = 0; j < c.ns; ++j) {
-        Value col = e.add(colBase, e.ci32(j));
-        fn(i, j, row, col, e.land(rowOk, e.slt(col, st.N)));
-      }
-    }
-  };
-  auto cPtr = [&](Value row, Value col) {
-    return e.gep(st.cBase,
-                 e.add(e.mul(e.ext64(row), e.ext64(st.ldc)), e.ext64(col)),
-                 outTy);
-  };
-
-  if (c.kg > 1) {
-    // Deterministic mode: a dense M x N plane per (batch, slice).
-    auto storeWorkspace = [&] {
-      Value plane = e.mul(e.ext64(st.M), e.ext64(st.N));
-      Value slice = e.add(e.mul(e.ext64(batch), e.ci64(c.kg)), e.ext64(g));
-      Value wTile = e.gep(wBase, e.mul(slice, plane));
-      forEach([&](int i, int j, Value row, Value col, Value ok) {
-        Value off = e.add(e.mul(e.ext64(row), e.ext64(st.N)), e.ext64(col));
-        e.predicatedStore(e.gep(wTile, off), scaled[i * c.ns + j], ok);
-      });
-    };
-    // A fused epilogue is not linear: it cannot be applied per K slice, so
-    // slices always go to the workspace and the reducer applies it.
-    if (epilogue) {
-      storeWorkspace();
-      return;
-    }
-    Value useWorkspace =
-        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, wBase,
-                             LLVM::ZeroOp::create(b, loc, e.gptr));
-    auto ifOp = scf::IfOp::create(b, loc, useWorkspace, /*withElse=*/true);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      storeWorkspace();
-    }
-    {
-      // Atomic mode: the caller pre-scaled C by beta.
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifOp.elseBlock());
-      forEach([&](int i, int j, Value row, Value col, Value ok) {
-        e.predicatedReduceAdd(cPtr(row, col), scaled[i * c.ns + j], ok);
-      });
-    }
+  if (c.kg == 1) {
+    storeOutput(scaled, rowBase, colBase, beta);
     return;
   }
 
-  // The epilogue inputs' row and column offsets, computed once for the
-  // thread's MS rows and NS columns, before the branches below.
-  SmallVector<SmallVector<Value>> rowOff, colOff;
+  // Deterministic mode: a dense M x N plane per (batch, slice).
+  auto storeWorkspace = [&] {
+    Value plane = e.mul(e.ext64(st.M), e.ext64(st.N));
+    Value slice = e.add(e.mul(e.ext64(batch), e.ci64(c.kg)), e.ext64(g));
+    Value wTile = e.gep(wBase, e.mul(slice, plane));
+    forEachElement(
+        rowBase, colBase, [&](int i, int j, Value row, Value col, Value ok) {
+          Value off = e.add(e.mul(e.ext64(row), e.ext64(st.N)), e.ext64(col));
+          e.predicatedStore(e.gep(wTile, off), scaled[i * c.ns + j], ok);
+        });
+  };
+  // A fused epilogue is not linear: it cannot be applied per K slice. With
+  // tile counters (atomic mode) the slices add into the zeroed array T at
+  // W and the tile's last block applies it (emitSplitKFixup); without them
+  // (deterministic mode) the slices go to the workspace and the reducer
+  // kernel applies it. Without a fused epilogue, a null W means atomic mode
+  // and the caller has pre-scaled C by beta.
+  bool fused = epilogue.has_value();
+  Value useWorkspace = LLVM::ICmpOp::create(
+      b, loc, fused ? LLVM::ICmpPredicate::eq : LLVM::ICmpPredicate::ne,
+      fused ? sBase : wBase, LLVM::ZeroOp::create(b, loc, e.gptr));
+  auto ifOp = scf::IfOp::create(b, loc, useWorkspace, /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    storeWorkspace();
+  }
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    forEachElement(rowBase, colBase,
+                   [&](int i, int j, Value row, Value col, Value ok) {
+                     Value ptr = fused ? partialSumPtr(wBase, batch, row, col)
+                                       : cPtr(row, col);
+                     e.predicatedReduceAdd(ptr, scaled[i * c.ns + j], ok);
+                   });
+  }
+}
+
+void GemmBuilder::emitSplitKFixup(Value tm, Value tn, Value batch,
+                                  Value isGroup0, Value tBase, Value sBase,
+                                  Value beta) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  Value atomicMode =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, sBase,
+                           LLVM::ZeroOp::create(b, loc, e.gptr));
+  // Uniform over the grid: every thread of every block takes it or not.
+  auto modeIf = scf::IfOp::create(b, loc, atomicMode, /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(modeIf.thenBlock());
+  // Release this block's partial sums (the red.adds above) to the GPU, then
+  // count the block in: the KG-th block to arrive at a tile is its last.
+  e.fenceGpu();
+  e.barrier();
+  Value gx = e.gridDim(gpu::Dimension::x);
+  Value gy = e.gridDim(gpu::Dimension::y);
+  Value bx = e.sreg(gpu::Dimension::x, true);
+  Value by = e.sreg(gpu::Dimension::y, true);
+  Value tile = e.add(e.mul(e.ext64(batch), e.mul(e.ext64(gx), e.ext64(gy))),
+                     e.add(e.mul(e.ext64(by), e.ext64(gx)), e.ext64(bx)));
+  Value counter = e.gep(sBase, tile, e.i32);
+  // The staging buffers are free: the flag lives in their first word.
+  Value flag = st.smem;
+  {
+    auto ifOp =
+        scf::IfOp::create(b, loc, e.eq(st.tid, e.ci32(0)), /*withElse=*/false);
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    Value old = e.atomicAddAcqRel(counter, e.ci32(1));
+    Value last = e.eq(old, e.ci32(c.kg - 1));
+    LLVM::StoreOp::create(b, loc, arith::ExtUIOp::create(b, loc, e.i32, last),
+                          flag, 4);
+    // Every block of the tile has arrived: reset the counter for the next
+    // launch (the runtime keeps T and the counters zero between launches).
+    auto lastIf = scf::IfOp::create(b, loc, last, /*withElse=*/false);
+    b.setInsertionPointToStart(lastIf.thenBlock());
+    LLVM::StoreOp::create(b, loc, e.ci32(0), counter, 4);
+  }
+  e.barrier();
+  Value isLast = e.eq(LLVM::LoadOp::create(b, loc, e.i32, flag, 4), e.ci32(1));
+  auto lastIf =
+      scf::IfOp::create(b, loc, e.land(isLast, isGroup0), /*withElse=*/false);
+  b.setInsertionPointToStart(lastIf.thenBlock());
+  // Acquire the other blocks' sums; read them from L2, leave T zero.
+  e.fenceGpu();
+  Value rowBase = e.add(st.m0, e.mul(tm, e.ci32(c.ms)));
+  Value colBase = e.add(st.n0, e.mul(tn, e.ci32(c.ns)));
+  SmallVector<Value> sums(c.ms * c.ns);
+  forEachElement(rowBase, colBase,
+                 [&](int i, int j, Value row, Value col, Value ok) {
+                   Value ptr = partialSumPtr(tBase, batch, row, col);
+                   sums[i * c.ns + j] = e.predicatedLoad(ptr, ok, ".cg");
+                   e.predicatedStore(ptr, e.cf(0.0), ok);
+                 });
+  storeOutput(sums, rowBase, colBase, beta);
+}
+
+void GemmBuilder::storeOutput(ArrayRef<Value> scaled, Value rowBase,
+                              Value colBase, Value beta) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+
+  // The epilogue's broadcast inputs, loaded once per row or column of the
+  // thread's tile, before the branches below.
   if (epilogue && epilogue->numInputs() > 0) {
-    for (int i = 0; i < c.ms; ++i)
-      rowOff.push_back(epilogue->rowOffsets(e, e.add(rowBase, e.ci32(i))));
-    for (int j = 0; j < c.ns; ++j)
-      colOff.push_back(epilogue->colOffsets(e, e.add(colBase, e.ci32(j))));
+    SmallVector<Value> rows, cols, rowOk, colOk;
+    for (int i = 0; i < c.ms; ++i) {
+      rows.push_back(e.add(rowBase, e.ci32(i)));
+      rowOk.push_back(e.slt(rows.back(), st.M));
+    }
+    for (int j = 0; j < c.ns; ++j) {
+      cols.push_back(e.add(colBase, e.ci32(j)));
+      colOk.push_back(e.slt(cols.back(), st.N));
+    }
+    epilogue->loadTile(e, rows, cols, rowOk, colOk);
   }
   // The output element (i, j) from alpha*acc, the old C (`old`, of C's
   // type, or null when beta is not applied) and the epilogue.
-  auto finish = [&](int i, int j, Value row, Value col, Value old,
-                    Value ok) -> Value {
+  auto finish = [&](int i, int j, Value old, Value ok) -> Value {
     Value v = scaled[i * c.ns + j];
     if (old)
       v = e.fadd(e.fmul(beta, e.convert(old, e.elemTy)), v);
     if (!epilogue)
       return v;
-    return epilogue->apply(e, v, row, col, ok,
-                           rowOff.empty() ? ArrayRef<Value>() : rowOff[i],
-                           colOff.empty() ? ArrayRef<Value>() : colOff[j]);
+    return epilogue->applyTile(e, v, i, j, ok);
   };
 
-  // KG == 1: C = epilogue(alpha*acc + beta*C). Fast path for interior tiles
-  // with aligned C: vector stores, no predicates. beta == 0 never reads C.
+  // C = epilogue(alpha*acc + beta*C). Fast path for interior tiles with
+  // aligned C: vector stores, no predicates. beta == 0 never reads C.
   int outBytes = outTy.getIntOrFloatBitWidth() / 8;
   int sw = 16 / outBytes;
   while (sw > 1 && c.ns % sw != 0)
@@ -371,11 +463,9 @@ void GemmBuilder::emitEpilogue(ArrayRef<Value> acc, Value tm, Value tn, Value g,
           if (withBeta)
             old = e.loadVector(ptr, sw, outTy);
           SmallVector<Value> out;
-          for (int x = 0; x < sw; ++x) {
-            Value col = epilogue ? e.add(colBase, e.ci32(j + x)) : Value();
-            out.push_back(finish(i, j + x, row, col,
-                                 withBeta ? old[x] : Value(), Value()));
-          }
+          for (int x = 0; x < sw; ++x)
+            out.push_back(
+                finish(i, j + x, withBeta ? old[x] : Value(), Value()));
           e.storeVector(ptr, out);
         }
       }
@@ -389,11 +479,12 @@ void GemmBuilder::emitEpilogue(ArrayRef<Value> acc, Value tm, Value tn, Value g,
       OpBuilder::InsertionGuard g2(b);
       b.setInsertionPointToStart(withBeta ? betaIf.elseBlock()
                                           : betaIf.thenBlock());
-      forEach([&](int i, int j, Value row, Value col, Value ok) {
-        Value ptr = cPtr(row, col);
-        Value old = withBeta ? e.predicatedLoad(ptr, ok, outTy) : Value();
-        e.predicatedStore(ptr, finish(i, j, row, col, old, ok), ok);
-      });
+      forEachElement(
+          rowBase, colBase, [&](int i, int j, Value row, Value col, Value ok) {
+            Value ptr = cPtr(row, col);
+            Value old = withBeta ? e.predicatedLoad(ptr, ok, outTy) : Value();
+            e.predicatedStore(ptr, finish(i, j, old, ok), ok);
+          });
     }
   }
 }
@@ -426,8 +517,10 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   st.aBase = e.gep(A, e.mul(e.ext64(batch), sA));
   st.bBase = e.gep(B, e.mul(e.ext64(batch), sB));
   st.cBase = e.gep(C, e.mul(e.ext64(batch), sC), outTy);
+  // Fused kernels: the tile counters, then four parameters per input.
+  Value S = epilogue ? args[15] : Value();
   if (epilogue)
-    epilogue->bind(e, args, /*first=*/15, batch);
+    epilogue->bind(e, args, /*first=*/16, batch);
 
   // K slice of this block: Kc = ceil(ceil(K/KG)/U)*U, so that only the
   // last slice can end in a partial tile.
@@ -589,8 +682,10 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(epilogueIf.thenBlock());
-    emitEpilogue(acc, tm, tn, g, batch, W, alpha, beta);
+    emitEpilogue(acc, tm, tn, g, batch, W, S, alpha, beta);
   }
+  if (epilogue && c.kg > 1)
+    emitSplitKFixup(tm, tn, batch, isGroup0, W, S, beta);
   gpu::ReturnOp::create(b, loc);
 }
 
@@ -620,6 +715,7 @@ gpu::GPUFuncOp mlir::isaac::buildGemmKernel(OpBuilder &builder,
   SmallVector<Type> argTypes = {gptr, gptr, gptr, gptr, i32, i32,    i32,   i32,
                                 i32,  i32,  i64,  i64,  i64, elemTy, elemTy};
   if (spec.epilogue) {
+    argTypes.push_back(gptr); // tile counters (split-K, atomic mode)
     KernelEmitter types(builder, loc, spec.dtype);
     EpilogueCodegen(*spec.epilogue).appendParamTypes(types, argTypes);
   }
