@@ -356,9 +356,10 @@ void GemmBuilder::emitSplitKFixup(Value tm, Value tn, Value batch,
   auto modeIf = scf::IfOp::create(b, loc, atomicMode, /*withElse=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(modeIf.thenBlock());
-  // Release this block's partial sums (the red.adds above) to the GPU, then
-  // count the block in: the KG-th block to arrive at a tile is its last.
-  e.fenceGpu();
+  // Count the block in: the KG-th block to arrive at a tile is its last.
+  // As CUTLASS's split-K semaphores: the barrier orders every thread's
+  // partial sums (the red.adds above) before thread 0's fence, which
+  // releases them to the GPU (cumulativity); only thread 0 waits for it.
   e.barrier();
   Value gx = e.gridDim(gpu::Dimension::x);
   Value gy = e.gridDim(gpu::Dimension::y);
@@ -374,6 +375,7 @@ void GemmBuilder::emitSplitKFixup(Value tm, Value tn, Value batch,
         scf::IfOp::create(b, loc, e.eq(st.tid, e.ci32(0)), /*withElse=*/false);
     OpBuilder::InsertionGuard g2(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
+    e.fenceGpu();
     Value old = e.atomicAddAcqRel(counter, e.ci32(1));
     Value last = e.eq(old, e.ci32(c.kg - 1));
     LLVM::StoreOp::create(b, loc, arith::ExtUIOp::create(b, loc, e.i32, last),
@@ -389,8 +391,8 @@ void GemmBuilder::emitSplitKFixup(Value tm, Value tn, Value batch,
   auto lastIf =
       scf::IfOp::create(b, loc, e.land(isLast, isGroup0), /*withElse=*/false);
   b.setInsertionPointToStart(lastIf.thenBlock());
-  // Acquire the other blocks' sums; read them from L2, leave T zero.
-  e.fenceGpu();
+  // Thread 0's acquire and the barrier order the other blocks' sums before
+  // these loads; read them from L2 (not a stale L1 line), leave T zero.
   Value rowBase = e.add(st.m0, e.mul(tm, e.ci32(c.ms)));
   Value colBase = e.add(st.n0, e.mul(tn, e.ci32(c.ns)));
   SmallVector<Value> sums(c.ms * c.ns);

@@ -90,11 +90,11 @@ func.func @bias_relu_f16(%a: memref<70x100xf32>, %b: memref<70x50xf32>, %bias: m
 // CHECK: gpu.module @[[K]]
 // CHECK: gpu.func @[[K]](
 // CHECK: red.global.add.f64
-// CHECK: fence.acq_rel.gpu
 // CHECK: gpu.barrier
+// CHECK: fence.acq_rel.gpu
 // CHECK: atom.add.acq_rel.gpu.u32
 // CHECK: gpu.barrier
-// CHECK: fence.acq_rel.gpu
+// CHECK-NOT: fence
 // CHECK: ld.global.cg.f64
 // CHECK: st.global.f64
 // CHECK: arith.addf

@@ -166,7 +166,12 @@ def IsaacLegalizeMath : Pass<"isaac-legalize-math"> {
       atan2, asin, acos and cbrt become MLIR's polynomial approximations
       (arith only; a few ulp);
     - rsqrt becomes 1 / sqrt, exp2(x) becomes exp(x · ln 2), and powf with
-      a small constant integer exponent becomes multiplications.
+      a small constant integer exponent becomes multiplications;
+    - f32 / f64 absf and copysign (which the approximations use too)
+      become sign-bit arithmetic; fma and trunc LLVM intrinsics; scalar
+      floor, ceil, roundeven and sqrt one PTX instruction each (cvt.rmi,
+      cvt.rpi, cvt.rni, sqrt.rn), where convert-gpu-to-nvvm would call
+      libdevice's __nv_fabsf, __nv_fmaf, ....
 
     Everything else (f64 transcendental functions, powf with another
     exponent) is left to `convert-gpu-to-nvvm`, which calls libdevice;
@@ -174,7 +179,8 @@ def IsaacLegalizeMath : Pass<"isaac-legalize-math"> {
     was found to link.
   }];
   let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect"
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::LLVM::LLVMDialect"
   ];
 }
 
