@@ -95,16 +95,30 @@ isaacStatus validateInputs(const isaacKernelInfo &info,
   return ISAAC_SUCCESS;
 }
 
-/// Split-K kernels reduce through the workspace in deterministic mode.
-bool usesWorkspace(const isaacKernelInfo &info, int32_t flags) {
-  return info.kg > 1 && (flags & ISAAC_DETERMINISTIC);
+/// Above this KG, a fused split-K kernel in atomic mode finishes each tile
+/// in its last block (tile counters); up to it, it reduces through the
+/// workspace like the deterministic mode. The reducer reads KG values per
+/// element: cheap, bandwidth-bound for small KG, latency-bound for large
+/// KG, where the last-block fixup (whose fence and counter cost a fixed tail
+/// per block) wins. Measured on an H100 with Table 4's top-1 kernels
+/// (docs/perf.md, "Fused epilogues").
+constexpr int32_t kMaxWorkspaceKG = 16;
+
+/// In atomic mode, split-K kernels with a fused epilogue and KG above
+/// kMaxWorkspaceKG add their slices into T (batch*M*N accumulators) and
+/// count arrivals per tile in S; both live in one zeroed buffer of the
+/// stream, which the kernels leave zero.
+bool usesTileCounters(const isaacKernelInfo &info, int32_t flags) {
+  return info.kg > kMaxWorkspaceKG && hasEpilogue(info) &&
+         !(flags & ISAAC_DETERMINISTIC);
 }
 
-/// In atomic mode, split-K kernels with a fused epilogue add their slices
-/// into T (batch*M*N accumulators) and count arrivals per tile in S; both
-/// live in one zeroed buffer of the stream, which the kernels leave zero.
-bool usesTileCounters(const isaacKernelInfo &info, int32_t flags) {
-  return info.kg > 1 && hasEpilogue(info) && !(flags & ISAAC_DETERMINISTIC);
+/// Split-K kernels reduce through the workspace in deterministic mode, and
+/// fused ones also in atomic mode unless they use tile counters.
+bool usesWorkspace(const isaacKernelInfo &info, int32_t flags) {
+  return info.kg > 1 &&
+         ((flags & ISAAC_DETERMINISTIC) ||
+          (hasEpilogue(info) && !usesTileCounters(info, flags)));
 }
 
 /// Offset of S behind T, and the buffer's size, in bytes; false on

@@ -128,8 +128,11 @@ private:
   void emitEpilogue(ArrayRef<Value> acc, Value tm, Value tn, Value g,
                     Value batch, Value wBase, Value sBase, Value alpha,
                     Value beta);
-  void storeOutput(ArrayRef<Value> scaled, Value rowBase, Value colBase,
-                   Value beta);
+  /// Stores the thread's tile of C = epilogue(x + beta*C_old), x(i, j, ok)
+  /// giving element (i, j)'s alpha*acc where it is used (ok: whether it is
+  /// in C; null on the fast path, where all are).
+  void storeOutput(function_ref<Value(int, int, Value)> x, Value rowBase,
+                   Value colBase, Value beta);
   void emitSplitKFixup(Value tm, Value tn, Value batch, Value isGroup0,
                        Value tBase, Value sBase, Value beta);
   Value partialSumPtr(Value tBase, Value batch, Value row, Value col);
@@ -301,7 +304,8 @@ void GemmBuilder::emitEpilogue(ArrayRef<Value> acc, Value tm, Value tn, Value g,
   for (Value v : acc)
     scaled.push_back(e.fmul(alpha, v));
   if (c.kg == 1) {
-    storeOutput(scaled, rowBase, colBase, beta);
+    storeOutput([&](int i, int j, Value) { return scaled[i * c.ns + j]; },
+                rowBase, colBase, beta);
     return;
   }
 
@@ -393,20 +397,23 @@ void GemmBuilder::emitSplitKFixup(Value tm, Value tn, Value batch,
   b.setInsertionPointToStart(lastIf.thenBlock());
   // Thread 0's acquire and the barrier order the other blocks' sums before
   // these loads; read them from L2 (not a stale L1 line), leave T zero.
+  // Each sum is loaded where the epilogue uses it, not all up front: the
+  // kernel's register count (its occupancy) must not grow for this tail.
   Value rowBase = e.add(st.m0, e.mul(tm, e.ci32(c.ms)));
   Value colBase = e.add(st.n0, e.mul(tn, e.ci32(c.ns)));
-  SmallVector<Value> sums(c.ms * c.ns);
-  forEachElement(rowBase, colBase,
-                 [&](int i, int j, Value row, Value col, Value ok) {
-                   Value ptr = partialSumPtr(tBase, batch, row, col);
-                   sums[i * c.ns + j] = e.predicatedLoad(ptr, ok, ".cg");
-                   e.predicatedStore(ptr, e.cf(0.0), ok);
-                 });
-  storeOutput(sums, rowBase, colBase, beta);
+  Value always = e.eq(e.ci32(0), e.ci32(0));
+  auto sum = [&](int i, int j, Value ok) -> Value {
+    Value ptr = partialSumPtr(tBase, batch, e.add(rowBase, e.ci32(i)),
+                              e.add(colBase, e.ci32(j)));
+    Value v = e.predicatedLoad(ptr, ok ? ok : always, ".cg");
+    e.predicatedStore(ptr, e.cf(0.0), ok ? ok : always);
+    return v;
+  };
+  storeOutput(sum, rowBase, colBase, beta);
 }
 
-void GemmBuilder::storeOutput(ArrayRef<Value> scaled, Value rowBase,
-                              Value colBase, Value beta) {
+void GemmBuilder::storeOutput(function_ref<Value(int, int, Value)> x,
+                              Value rowBase, Value colBase, Value beta) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
 
@@ -427,7 +434,7 @@ void GemmBuilder::storeOutput(ArrayRef<Value> scaled, Value rowBase,
   // The output element (i, j) from alpha*acc, the old C (`old`, of C's
   // type, or null when beta is not applied) and the epilogue.
   auto finish = [&](int i, int j, Value old, Value ok) -> Value {
-    Value v = scaled[i * c.ns + j];
+    Value v = x(i, j, ok);
     if (old)
       v = e.fadd(e.fmul(beta, e.convert(old, e.elemTy)), v);
     if (!epilogue)

@@ -143,14 +143,17 @@ public:
 
   /// `@p ld.global` of one element; reads 0 where `pred` is false (the
   /// output register is tied to a zero input, so the untaken load leaves 0).
-  /// `cacheOp` (e.g. ".cg": L2 only) qualifies the load.
+  /// `cacheOp` (e.g. ".cg": L2 only) qualifies the load; such a load reads
+  /// what other blocks published, so it is marked as having side effects:
+  /// LLVM must not move it across the synchronization before it (an asm
+  /// without side effects is free to move, as if it read no memory).
   Value predicatedLoad(Value ptr, Value pred, StringRef cacheOp = "") {
     std::string asmStr =
         ("@$2 ld.global" + cacheOp + "." + ptxType() + " $0, [$1];").str();
     std::string cons = ("=" + regConstraint() + ",l,b,0").str();
     return LLVM::InlineAsmOp::create(
                b, loc, elemTy, ValueRange{ptr, pred, cf(0.0)}, asmStr, cons,
-               /*has_side_effects=*/false, /*is_align_stack=*/false,
+               /*has_side_effects=*/!cacheOp.empty(), /*is_align_stack=*/false,
                LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
                ArrayAttr())
         .getResult(0);

@@ -3,9 +3,9 @@
 # of .carry/fused (made here by scripts/make-gpu-kernels.sh: bias, scaling,
 # residual, gelu, sigmoid, silu, clamp, f16/bf16 outputs, f64; KG = 1 and
 # KG > 1, all layouts), then compute-sanitizer memcheck, racecheck and
-# synccheck on an f16-output split-K kernel (atomic and deterministic mode),
-# a bf16 one and an f64 one on edge shapes with misaligned pointers and
-# batches. Everything goes to $OUT/sweep-fused.log.
+# synccheck on f16-output split-K kernels (KG = 4 through the workspace in
+# both modes, KG = 32 with tile counters), a bf16 one and f64 ones (KG = 8
+# and 32) on edge shapes with misaligned pointers and batches. Everything goes to $OUT/sweep-fused.log.
 #   SKIP_SWEEP=1           only the sanitizers
 #   TOOLS="memcheck"       the sanitizer tools to run
 #   SIZES=1,7,33,129,1000  replaces the sweep's size list (default: all of
@@ -37,7 +37,8 @@ for tool in ${TOOLS:-memcheck racecheck synccheck}; do
   echo "== $tool"
   for spec in "kg=4 .*out=f16:--misalign" "out=bf16:--misalign" \
               "^isaac_gemm_f64_nt.*kg=8:--batch 3" \
-              "kg=4 .*out=f16:--deterministic"; do
+              "kg=4 .*out=f16:--deterministic" "kg=32 .*out=f16:--misalign" \
+              "^isaac_gemm_f64_nn.*kg=32:--batch 3"; do
     kernel=$(pick "${spec%%:*}")
     timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 $bench \
       --ptx-dir "$dir" --kernel "$kernel" --shape 33,45,17,"$(echo "$kernel" | cut -d_ -f4)" \

@@ -39,8 +39,9 @@ def IsaacFuseEpilogues : Pass<"isaac-fuse-epilogues", "ModuleOp"> {
 def IsaacSelectConfig : Pass<"isaac-select-config", "ModuleOp"> {
   let summary = "Attach the best legal #isaac.gemm to each static GEMM";
   let description = [{
-    For every `linalg.matmul` / `linalg.batch_matmul` on static f32/f64
-    memrefs that has no `isaac.config` yet, searches the whole legal
+    For every `linalg.matmul` / `linalg.batch_matmul` / `isaac.gemm` with
+    static f32/f64 operands (memrefs or tensors) that has no `isaac.config`
+    yet, searches the whole legal
     configuration space (lib/Model) for the configuration the cost model
     ranks fastest on that input, and attaches it as `isaac.config`. A
     user-written `isaac.config` is kept as is. With `topk=N > 1` the N best
@@ -53,9 +54,8 @@ def IsaacSelectConfig : Pass<"isaac-select-config", "ModuleOp"> {
     A model file that cannot be loaded is an error. With `cache=FILE`, an
     entry of that tuning cache (docs/tuning.md) for the operation's input
     wins over the search (a user-written `isaac.config` still wins over
-    everything). Unsupported operations (tensors, dynamic shapes, other
-    element types) are left untouched with a remark, or rejected with
-    `strict`.
+    everything). Unsupported operations (dynamic shapes, other element
+    types) are left untouched with a remark, or rejected with `strict`.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",

@@ -361,6 +361,9 @@ const char *const kFusedGemm =
 const char *const kFusedSplitK =
     "isaac_gemm_f32_nn_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg4_v4_ep00c0ffee12345678";
 const char *const kFusedReduce = "isaac_splitk_reduce_f32_ep00c0ffee12345678";
+/// KG above the runtime's kMaxWorkspaceKG: atomic mode uses tile counters.
+const char *const kFusedDeepSplitK =
+    "isaac_gemm_f32_nn_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg32_v4_ep00c0ffee12345678";
 
 /// A PTX entry declaring `sizes` (in bytes) as its parameters, so that the
 /// fake decodes a fused kernel's parameters as the PTX declares them.
@@ -542,13 +545,13 @@ void testFusedGemm() {
   CHECK(fake.launchCount() == 1);
 }
 
-/// Atomic mode: the slices add into T and the last block of each tile
-/// applies the epilogue. One launch; T and the tile counters live in one
-/// buffer of the stream, cleared once when it is allocated, which the
-/// kernels leave zero.
+/// Atomic mode with KG > 16: the slices add into T and the last block of
+/// each tile applies the epilogue. One launch; T and the tile counters live
+/// in one buffer of the stream, cleared once when it is allocated, which
+/// the kernels leave zero.
 void testFusedSplitKAtomic() {
   fake.reset();
-  FusedGemm g(kFusedSplitK, 4);
+  FusedGemm g(kFusedDeepSplitK, 32);
   g.K = 1000;
   g.lda = 1000;
   g.batch = 2;
@@ -558,7 +561,7 @@ void testFusedSplitKAtomic() {
   g.stream = reinterpret_cast<void *>(0x7400);
   fake.clearCalls();
   int allocations = fake.allocations();
-  CHECK_STATUS(g.launch(fusedPtx(kFusedSplitK, 4)), ISAAC_SUCCESS, "");
+  CHECK_STATUS(g.launch(fusedPtx(kFusedDeepSplitK, 32)), ISAAC_SUCCESS, "");
   CHECK(fake.allocations() == allocations + 1);
   uint64_t buffer = fake.lastAllocation();
   size_t bytes = fake.lastAllocationBytes();
@@ -577,22 +580,23 @@ void testFusedSplitKAtomic() {
   CHECK(fake.launchCount() == 1);
   if (fake.launchCount() == 1) {
     FakeLaunch gemm = launchAt(0);
-    CHECK(std::strcmp(gemm.name, kFusedSplitK) == 0);
+    CHECK(std::strcmp(gemm.name, kFusedDeepSplitK) == 0);
     checkFusedGemmParams(gemm, g, buffer, buffer + countersOffset);
-    CHECK(gemm.grid[2] == 2u * 4u);
+    CHECK(gemm.grid[2] == 2u * 32u);
   }
   // The next launch on the stream reuses the buffer as it is: zero.
   fake.clearCalls();
-  CHECK_STATUS(g.launch(fusedPtx(kFusedSplitK, 4)), ISAAC_SUCCESS, "");
+  CHECK_STATUS(g.launch(fusedPtx(kFusedDeepSplitK, 32)), ISAAC_SUCCESS, "");
   CHECK(fake.allocations() == allocations + 1);
   CHECK(std::string(fake.calls()).find("cuMemsetD32Async") ==
         std::string::npos);
 }
 
 void testFusedSplitK() {
-  // Deterministic mode: the slices go through the workspace and the fused
-  // reduction applies the epilogue; the tile counters are NULL.
-  for (int flags : {static_cast<int>(ISAAC_DETERMINISTIC)}) {
+  // Deterministic mode, and atomic mode with KG <= 16: the slices go
+  // through the workspace and the fused reduction applies the epilogue;
+  // the tile counters are NULL.
+  for (int flags : {0, static_cast<int>(ISAAC_DETERMINISTIC)}) {
     fake.reset();
     FusedGemm g(kFusedSplitK, 4);
     g.K = 1000;
