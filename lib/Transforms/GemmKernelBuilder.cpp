@@ -397,17 +397,38 @@ void GemmBuilder::emitSplitKFixup(Value tm, Value tn, Value batch,
   b.setInsertionPointToStart(lastIf.thenBlock());
   // Thread 0's acquire and the barrier order the other blocks' sums before
   // these loads; read them from L2 (not a stale L1 line), leave T zero.
-  // Each sum is loaded where the epilogue uses it, not all up front: the
-  // kernel's register count (its occupancy) must not grow for this tail.
+  // The sums are loaded a chunk of rows (up to 16 elements) at a time where
+  // the epilogue first needs them: all at once would raise the kernel's
+  // register count (its occupancy in every mode), one at a time would
+  // serialize the L2 round trips.
   Value rowBase = e.add(st.m0, e.mul(tm, e.ci32(c.ms)));
   Value colBase = e.add(st.n0, e.mul(tn, e.ci32(c.ns)));
-  Value always = e.eq(e.ci32(0), e.ci32(0));
-  auto sum = [&](int i, int j, Value ok) -> Value {
-    Value ptr = partialSumPtr(tBase, batch, e.add(rowBase, e.ci32(i)),
-                              e.add(colBase, e.ci32(j)));
-    Value v = e.predicatedLoad(ptr, ok ? ok : always, ".cg");
-    e.predicatedStore(ptr, e.cf(0.0), ok ? ok : always);
-    return v;
+  int chunkRows = std::max(1, std::min(c.ms, 16 / c.ns));
+  SmallVector<Value> cached(c.ms * c.ns);
+  auto sum = [&](int i, int j, Value) -> Value {
+    // storeOutput visits each of its code paths row by row from (0, 0);
+    // values of another path are not visible here.
+    if (i == 0 && j == 0)
+      std::fill(cached.begin(), cached.end(), Value());
+    if (!cached[i * c.ns + j]) {
+      int first = i / chunkRows * chunkRows;
+      int last = std::min(c.ms, first + chunkRows);
+      SmallVector<std::pair<Value, Value>> written;
+      for (int r = first; r < last; ++r) {
+        Value row = e.add(rowBase, e.ci32(r));
+        Value rowOk = e.slt(row, st.M);
+        for (int q = 0; q < c.ns; ++q) {
+          Value col = e.add(colBase, e.ci32(q));
+          Value ok = e.land(rowOk, e.slt(col, st.N));
+          Value ptr = partialSumPtr(tBase, batch, row, col);
+          cached[r * c.ns + q] = e.predicatedLoad(ptr, ok, ".cg");
+          written.push_back({ptr, ok});
+        }
+      }
+      for (auto [ptr, ok] : written)
+        e.predicatedStore(ptr, e.cf(0.0), ok);
+    }
+    return cached[i * c.ns + j];
   };
   storeOutput(sum, rowBase, colBase, beta);
 }
