@@ -15,6 +15,7 @@
 
 #include "isaac/Transforms/Passes.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
@@ -169,7 +170,9 @@ template <typename MathOp> struct MathToPtx : public OpRewritePattern<MathOp> {
                                 PatternRewriter &rewriter) const override {
     Type type = op->getResult(0).getType();
     FloatType ft = f32OrF64(op->getResult(0));
-    if (!ft || ft != type)
+    // PTX only in kernel code (the pass also serves host code, e.g.
+    // isaac-bench's CPU reference of epilogues).
+    if (!ft || ft != type || !op->template getParentOfType<gpu::GPUModuleOp>())
       return failure();
     std::string suffix = ft.isF32() ? "f32" : "f64";
     std::string asmStr = instruction.str() + "." + suffix +
