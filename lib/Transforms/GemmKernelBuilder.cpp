@@ -496,7 +496,9 @@ void GemmBuilder::storeOutput(function_ref<Value(int, int, Value)> x,
           for (int x = 0; x < sw; ++x)
             out.push_back(
                 finish(i, j + x, withBeta ? old[x] : Value(), Value()));
-          e.storeVector(ptr, out);
+          // C's type given: GCC cannot see that `out` is not empty and
+          // warns when its first element's type is read.
+          e.storeVector(ptr, out, outTy);
         }
       }
     }

@@ -105,8 +105,11 @@ public:
 
   /// Stores `elems` (of one type) as one vector access.
   void storeVector(Value ptr, ArrayRef<Value> elems) {
+    storeVector(ptr, elems, elems[0].getType());
+  }
+  /// The same, with the elements' type given.
+  void storeVector(Value ptr, ArrayRef<Value> elems, Type type) {
     int width = elems.size();
-    Type type = elems[0].getType();
     int size = type.getIntOrFloatBitWidth() / 8;
     if (width == 1) {
       LLVM::StoreOp::create(b, loc, elems[0], ptr, size);
