@@ -350,6 +350,33 @@ bool findCommentLine(const char *text, const char *marker, const char *&begin,
   return false;
 }
 
+/// The next `key=value` token of a header line at or after `pos` (space
+/// separated): false at the end of the line, or where `stopAt` begins a
+/// token (`pos` then points at it). A token without `=` or with an empty
+/// key is a parse error naming `lineName`.
+isaacStatus nextKeyValue(const std::string &line, size_t &pos,
+                         const char *lineName, const char *stopAt, bool &found,
+                         std::string &key, std::string &value) {
+  found = false;
+  pos = line.find_first_not_of(" \t\r", pos);
+  if (pos == std::string::npos ||
+      (stopAt && line.compare(pos, std::strlen(stopAt), stopAt) == 0))
+    return ISAAC_SUCCESS;
+  size_t tokenEnd = line.find_first_of(" \t\r", pos);
+  if (tokenEnd == std::string::npos)
+    tokenEnd = line.size();
+  std::string token = line.substr(pos, tokenEnd - pos);
+  pos = tokenEnd;
+  size_t eq = token.find('=');
+  if (eq == std::string::npos || eq == 0)
+    return setError(ISAAC_ERROR_PARSE, "%s: '%s' is not a key=value pair",
+                    lineName, token.c_str());
+  key = token.substr(0, eq);
+  value = token.substr(eq + 1);
+  found = true;
+  return ISAAC_SUCCESS;
+}
+
 /// Parses the text after `// isaac.epilogue`:
 /// `id=<ID> out=<type> inputs=<n> in0=<type> ... program=<text>` into the
 /// epilogue fields of `info`, whose name gave the ID. Everything before
@@ -362,25 +389,15 @@ isaacStatus parseEpilogueLine(const std::string &line, isaacKernelInfo &info) {
   bool seenIn[ISAAC_MAX_EPILOGUE_INPUTS] = {};
   size_t pos = 0;
   while (true) {
-    pos = line.find_first_not_of(" \t\r", pos);
-    if (pos == std::string::npos)
-      break;
-    if (line.compare(pos, 8, "program=") == 0) {
-      seenProgram = true;
+    bool found = false;
+    std::string key, value;
+    if (isaacStatus status = nextKeyValue(line, pos, "isaac.epilogue line",
+                                          "program=", found, key, value))
+      return status;
+    if (!found) {
+      seenProgram = pos != std::string::npos;
       break;
     }
-    size_t tokenEnd = line.find_first_of(" \t\r", pos);
-    if (tokenEnd == std::string::npos)
-      tokenEnd = line.size();
-    std::string token = line.substr(pos, tokenEnd - pos);
-    pos = tokenEnd;
-    size_t eq = token.find('=');
-    if (eq == std::string::npos || eq == 0)
-      return setError(ISAAC_ERROR_PARSE,
-                      "isaac.epilogue line: '%s' is not a key=value pair",
-                      token.c_str());
-    std::string key = token.substr(0, eq);
-    std::string value = token.substr(eq + 1);
     std::string *slot = nullptr;
     bool *seen = nullptr;
     if (key == "id") {
@@ -508,20 +525,13 @@ isaacStatus parseKernelLine(const char *ptx, isaacKernelInfo &out) {
   const std::string line(begin, end);
   size_t pos = 0;
   while (true) {
-    pos = line.find_first_not_of(" \t\r", pos);
-    if (pos == std::string::npos)
+    bool found = false;
+    std::string key, value;
+    if (isaacStatus status = nextKeyValue(line, pos, "isaac.kernel line",
+                                          nullptr, found, key, value))
+      return status;
+    if (!found)
       break;
-    size_t tokenEnd = line.find_first_of(" \t\r", pos);
-    if (tokenEnd == std::string::npos)
-      tokenEnd = line.size();
-    std::string token = line.substr(pos, tokenEnd - pos);
-    pos = tokenEnd;
-    size_t eq = token.find('=');
-    if (eq == std::string::npos || eq == 0)
-      return setError(ISAAC_ERROR_PARSE,
-                      "isaac.kernel line: '%s' is not a key=value pair",
-                      token.c_str());
-    std::string key = token.substr(0, eq);
     for (Key &k : keys) {
       if (key != k.name)
         continue;
@@ -530,7 +540,7 @@ isaacStatus parseKernelLine(const char *ptx, isaacKernelInfo &out) {
                         "isaac.kernel line: key '%s' appears twice",
                         key.c_str());
       k.seen = true;
-      k.value = token.substr(eq + 1);
+      k.value = value;
     }
     // Unknown keys are skipped so that the compiler may add some later.
   }
