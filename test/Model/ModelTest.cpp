@@ -26,6 +26,11 @@
 //   isaac-model-test mlp-prescreen MODEL SHAPES|random:N [PRESCREEN]
 //                                      top 10 with and without the
 //                                      ensemble pre-screen, per shape
+//   isaac-model-test mlp-topk MODEL SHAPES [K]
+//                                      the K (10) best configurations of
+//                                      isaac-select-config's search, per
+//                                      input `M N K LAYOUT BATCH` of SHAPES
+//                                      (test/Model/topk-golden.test)
 //
 //===----------------------------------------------------------------------===//
 
@@ -641,6 +646,45 @@ static int runMLPPrescreen(const char *path, const std::string &shapes,
   return 0;
 }
 
+/// The search of isaac-select-config (searchBest with makeMLPCost), its
+/// top `k` per input of `shapesPath` (lines `M N K LAYOUT BATCH`, `#`
+/// comments), one line each: the input, then the configurations best first.
+static int runMLPTopK(const char *path, const char *shapesPath, unsigned k) {
+  std::optional<ChipLimits> chip;
+  std::shared_ptr<MLPModel> model = loadModelForChip(path, chip);
+  if (!model)
+    return 1;
+  std::ifstream in(shapesPath);
+  if (!in) {
+    std::fprintf(stderr, "error: cannot open %s\n", shapesPath);
+    return 1;
+  }
+  CostFn cost = makeMLPCost(model, *chip);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::string body = line.substr(0, line.find('#'));
+    std::istringstream is(body);
+    GemmShape s;
+    std::string lay;
+    if (!(is >> s.m)) // blank or comment
+      continue;
+    if (!(is >> s.n >> s.k >> lay >> s.batch) || s.m < 1 || s.n < 1 ||
+        s.k < 1 || s.batch < 1 || !parseLayout(lay, s.layout)) {
+      std::fprintf(stderr, "error: %s: bad line '%s'\n", shapesPath,
+                   line.c_str());
+      return 1;
+    }
+    s.dtype = model->dtype();
+    std::vector<Ranked> best = searchBest(s, *chip, cost, k);
+    std::printf("%lld %lld %lld %s %lld:", (long long)s.m, (long long)s.n,
+                (long long)s.k, lay.c_str(), (long long)s.batch);
+    for (const Ranked &r : best)
+      std::printf(" %s", r.config.mangle().c_str());
+    std::printf("\n");
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc >= 2 && std::strcmp(argv[1], "legality") == 0)
     return runLegality();
@@ -664,6 +708,9 @@ int main(int argc, char **argv) {
     return runMLPPrescreen(argv[2], argv[3],
                            argc == 5 ? size_t(std::atoll(argv[4]))
                                      : kEnsemblePrescreen);
+  if ((argc == 4 || argc == 5) && std::strcmp(argv[1], "mlp-topk") == 0)
+    return runMLPTopK(argv[2], argv[3],
+                      argc == 5 ? unsigned(std::atoi(argv[4])) : 10);
   if (argc >= 6 && argc <= 8 && std::strcmp(argv[1], "mlp-search") == 0)
     return runMLPSearch(argv[2], std::atoll(argv[3]), std::atoll(argv[4]),
                         std::atoll(argv[5]), argc >= 7 ? argv[6] : "nn",
@@ -676,6 +723,7 @@ int main(int argc, char **argv) {
                "       | mlp-check MODEL VECTORS | mlp-fuzz MODEL N\n"
                "       | mlp-search MODEL M N K "
                "[LAYOUT [BATCH]]\n"
-               "       | mlp-prescreen MODEL SHAPES|random:N [PRESCREEN]\n");
+               "       | mlp-prescreen MODEL SHAPES|random:N [PRESCREEN]\n"
+               "       | mlp-topk MODEL SHAPES [K]\n");
   return 2;
 }
