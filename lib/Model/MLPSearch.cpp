@@ -1,0 +1,840 @@
+//===- MLPSearch.cpp - The search ranked by the MLP, exact and fast -------===//
+//
+// makeMLPCost (MLP.h): the exhaustive search of ISAAC §6 ranked by the
+// trained ensemble. Its result is defined by the straightforward algorithm
+// (the one isaac-model-test's `mlp-topk-diff` re-runs as the reference):
+//
+//   1. S = the legal configurations inside the model's support, in the
+//      order of legalConfigs();
+//   2. y0 = MLPModel::predict of the first member on every configuration
+//      of S;
+//   3. T = the `prescreen` indices of S with the largest y0, as
+//      std::nth_element(order, order + prescreen, ..., y0[a] > y0[b])
+//      picks them;
+//   4. the ensemble's mean predicts T; searchBest keeps the `k` fastest of
+//      T (configurations that split K uselessly skipped, ties in the order
+//      of S).
+//
+// (A one-member model, or a space of at most `prescreen` configurations,
+// skips 3: the ensemble ranks all of S.) Step 2 is the cost: ~10^6
+// forward passes of a 19-64-128-64-1 network per GEMM. This file computes
+// the same numbers faster, without changing any of them:
+//
+//  - S is enumerated once per (model, dtype, chip), with the support's
+//    values only, and each configuration is packed into 32 bits;
+//  - the configurations are scored in blocks of 16 (one per SIMD lane)
+//    grouped by (ML, NL, U, KG), which fixes the five derived features,
+//    so that neighbouring configurations switch off the same hidden
+//    neurons: an input that is zero in every lane of a block is skipped.
+//    Each configuration still goes through exactly the floating-point
+//    operations of MLPModel::predict, in the same order (the bias, then
+//    one fused multiply-add per input, ascending), only without the
+//    products by zero, which leave a sum unchanged (up to the sign of a
+//    zero, which neither ReLU nor any comparison sees);
+//  - the blocks are split over threads; each configuration's score is
+//    written to its own slot, so the result does not depend on them;
+//  - step 3 finds the prescreen-th and the next largest score by a radix
+//    histogram; when they differ the set std::nth_element returns is
+//    determined (the `prescreen` largest), else (a tie across the cut, or
+//    a NaN) std::nth_element itself runs on the scores in the order of S.
+//
+// `isaac-model-test mlp-topk-diff` compares the result with the reference
+// algorithm on random inputs, `mlp-kernel-check` the scores bit for bit;
+// test/Model/topk-golden.test pins the top 10 of ~6,000 inputs recorded
+// with the reference before this file existed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "isaac/Model/Features.h"
+#include "isaac/Model/MLP.h"
+
+#include <algorithm>
+#include <cmath>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <numeric>
+#include <thread>
+
+using namespace isaac;
+
+namespace {
+
+/// Configurations per block: two AVX-512 vectors, so that each weight
+/// loaded serves two fused multiply-adds (one vector per weight ran at
+/// half the rate), while neighbouring configurations still share most of
+/// their zero activations.
+constexpr int kLanes = 32;
+constexpr int kNumParams = 9;
+constexpr int kC = kNumFeatures - kNumShapeFeatures; ///< inputs per config
+
+#if defined(__GNUC__) || defined(__clang__)
+#define ISAAC_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ISAAC_ALWAYS_INLINE inline
+#endif
+
+typedef float v4f __attribute__((vector_size(16)));
+typedef float v8f __attribute__((vector_size(32)));
+typedef float v16f __attribute__((vector_size(64)));
+template <typename V> ISAAC_ALWAYS_INLINE void loadV(V &v, const float *p) {
+  std::memcpy(&v, p, sizeof v);
+}
+template <typename V> ISAAC_ALWAYS_INLINE void storeV(float *p, const V &v) {
+  std::memcpy(p, &v, sizeof v);
+}
+
+//===----------------------------------------------------------------------===//
+// Dense layers over a block of kLanes configurations with zero inputs
+// skipped.
+//
+// x[i * kLanes + b] is input i of configuration b. `act` lists the inputs
+// (ascending) that are non-zero in some lane. The weights of a tile of R
+// output rows are stored input-major, wt[i * R + r], so one cache line
+// serves them. The accumulation is that of MLP.cpp's denseRows: bias, then
+// `a += s * x` per input, which the compiler contracts into a fused
+// multiply-add on the same targets as there (AVX2/AVX-512: fused; baseline
+// x86-64: not).
+//===----------------------------------------------------------------------===//
+
+struct TiledLayer {
+  int in = 0, out = 0;
+  /// Rows of each tile, in order (a full-width tile size, then smaller
+  /// ones for the rest); tile t's weights start at w + in * (its first row).
+  std::vector<int> tiles;
+  std::vector<float> w;
+  std::vector<float> b; ///< out
+  bool relu = true;
+};
+
+template <typename V, int R>
+ISAAC_ALWAYS_INLINE void tileRows(const float *wt, const float *bias,
+                                  const float *x, const uint16_t *act, int nAct,
+                                  float *y, bool relu) {
+  constexpr int L = sizeof(V) / sizeof(float);
+  constexpr int NV = kLanes / L;
+  V a[R][NV];
+  for (int r = 0; r < R; ++r)
+    for (int v = 0; v < NV; ++v)
+      a[r][v] = V{} + bias[r];
+  for (int t = 0; t < nAct; ++t) {
+    const int i = act[t];
+    V xv[NV];
+    for (int v = 0; v < NV; ++v)
+      loadV(xv[v], x + i * kLanes + v * L);
+    const float *wi = wt + i * R;
+    for (int r = 0; r < R; ++r) {
+      float s = wi[r];
+      for (int v = 0; v < NV; ++v)
+        a[r][v] += s * xv[v];
+    }
+  }
+  for (int r = 0; r < R; ++r)
+    for (int v = 0; v < NV; ++v) {
+      if (relu)
+        a[r][v] = a[r][v] > 0 ? a[r][v] : V{};
+      storeV(y + r * kLanes + v * L, a[r][v]);
+    }
+}
+
+/// Tile sizes a kernel of `big`-row tiles uses: `big`, then 4, then 1.
+template <typename V, int Big>
+ISAAC_ALWAYS_INLINE void layerImpl(const TiledLayer &L, const float *x,
+                                   const uint16_t *act, int nAct, float *y) {
+  int o = 0;
+  for (int rows : L.tiles) {
+    const float *wt = L.w.data() + size_t(o) * L.in;
+    float *yo = y + size_t(o) * kLanes;
+    if (rows == Big)
+      tileRows<V, Big>(wt, L.b.data() + o, x, act, nAct, yo, L.relu);
+    else if (rows == 4)
+      tileRows<V, 4>(wt, L.b.data() + o, x, act, nAct, yo, L.relu);
+    else
+      tileRows<V, 1>(wt, L.b.data() + o, x, act, nAct, yo, L.relu);
+    o += rows;
+  }
+}
+
+using LayerFn = void (*)(const TiledLayer &, const float *, const uint16_t *,
+                         int, float *);
+/// Writes the indices of the rows of y (rows x kLanes) with a bit set in
+/// some lane to act; returns how many. After a ReLU the others are +0 in
+/// every lane, and a product by them changes no sum: the next layer skips
+/// them.
+using ActiveFn = int (*)(const float *y, int rows, uint16_t *act);
+
+int activeGeneric(const float *y, int rows, uint16_t *act) {
+  int n = 0;
+  for (int i = 0; i < rows; ++i) {
+    uint64_t words[kLanes / 2], any = 0;
+    std::memcpy(words, y + size_t(i) * kLanes, sizeof words);
+    for (uint64_t w : words)
+      any |= w;
+    act[n] = uint16_t(i);
+    n += any != 0;
+  }
+  return n;
+}
+
+// Row tiles that keep the accumulators (R x kLanes floats) and one input
+// row in registers: 24 + 2 of 32 zmm, 8 + 4 of 16 ymm, 8 + 8 of 16 xmm.
+constexpr int kRowsBaseline = 1, kRowsAvx2 = 2, kRowsAvx512 = 12;
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("avx512f"))) int activeAvx512(const float *y, int rows,
+                                                    uint16_t *act) {
+  static_assert(kLanes == 32, "two 16-lane vectors per row");
+  int n = 0;
+  for (int i = 0; i < rows; ++i) {
+    const float *row = y + size_t(i) * kLanes;
+    __m512i v =
+        _mm512_or_si512(_mm512_loadu_si512(row), _mm512_loadu_si512(row + 16));
+    act[n] = uint16_t(i); // branch-free: the pattern is data
+    n += _mm512_test_epi32_mask(v, v) != 0;
+  }
+  return n;
+}
+__attribute__((target("avx2"))) int activeAvx2(const float *y, int rows,
+                                               uint16_t *act) {
+  int n = 0;
+  for (int i = 0; i < rows; ++i) {
+    const __m256i *row =
+        reinterpret_cast<const __m256i *>(y + size_t(i) * kLanes);
+    __m256i v = _mm256_or_si256(
+        _mm256_or_si256(_mm256_loadu_si256(row), _mm256_loadu_si256(row + 1)),
+        _mm256_or_si256(_mm256_loadu_si256(row + 2),
+                        _mm256_loadu_si256(row + 3)));
+    act[n] = uint16_t(i);
+    n += !_mm256_testz_si256(v, v);
+  }
+  return n;
+}
+#endif
+
+void layerBaseline(const TiledLayer &L, const float *x, const uint16_t *act,
+                   int nAct, float *y) {
+  layerImpl<v4f, kRowsBaseline>(L, x, act, nAct, y);
+}
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define ISAAC_SEARCH_MULTIVERSION 1
+__attribute__((target("avx2,fma"))) void layerAvx2(const TiledLayer &L,
+                                                   const float *x,
+                                                   const uint16_t *act,
+                                                   int nAct, float *y) {
+  layerImpl<v8f, kRowsAvx2>(L, x, act, nAct, y);
+}
+__attribute__((target("avx512f,avx512vl,avx2,fma"))) void
+layerAvx512(const TiledLayer &L, const float *x, const uint16_t *act, int nAct,
+            float *y) {
+  layerImpl<v16f, kRowsAvx512>(L, x, act, nAct, y);
+}
+#endif
+
+struct Kernel {
+  LayerFn fn;
+  int rows;
+  ActiveFn active;
+};
+
+/// The widest kernel the CPU runs, capped like MLP.cpp's by
+/// ISAAC_MLP_ISA=baseline|avx2|avx512: the same choice, hence the same
+/// arithmetic (fused or not) as MLPModel::predict.
+Kernel pickKernel() {
+  const char *cap = std::getenv("ISAAC_MLP_ISA");
+  std::string want = cap ? cap : "";
+#ifdef ISAAC_SEARCH_MULTIVERSION
+  __builtin_cpu_init();
+  bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  bool avx512 = avx2 && __builtin_cpu_supports("avx512f") &&
+                __builtin_cpu_supports("avx512vl");
+  if (avx512 && (want.empty() || want == "avx512"))
+    return {layerAvx512, kRowsAvx512, activeAvx512};
+  if (avx2 && want != "baseline")
+    return {layerAvx2, kRowsAvx2, activeAvx2};
+#endif
+  return {layerBaseline, kRowsBaseline, activeGeneric};
+}
+
+const Kernel &kernel() {
+  static const Kernel k = pickKernel();
+  return k;
+}
+
+/// `out x in` row-major weights as a TiledLayer of `big`-row tiles (then
+/// 4-row and 1-row ones for the rest).
+TiledLayer tile(const float *w, const float *b, int in, int out, int big,
+                bool relu) {
+  TiledLayer t;
+  t.in = in;
+  t.out = out;
+  t.relu = relu;
+  t.b.assign(b, b + out);
+  t.w.reserve(size_t(in) * out);
+  for (int o = 0; o < out;) {
+    int rows = out - o >= big ? big : out - o >= 4 && big > 4 ? 4 : 1;
+    for (int i = 0; i < in; ++i)
+      for (int r = 0; r < rows; ++r)
+        t.w.push_back(w[size_t(o + r) * in + i]);
+    t.tiles.push_back(rows);
+    o += rows;
+  }
+  return t;
+}
+
+//===----------------------------------------------------------------------===//
+// The space S
+//===----------------------------------------------------------------------===//
+
+inline int log2Of(int pow2) { return __builtin_ctz(unsigned(pow2)); }
+
+/// A key whose order is the order of legalConfigs(): its loops nest ml, ms,
+/// nl, ns, kl, u, ks, vec, kg, each over increasing powers of two.
+inline uint64_t legalKey(const GemmConfig &c) {
+  uint64_t key = 0;
+  for (int v : {c.ml, c.ms, c.nl, c.ns, c.kl, c.u, c.ks, c.vec, c.kg})
+    key = (key << 6) | uint64_t(log2Of(v));
+  return key;
+}
+
+/// S of one (model, dtype, chip): the legal configurations whose every
+/// parameter is in the model's support. KG enters no legality rule but
+/// the power-of-two and range ones (forEachLegalConfig), so S is the
+/// legal "bases" (the other eight parameters) times the supported KGs.
+/// Scoring visits S grouped by (ML, NL, U, KG), which fixes the derived
+/// features: one group per (base group, KG), the base group's members in
+/// the order (MS, NS, KL, KS, VEC). A position is an index in that order.
+struct SpaceIndex {
+  struct Inner {
+    uint8_t ms, ns, ks, kl, vec; ///< log2
+  };
+  struct BaseGroup {
+    uint32_t begin, end; ///< into inner
+    GemmConfig rep;      ///< ML, NL and U of the group
+  };
+  std::vector<int> kgs; ///< supported KG values, increasing
+  std::vector<BaseGroup> bases;
+  std::vector<Inner> inner;
+  /// Group g = base * kgs.size() + kg index holds positions
+  /// [offset[g], offset[g + 1]).
+  std::vector<uint32_t> offset;
+  size_t n = 0;
+
+  size_t groups() const { return offset.size() - 1; }
+  GemmConfig config(size_t g, size_t i) const {
+    const BaseGroup &b = bases[g / kgs.size()];
+    const Inner &in = inner[b.begin + i];
+    GemmConfig c = b.rep;
+    c.ms = 1 << in.ms;
+    c.ns = 1 << in.ns;
+    c.ks = 1 << in.ks;
+    c.kl = 1 << in.kl;
+    c.vec = 1 << in.vec;
+    c.kg = kgs[g % kgs.size()];
+    return c;
+  }
+  /// The group of a position.
+  size_t groupOf(size_t pos) const {
+    return size_t(std::upper_bound(offset.begin(), offset.end(), pos) -
+                  offset.begin()) -
+           1;
+  }
+  GemmConfig configAt(size_t pos) const {
+    size_t g = groupOf(pos);
+    return config(g, pos - offset[g]);
+  }
+};
+
+std::shared_ptr<const SpaceIndex>
+buildSpace(DType dtype, const ChipLimits &chip,
+           std::vector<std::vector<int>> support) {
+  auto space = std::make_shared<SpaceIndex>();
+  const ParamRange &kgRange = gemmParamRanges()[7];
+  for (int kg = kgRange.lo; kg <= kgRange.hi; kg *= 2)
+    if (support.size() < 8 || support[7].empty() ||
+        std::binary_search(support[7].begin(), support[7].end(), kg))
+      space->kgs.push_back(kg);
+  if (space->kgs.empty()) {
+    space->offset = {0};
+    return space;
+  }
+  // The bases: the legal configurations of the first supported KG.
+  support.resize(gemmParamRanges().size());
+  support[7] = {space->kgs.front()};
+  struct Visit {
+    uint32_t key;
+    SpaceIndex::Inner in;
+  };
+  std::vector<Visit> visits;
+  forEachLegalConfig(dtype, chip, support, [&](const GemmConfig &c) {
+    uint32_t key = uint32_t(log2Of(c.ml) << 16 | log2Of(c.nl) << 8 |
+                            log2Of(c.u)); // the base group
+    visits.push_back(
+        {key,
+         {uint8_t(log2Of(c.ms)), uint8_t(log2Of(c.ns)), uint8_t(log2Of(c.ks)),
+          uint8_t(log2Of(c.kl)), uint8_t(log2Of(c.vec))}});
+  });
+  // Stable by base group: the members keep the order of legalConfigs(),
+  // which for fixed ML, NL and U is (MS, NS, KL, KS, VEC).
+  std::stable_sort(
+      visits.begin(), visits.end(),
+      [](const Visit &a, const Visit &b) { return a.key < b.key; });
+  for (size_t i = 0; i < visits.size(); ++i) {
+    if (i == 0 || visits[i].key != visits[i - 1].key) {
+      GemmConfig rep;
+      rep.ml = 1 << (visits[i].key >> 16);
+      rep.nl = 1 << ((visits[i].key >> 8) & 0xff);
+      rep.u = 1 << (visits[i].key & 0xff);
+      space->bases.push_back({uint32_t(i), uint32_t(i), rep});
+    }
+    space->bases.back().end = uint32_t(i + 1);
+    space->inner.push_back(visits[i].in);
+  }
+  space->offset.push_back(0);
+  for (const SpaceIndex::BaseGroup &b : space->bases)
+    for (size_t k = 0; k < space->kgs.size(); ++k)
+      space->offset.push_back(space->offset.back() + (b.end - b.begin));
+  space->n = space->offset.back();
+  return space;
+}
+
+/// Order-preserving unsigned key of a float, -0 and +0 equal.
+inline uint32_t floatKey(float f) {
+  if (f == 0)
+    f = 0;
+  uint32_t b;
+  std::memcpy(&b, &f, sizeof b);
+  return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
+}
+
+unsigned defaultThreads() {
+  unsigned n = std::thread::hardware_concurrency();
+  return std::max(1u, std::min(n, 16u));
+}
+
+} // namespace
+
+namespace isaac {
+
+struct MLPModel::SearchCache {
+  std::mutex mutex;
+  std::map<std::pair<int, std::string>, std::shared_ptr<const SpaceIndex>>
+      spaces;
+};
+
+std::shared_ptr<MLPModel::SearchCache> MLPModel::newSearchCache() {
+  return std::make_shared<SearchCache>();
+}
+
+/// The SpaceRanker of makeMLPCost.
+class MLPRanker : public SpaceRanker {
+public:
+  MLPRanker(std::shared_ptr<const MLPModel> model, size_t prescreen,
+            unsigned threads)
+      : model(std::move(model)), prescreen(prescreen),
+        threads(threads ? threads : defaultThreads()) {
+    const Kernel &k = kernel();
+    for (const MLPModel::Net &net : this->model->folded_) {
+      std::vector<TiledLayer> layers;
+      for (size_t l = 1; l < net.size(); ++l)
+        layers.push_back(tile(net[l].w.data(), net[l].b.data(), net[l].in,
+                              net[l].out, k.rows, l + 1 < net.size()));
+      deep.push_back(std::move(layers));
+    }
+  }
+
+  std::vector<Ranked> searchBest(const GemmShape &shape, const ChipLimits &chip,
+                                 unsigned k, size_t *evaluated) override;
+
+  /// scoreLegalSpace().
+  std::vector<float> scores(const GemmShape &shape, const ChipLimits &chip,
+                            size_t member);
+
+  double cost(const GemmShape &shape, const GemmConfig &c) override {
+    if (!model->inSupport(c))
+      return std::numeric_limits<double>::infinity();
+    float y = 0;
+    model->predict(shape, &c, 1, &y);
+    return MLPModel::seconds(shape, y);
+  }
+
+private:
+  class Context;
+  std::shared_ptr<const SpaceIndex> spaceFor(DType dtype,
+                                             const ChipLimits &chip);
+  /// Scores of member `m` for configurations [begin, end) of a list:
+  /// fill(position, x) writes the kC features of one configuration to x[0],
+  /// x[kLanes], x[2 * kLanes], ...
+  template <typename Fill>
+  void score(size_t m, const TiledLayer &first, size_t begin, size_t end,
+             Fill fill, float *y) const;
+
+  std::shared_ptr<const MLPModel> model;
+  size_t prescreen;
+  unsigned threads;
+  std::vector<std::vector<TiledLayer>> deep; ///< per member, layers 1..
+};
+
+/// The search of one shape: S, its features and the members' scores.
+class MLPRanker::Context {
+public:
+  Context(MLPRanker &r, const GemmShape &shape, const ChipLimits &chip)
+      : r(r), space(r.spaceFor(shape.dtype, chip)), fb(shape, r.model->numSMs_),
+        firsts(r.model->folded_.size()) {}
+
+  size_t size() const { return space->n; }
+  GemmConfig configAt(size_t pos) const { return space->configAt(pos); }
+  /// The positions in the order of legalConfigs().
+  std::vector<uint32_t> legalOrder() const {
+    std::vector<std::pair<uint64_t, uint32_t>> keyed;
+    keyed.reserve(space->n);
+    for (size_t g = 0; g < space->groups(); ++g)
+      for (uint32_t p = space->offset[g]; p < space->offset[g + 1]; ++p)
+        keyed.push_back({legalKey(space->config(g, p - space->offset[g])), p});
+    std::sort(keyed.begin(), keyed.end());
+    std::vector<uint32_t> order(keyed.size());
+    for (size_t i = 0; i < keyed.size(); ++i)
+      order[i] = keyed[i].second;
+    return order;
+  }
+
+  /// The first layer of member `m` with the shape-only features folded
+  /// into its bias, exactly as MLPModel::predict folds them.
+  const TiledLayer &first(size_t m) {
+    if (firsts[m].out)
+      return firsts[m];
+    const MLPModel::Layer &f = r.model->folded_[m][0];
+    const float *sf = fb.shapeFeatures();
+    std::vector<float> w(size_t(f.out) * kC), b(size_t(f.out));
+    for (int o = 0; o < f.out; ++o) {
+      const float *row = f.w.data() + size_t(o) * kNumFeatures;
+      double acc = f.b[size_t(o)];
+      for (int i = 0; i < kNumShapeFeatures; ++i)
+        acc += double(row[i]) * sf[i];
+      b[size_t(o)] = float(acc);
+      std::memcpy(w.data() + size_t(o) * kC, row + kNumShapeFeatures,
+                  kC * sizeof(float));
+    }
+    return firsts[m] = tile(w.data(), b.data(), kC, f.out, kernel().rows,
+                            r.model->folded_[m].size() > 1);
+  }
+
+  /// Member `m`'s scores of every configuration of S, by position.
+  void scoreAll(size_t m, std::vector<float> &y) {
+    const size_t n = space->n;
+    y.resize(n);
+    const TiledLayer &layer0 = first(m);
+    // The derived features of each group, from a member of it.
+    const size_t groups = space->groups();
+    std::vector<float> derived(groups * 5);
+    for (size_t g = 0; g < groups; ++g) {
+      float f[kC];
+      fb.fillConfigPart(space->config(g, 0), f);
+      std::memcpy(&derived[g * 5], f + kNumParams, 5 * sizeof(float));
+    }
+    auto work = [&](size_t begin, size_t end) {
+      if (begin >= end)
+        return;
+      size_t g = space->groupOf(begin);
+      const SpaceIndex::Inner *inner = nullptr;
+      float fixed[4]; // log2 ML, NL, U, KG of group g
+      auto enter = [&](size_t group) {
+        g = group;
+        const SpaceIndex::BaseGroup &b = space->bases[g / space->kgs.size()];
+        inner = space->inner.data() + b.begin;
+        fixed[0] = float(log2Of(b.rep.ml));
+        fixed[1] = float(log2Of(b.rep.nl));
+        fixed[2] = float(log2Of(b.rep.u));
+        fixed[3] = float(log2Of(space->kgs[g % space->kgs.size()]));
+      };
+      enter(g);
+      r.score(
+          m, layer0, begin, end,
+          [&](size_t p, float *f) {
+            if (p >= space->offset[g + 1] || p < space->offset[g])
+              enter(space->groupOf(p));
+            const SpaceIndex::Inner &in = inner[p - space->offset[g]];
+            // The parameters' log2 (exact in float), as fillConfigPart
+            // writes them, then the group's derived features.
+            f[0 * kLanes] = fixed[0];
+            f[1 * kLanes] = fixed[1];
+            f[2 * kLanes] = float(in.ms);
+            f[3 * kLanes] = float(in.ns);
+            f[4 * kLanes] = fixed[2];
+            f[5 * kLanes] = float(in.ks);
+            f[6 * kLanes] = float(in.kl);
+            f[7 * kLanes] = fixed[3];
+            f[8 * kLanes] = float(in.vec);
+            for (int q = 0; q < 5; ++q)
+              f[(kNumParams + q) * kLanes] = derived[g * 5 + size_t(q)];
+          },
+          y.data() + begin);
+    };
+    // Contiguous ranges of whole blocks, one per thread.
+    size_t nThreads = n >= 65536 ? r.threads : 1;
+    size_t blocks = (n + kLanes - 1) / kLanes;
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < nThreads; ++t)
+      pool.emplace_back(work, std::min(n, blocks * t / nThreads * kLanes),
+                        std::min(n, blocks * (t + 1) / nThreads * kLanes));
+    work(0, std::min(n, blocks / nThreads * kLanes));
+    for (std::thread &t : pool)
+      t.join();
+  }
+
+  /// Member `m`'s scores of `configs`.
+  void scoreList(size_t m, const std::vector<GemmConfig> &configs, float *y) {
+    r.score(
+        m, first(m), 0, configs.size(),
+        [&](size_t i, float *f) {
+          float g[kC];
+          fb.fillConfigPart(configs[i], g);
+          for (int q = 0; q < kC; ++q)
+            f[q * kLanes] = g[q];
+        },
+        y);
+  }
+
+private:
+  MLPRanker &r;
+  std::shared_ptr<const SpaceIndex> space;
+  FeatureBuilder fb;
+  std::vector<TiledLayer> firsts;
+};
+
+} // namespace isaac
+
+std::shared_ptr<const SpaceIndex> MLPRanker::spaceFor(DType dtype,
+                                                      const ChipLimits &chip) {
+  MLPModel::SearchCache &cache = *model->searchCache_;
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  auto key = std::make_pair(int(dtype), chip.chip);
+  auto it = cache.spaces.find(key);
+  if (it != cache.spaces.end())
+    return it->second;
+  return cache.spaces[key] = buildSpace(dtype, chip, model->support_);
+}
+
+template <typename Fill>
+void MLPRanker::score(size_t m, const TiledLayer &first, size_t begin,
+                      size_t end, Fill fill, float *y) const {
+  const LayerFn fn = kernel().fn;
+  const ActiveFn active = kernel().active;
+  const std::vector<TiledLayer> &layers = deep[m];
+  int width = first.out;
+  for (const TiledLayer &L : layers)
+    width = std::max(width, L.out);
+  std::vector<float> x(size_t(kC) * kLanes);
+  std::vector<float> buf[2] = {std::vector<float>(size_t(width) * kLanes),
+                               std::vector<float>(size_t(width) * kLanes)};
+  std::vector<uint16_t> act(size_t(std::max(width, kC)));
+  for (size_t base = begin; base < end; base += kLanes) {
+    size_t cnt = std::min<size_t>(kLanes, end - base);
+    // Short blocks repeat their last configuration, as predict's do.
+    for (size_t b = 0; b < kLanes; ++b)
+      fill(base + std::min(b, cnt - 1), x.data() + b);
+    // Features that are +0 in every lane (e.g. log2 KS for KS = 1) are
+    // skipped like zero activations.
+    int nAct = active(x.data(), kC, act.data());
+    // Layer 0, then the others; the last has one row and no ReLU.
+    const float *in = x.data();
+    const TiledLayer *L = &first;
+    for (size_t l = 0;; ++l) {
+      bool last = l == layers.size();
+      float *out = buf[l % 2].data();
+      fn(*L, in, act.data(), nAct, out);
+      if (last) {
+        for (size_t b = 0; b < cnt; ++b)
+          y[base - begin + b] = out[b];
+        break;
+      }
+      nAct = active(out, L->out, act.data());
+      in = out;
+      L = &layers[l];
+    }
+  }
+}
+
+std::vector<float> MLPRanker::scores(const GemmShape &shape,
+                                     const ChipLimits &chip, size_t member) {
+  Context ctx(*this, shape, chip);
+  std::vector<float> y;
+  ctx.scoreAll(std::min(member, model->folded_.size() - 1), y);
+  std::vector<uint32_t> order = ctx.legalOrder();
+  std::vector<float> byLegal(order.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    byLegal[i] = y[order[i]];
+  return byLegal;
+}
+
+std::vector<Ranked> MLPRanker::searchBest(const GemmShape &shape,
+                                          const ChipLimits &chip, unsigned k,
+                                          size_t *evaluated) {
+  const size_t members = model->folded_.size();
+  Context ctx(*this, shape, chip);
+  const size_t n = ctx.size();
+  // MLPModel::forwardMean's combination of the members' outputs.
+  auto mean = [&](const std::vector<std::vector<float>> &outs, float *y,
+                  size_t cnt) {
+    for (size_t mi = 0; mi < outs.size(); ++mi)
+      for (size_t b = 0; b < cnt; ++b)
+        y[b] = mi == 0 ? outs[mi][b] : y[b] + outs[mi][b];
+    if (outs.size() > 1) {
+      const float scale = 1.0f / float(outs.size());
+      for (size_t b = 0; b < cnt; ++b)
+        y[b] *= scale;
+    }
+  };
+
+  TopK best(k);
+  size_t count = 0;
+  // searchBest's step for one configuration of predicted log2 TFLOPS `y`.
+  auto offer = [&](const GemmConfig &c, float y) {
+    if (splitsKUselessly(shape, c))
+      return;
+    double t = MLPModel::seconds(shape, y);
+    if (std::isinf(t))
+      return;
+    ++count;
+    best.offer(c, t);
+  };
+  // Positions sorted into the order of legalConfigs().
+  auto sortLegal = [&](std::vector<uint32_t> &pos) {
+    std::vector<std::pair<uint64_t, uint32_t>> keyed;
+    for (uint32_t p : pos)
+      keyed.push_back({legalKey(ctx.configAt(p)), p});
+    std::sort(keyed.begin(), keyed.end());
+    for (size_t i = 0; i < pos.size(); ++i)
+      pos[i] = keyed[i].second;
+  };
+
+  if (members > 1 && prescreen > 0 && n > prescreen) {
+    // The pre-screen: the first member scores S, the ensemble its
+    // `prescreen` best.
+    std::vector<float> y0;
+    ctx.scoreAll(0, y0);
+    const size_t P = prescreen;
+    // The P-th and the (P+1)-th largest score, through a histogram of the
+    // top 16 bits of order-preserving keys.
+    bool nan = false;
+    std::vector<uint32_t> hist(65536, 0);
+    for (float v : y0) {
+      nan |= std::isnan(v);
+      ++hist[floatKey(v) >> 16];
+    }
+    std::vector<uint32_t> T; // positions of the P best
+    if (!nan) {
+      size_t above = 0, bin = hist.size();
+      while (bin > 0 && above + hist[bin - 1] < P + 1)
+        above += hist[--bin];
+      const uint32_t lo = uint32_t(bin - 1) << 16; // >= P + 1 keys above
+      std::vector<uint32_t> keys;
+      for (float v : y0)
+        if (floatKey(v) >= lo)
+          keys.push_back(floatKey(v));
+      std::nth_element(keys.begin(), keys.begin() + long(P), keys.end(),
+                       std::greater<uint32_t>());
+      const uint32_t next = keys[P];
+      const uint32_t kth =
+          *std::min_element(keys.begin(), keys.begin() + long(P));
+      if (kth > next) // the P largest are determined
+        for (size_t p = 0; p < n; ++p)
+          if (floatKey(y0[p]) >= kth)
+            T.push_back(uint32_t(p));
+    }
+    if (T.size() != P) {
+      // A tie across the cut (or a NaN): the set is what std::nth_element
+      // makes of the scores in the order of S, so run it.
+      std::vector<uint32_t> legal = ctx.legalOrder();
+      std::vector<float> y(n);
+      for (size_t i = 0; i < n; ++i)
+        y[i] = y0[legal[i]];
+      std::vector<uint32_t> order(n);
+      std::iota(order.begin(), order.end(), 0u);
+      std::nth_element(order.begin(), order.begin() + long(P), order.end(),
+                       [&](uint32_t a, uint32_t b) { return y[a] > y[b]; });
+      T.clear();
+      for (size_t i = 0; i < P; ++i)
+        T.push_back(legal[order[i]]);
+    }
+    sortLegal(T);
+    // The ensemble's mean on T (the first member's scores are y0's), then
+    // searchBest over T in the order of S.
+    std::vector<GemmConfig> configs(P);
+    std::vector<std::vector<float>> outs(members, std::vector<float>(P));
+    for (size_t i = 0; i < P; ++i) {
+      configs[i] = ctx.configAt(T[i]);
+      outs[0][i] = y0[T[i]];
+    }
+    for (size_t m = 1; m < members; ++m)
+      ctx.scoreList(m, configs, outs[m].data());
+    std::vector<float> ty(P);
+    mean(outs, ty.data(), P);
+    for (size_t i = 0; i < P; ++i)
+      offer(configs[i], ty[i]);
+  } else {
+    // The ensemble ranks all of S.
+    std::vector<std::vector<float>> outs(members);
+    for (size_t m = 0; m < members; ++m)
+      ctx.scoreAll(m, outs[m]);
+    std::vector<float> y(n);
+    mean(outs, y.data(), n);
+    outs.clear();
+    // searchBest over S in its order. A configuration whose score is below
+    // the k-th largest (among those searchBest ranks) by more than 1e-6
+    // takes strictly longer (by a factor 2^1e-6 at least) than k others,
+    // so it cannot be among the k best: it is counted, not offered. (Only
+    // where the scores are ordinary numbers; else every one is offered.)
+    std::vector<float> ranked;
+    bool nan = false;
+    for (size_t p = 0; p < n; ++p) {
+      nan |= std::isnan(y[p]);
+      if (!splitsKUselessly(shape, ctx.configAt(p)))
+        ranked.push_back(y[p]);
+    }
+    float cut = -std::numeric_limits<float>::infinity();
+    if (!nan && k > 0 && ranked.size() >= k) {
+      std::nth_element(ranked.begin(), ranked.begin() + long(k - 1),
+                       ranked.end(), std::greater<float>());
+      float yk = ranked[k - 1];
+      if (std::isfinite(yk) && std::fabs(yk) <= 500)
+        cut = yk - 1e-6f;
+    }
+    std::vector<uint32_t> offered;
+    for (size_t p = 0; p < n; ++p) {
+      if (!(y[p] < cut)) {
+        offered.push_back(uint32_t(p));
+        continue;
+      }
+      if (!splitsKUselessly(shape, ctx.configAt(p)) &&
+          !std::isinf(MLPModel::seconds(shape, y[p])))
+        ++count;
+    }
+    sortLegal(offered);
+    for (uint32_t p : offered)
+      offer(ctx.configAt(p), y[p]);
+  }
+  if (evaluated)
+    *evaluated = count;
+  return best.take();
+}
+
+CostFn isaac::makeMLPCost(std::shared_ptr<const MLPModel> model,
+                          const ChipLimits &chip, size_t prescreen,
+                          unsigned threads) {
+  (void)chip; // searchBest says which chip to search for
+  return RankerCost{
+      std::make_shared<MLPRanker>(std::move(model), prescreen, threads)};
+}
+
+std::vector<float> isaac::scoreLegalSpace(std::shared_ptr<const MLPModel> model,
+                                          const GemmShape &shape,
+                                          const ChipLimits &chip, size_t member,
+                                          unsigned threads) {
+  return MLPRanker(std::move(model), kEnsemblePrescreen, threads)
+      .scores(shape, chip, member);
+}
