@@ -10,10 +10,30 @@
       op's dtype and layout, so that isaac-bench can re-benchmark the top-k;
       LIST, if given, receives 'M N K KERNEL' lines for isaac-bench
       --candidates (each op's own top-k).
+  gen_kernels.py fused > fused.mlir
+      the fused-epilogue sweep kernels: isaac.gemm ops with bias, scaling,
+      residual, gelu (tanh and erf forms), sigmoid, silu, clamp, f16 and
+      bf16 outputs, and f64, with KG = 1 and KG > 1 in all four layouts,
+      some of them batched.
+  gen_kernels.py overhead CONFIGURED.mlir [LIST] > overhead.mlir
+      for each op's isaac.config (the compiler's top-1), the plain GEMM and
+      the same configuration with a fused per-column bias + relu, for
+      isaac-bench --epilogue-overhead; LIST receives 'M N K KERNEL' lines
+      naming each op's plain kernel (the fused one is its name + _ep<ID>).
+  gen_kernels.py epilogue-cpu PTX_DIR [ROWS] > values.mlir
+      a CPU program (for mlir-runner) that evaluates the epilogue program
+      of every fused kernel in PTX_DIR on ROWS (default 2048) deterministic
+      inputs and prints, per kernel, 'kernel NAME' and the raw bits of x,
+      the inputs and the result per row: what isaac-bench --check-epilogue
+      reads. Run through isaac-legalize-math as the kernels are, it computes
+      the epilogue as the GPU does except for FMA contraction.
 
 The shapes in the emitted functions are irrelevant to the kernels (M, N, K
-are runtime arguments); only (config, dtype, layout) names a kernel.
+are runtime arguments); only (config, dtype, layout) and the epilogue name
+a kernel.
 """
+import glob
+import os
 import re
 import sys
 
@@ -34,6 +54,112 @@ SWEEP = [
 ]
 
 MAPS = {"n": ("(m, k)", "(k, n)"), "t": ("(k, m)", "(n, k)")}
+
+# Fused epilogues: name -> (output type, inputs as (type, map), body). The
+# body computes %out from %x (the GEMM's alpha*acc + beta*C, of the kernel's
+# dtype {T}) and %in0, %in1, ...; maps: "col" (a value per column, like a
+# bias), "row", "full" (M x N, like a residual) or "scalar".
+EPILOGUES = {
+    "bias_col_relu": ("{T}", [("{T}", "col")], """
+    %s = arith.addf %x, %in0 : {T}
+    %zero = arith.constant 0.0 : {T}
+    %out = arith.maximumf %s, %zero : {T}"""),
+    "bias_row_scale": ("f32", [("f32", "row"), ("f32", "scalar")], """
+    %s = arith.addf %x, %in0 : f32
+    %out = arith.mulf %s, %in1 : f32"""),
+    # gelu, tanh form: 0.5 r (1 + tanh(sqrt(2/pi) (r + 0.044715 r^3))).
+    "residual_gelu_tanh": ("f32", [("f32", "full")], """
+    %r = arith.addf %x, %in0 : f32
+    %three = arith.constant 3.0 : f32
+    %r3 = math.powf %r, %three : f32
+    %c = arith.constant 0.044715 : f32
+    %t0 = arith.mulf %r3, %c : f32
+    %t1 = arith.addf %r, %t0 : f32
+    %k = arith.constant 0.7978845608028654 : f32
+    %t2 = arith.mulf %t1, %k : f32
+    %t3 = math.tanh %t2 : f32
+    %one = arith.constant 1.0 : f32
+    %t4 = arith.addf %t3, %one : f32
+    %half = arith.constant 0.5 : f32
+    %t5 = arith.mulf %r, %half : f32
+    %out = arith.mulf %t5, %t4 : f32"""),
+    # gelu, erf form: 0.5 x (1 + erf(x / sqrt(2))).
+    "gelu_erf": ("f32", [], """
+    %k = arith.constant 0.7071067811865476 : f32
+    %t0 = arith.mulf %x, %k : f32
+    %t1 = math.erf %t0 : f32
+    %one = arith.constant 1.0 : f32
+    %t2 = arith.addf %t1, %one : f32
+    %half = arith.constant 0.5 : f32
+    %t3 = arith.mulf %x, %half : f32
+    %out = arith.mulf %t3, %t2 : f32"""),
+    "sigmoid": ("f32", [], """
+    %n = arith.negf %x : f32
+    %e = math.exp %n : f32
+    %one = arith.constant 1.0 : f32
+    %d = arith.addf %e, %one : f32
+    %out = arith.divf %one, %d : f32"""),
+    "silu": ("f32", [], """
+    %n = arith.negf %x : f32
+    %e = math.exp %n : f32
+    %one = arith.constant 1.0 : f32
+    %d = arith.addf %e, %one : f32
+    %out = arith.divf %x, %d : f32"""),
+    "clamp": ("f32", [], """
+    %lo = arith.constant -0.5 : f32
+    %hi = arith.constant 0.5 : f32
+    %below = arith.cmpf olt, %x, %lo : f32
+    %a = arith.select %below, %lo, %x : f32
+    %above = arith.cmpf ogt, %a, %hi : f32
+    %out = arith.select %above, %hi, %a : f32"""),
+    "bias_relu_f16": ("f16", [("f16", "col")], """
+    %ext = arith.extf %in0 : f16 to f32
+    %s = arith.addf %x, %ext : f32
+    %zero = arith.constant 0.0 : f32
+    %r = arith.maximumf %s, %zero : f32
+    %out = arith.truncf %r : f32 to f16"""),
+    "residual_bf16": ("bf16", [("bf16", "full")], """
+    %ext = arith.extf %in0 : bf16 to f32
+    %s = arith.addf %x, %ext : f32
+    %out = arith.truncf %s : f32 to bf16"""),
+}
+
+# Configurations of the fused sweep: KG = 1 and KG > 1, vec 1/2/4, KS/KL.
+_F32_KG1 = "ml = 64, nl = 64, ms = 8, ns = 8, u = 8, ks = 1, kl = 1, kg = 1, vec = 4"
+_F32_KG4 = "ml = 32, nl = 32, ms = 4, ns = 4, u = 16, ks = 2, kl = 2, kg = 4, vec = 4"
+_F32_KG2 = "ml = 32, nl = 16, ms = 1, ns = 4, u = 4, ks = 1, kl = 1, kg = 2, vec = 1"
+_F32_KL4 = "ml = 16, nl = 16, ms = 2, ns = 2, u = 8, ks = 1, kl = 4, kg = 1, vec = 2"
+_F64_KG1 = "ml = 32, nl = 32, ms = 4, ns = 4, u = 8, ks = 1, kl = 1, kg = 1, vec = 2"
+_F64_KG8 = "ml = 16, nl = 16, ms = 2, ns = 2, u = 16, ks = 2, kl = 4, kg = 8, vec = 1"
+
+# (dtype, epilogue, configuration, layout, batched): every epilogue with a
+# KG = 1 and a KG > 1 configuration, the four layouts spread over them (all
+# four for bias + relu), a batched op for some.
+FUSED = [
+    ("f32", "bias_col_relu", _F32_KG1, "nn", False),
+    ("f32", "bias_col_relu", _F32_KG4, "nt", False),
+    ("f32", "bias_col_relu", _F32_KG2, "tn", True),
+    ("f32", "bias_col_relu", _F32_KL4, "tt", False),
+    ("f32", "bias_row_scale", _F32_KG1, "tt", True),
+    ("f32", "bias_row_scale", _F32_KG4, "tn", False),
+    ("f32", "residual_gelu_tanh", _F32_KG1, "nt", False),
+    ("f32", "residual_gelu_tanh", _F32_KG4, "nn", True),
+    ("f32", "gelu_erf", _F32_KL4, "tn", False),
+    ("f32", "gelu_erf", _F32_KG2, "nt", False),
+    ("f32", "sigmoid", _F32_KG1, "tn", False),
+    ("f32", "sigmoid", _F32_KG2, "tt", False),
+    ("f32", "silu", _F32_KL4, "nn", True),
+    ("f32", "silu", _F32_KG4, "tt", False),
+    ("f32", "clamp", _F32_KG1, "tt", False),
+    ("f32", "clamp", _F32_KG4, "nt", False),
+    ("f32", "bias_relu_f16", _F32_KG1, "nn", False),
+    ("f32", "bias_relu_f16", _F32_KG4, "tt", True),
+    ("f32", "residual_bf16", _F32_KL4, "nt", False),
+    ("f32", "residual_bf16", _F32_KG2, "tn", False),
+    ("f64", "bias_col_relu", _F64_KG1, "nn", False),
+    ("f64", "bias_col_relu", _F64_KG8, "tt", True),
+    ("f64", "bias_col_relu", _F64_KG8, "nt", False),
+]
 
 
 def func(name, dtype, m, n, k, layout, config=None):
@@ -64,12 +190,268 @@ def gemm(i, dtype, layout, config):
     return func("k%d" % i, dtype, 64, 64, 64, layout, config)
 
 
+def memref(shape, elem):
+    return "memref<%s%s>" % ("".join("%dx" % d for d in shape), elem)
+
+
+def fused_func(name, dtype, layout, config, epilogue, batched=False):
+    """A func.func holding one isaac.gemm of `layout` with the fused
+    `epilogue` (a key of EPILOGUES) and isaac.config."""
+    out_type, inputs, body = EPILOGUES[epilogue]
+    sub = lambda text: text.replace("{T}", dtype)
+    m, n, k, b = 64, 32, 16, 2
+    pre = (b,) if batched else ()
+    space = "(b, m, n)" if batched else "(m, n)"
+    a = pre + ((k, m) if layout[0] == "t" else (m, k))
+    bb = pre + ((n, k) if layout[1] == "t" else (k, n))
+    c = memref(pre + (m, n), sub(out_type))
+    kinds = {"col": ((n,), "(n)"), "row": ((m,), "(m)"),
+             "full": (pre + (m, n), space), "scalar": ((), "()")}
+    # Capitals: the region's names (%x, %in0, ...) must not shadow them.
+    args = ["%%A: %s" % memref(a, dtype), "%%B: %s" % memref(bb, dtype)]
+    in_types, maps, block = [], [], ["%%x: %s" % dtype]
+    for i, (t, kind) in enumerate(inputs):
+        shape, result = kinds[kind]
+        in_types.append(memref(shape, sub(t)))
+        maps.append("affine_map<%s -> %s>" % (space, result))
+        args.append("%%I%d: %s" % (i, in_types[-1]))
+        block.append("%%in%d: %s" % (i, sub(t)))
+    args.append("%%C: %s" % c)
+    attrs = ["input_maps = [%s]" % ", ".join(maps)]
+    attrs += [t for t, on in (("transpose_a", layout[0] == "t"),
+                              ("transpose_b", layout[1] == "t")) if on]
+    attrs.append("isaac.config = #isaac.gemm<%s>" % config)
+    ins = (" inputs(%s : %s)" % (", ".join("%%I%d" % i for i in range(len(inputs))),
+                                  ", ".join(in_types))) if inputs else ""
+    return ("func.func @%s(%s) {\n"
+            "  isaac.gemm ins(%%A, %%B : %s, %s)%s outs(%%C : %s)\n"
+            "    attributes {%s} {\n"
+            "  ^bb0(%s):%s\n"
+            "    isaac.yield %%out : %s\n"
+            "  }\n  return\n}\n"
+            % (name, ", ".join(args), memref(a, dtype), memref(bb, dtype), ins,
+               c, ", ".join(attrs), ", ".join(block), sub(body),
+               sub(out_type)))
+
+
+def fused():
+    for i, (dtype, epilogue, config, layout, batched) in enumerate(FUSED):
+        sys.stdout.write(fused_func("f%d_%s" % (i, epilogue), dtype, layout,
+                                    config, epilogue, batched))
+
+
+def overhead(path, listing=None):
+    seen, i = set(), 0
+    lst = open(listing, "w") if listing else None
+    for line in open(path):
+        c = re.search(r"isaac\.config = #isaac\.gemm<([^>]*)>", line)
+        if not (re.search(r"linalg\.(?:batch_)?matmul", line) and c):
+            continue
+        dtype, layout, m, n, k = parse_op(line)
+        config = c.group(1)
+        if lst:
+            lst.write("%s %s %s %s\n" % (m, n, k,
+                                         kernel_name(dtype, layout, config)))
+        if (dtype, layout, config) in seen:
+            continue
+        seen.add((dtype, layout, config))
+        sys.stdout.write(gemm(i, dtype, layout, config))
+        sys.stdout.write(fused_func("k%d_bias_relu" % i, dtype, layout, config,
+                                    "bias_col_relu"))
+        i += 1
+
+
+def epilogue_ops():
+    """mnemonic -> (MLIR op, arity), from the one list of epilogue operations
+    (include/isaac/Model/EpilogueOps.def)."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    text = open(os.path.join(root, "include/isaac/Model/EpilogueOps.def")).read()
+    return {m: (op, int(n)) for m, n, op in re.findall(
+        r'^EPILOGUE_OP\(\w+, "(\w+)", (\d+), "([\w.]+)"\)', text, re.M)}
+
+
+def float_literal(value, t):
+    """An MLIR literal of `value` (exact in type t): decimal, or the bit
+    pattern in hex for infinities and NaN."""
+    import math
+    import struct
+    if math.isfinite(value):
+        return repr(float(value))
+    if t == "f64":
+        return "0x%016X" % struct.unpack("<Q", struct.pack("<d", value))[0]
+    if t == "f16":
+        return "0x%04X" % struct.unpack("<H", struct.pack("<e", value))[0]
+    bits = struct.unpack("<I", struct.pack("<f", value))[0]
+    return "0x%04X" % (bits >> 16) if t == "bf16" else "0x%08X" % bits
+
+
+def epilogue_cpu_block(ops, name, text, rows, contract):
+    """MLIR (inside @main) that prints 'kernel NAME' and then, per row, the
+    bits of x, the inputs and the program's result."""
+    decls = [d.strip() for d in text.split(";")]
+    sig = [p.strip() for p in decls[0].split(",")]
+    types = {n: t for n, t in (p.split(":") for p in sig)}
+    params = [n for n, _ in (p.split(":") for p in sig)]
+    acc = types["x"]
+    lines = ['  vector.print str "kernel %s\\n"' % name,
+             "  scf.for %%i = %%c0 to %%c%d step %%c1 {" % rows,
+             # t = (i + 1/2) / rows in (0, 1); x = 100 (2t - 1)^5 spans
+             # +-100, densest near 0 where the activations bend.
+             "    %it = arith.index_cast %i : index to i64",
+             "    %fi = arith.sitofp %it : i64 to f64",
+             "    %t0 = arith.addf %fi, %dhalf : f64",
+             "    %t = arith.divf %t0, %rows : f64",
+             "    %t2 = arith.addf %t, %t : f64",
+             "    %u = arith.subf %t2, %done : f64",
+             "    %u2 = arith.mulf %u, %u : f64",
+             "    %u4 = arith.mulf %u2, %u2 : f64",
+             "    %u5 = arith.mulf %u4, %u : f64",
+             "    %x64 = arith.mulf %u5, %dhundred : f64"]
+    value = {}
+    if acc == "f64":
+        value["x"] = "%x64"
+    else:
+        lines.append("    %%x = arith.truncf %%x64 : f64 to %s" % acc)
+        value["x"] = "%x"
+    for k, p in enumerate(params[1:]):
+        # in_k = 2 frac((i + 1) * c_k) - 1 with an irrational-ish c_k.
+        lines += ["    %%m%d = arith.mulf %%fi, %%phi%d : f64" % (k, k),
+                  "    %%g%d = arith.addf %%m%d, %%phi%d : f64" % (k, k, k),
+                  "    %%fl%d = math.floor %%g%d : f64" % (k, k),
+                  "    %%fr%d = arith.subf %%g%d, %%fl%d : f64" % (k, k, k),
+                  "    %%tw%d = arith.addf %%fr%d, %%fr%d : f64" % (k, k, k),
+                  "    %%in%d64 = arith.subf %%tw%d, %%done : f64" % (k, k)]
+        if types[p] == "f64":
+            value[p] = "%%in%d64" % k
+        else:
+            lines.append("    %%%s = arith.truncf %%in%d64 : f64 to %s"
+                         % (p, k, types[p]))
+            value[p] = "%" + p
+    insts = []
+    result = None
+    for d in decls[1:]:
+        if d.startswith("yield"):
+            result = d.split()[1]
+            continue
+        lhs, rhs = [x.strip() for x in d.split("=", 1)]
+        body, t = [x.strip() for x in rhs.rsplit(":", 1)]
+        words = body.replace(",", " ").split()
+        insts.append((lhs, words[0], words[1:], t))
+        types[lhs] = t
+    uses = {}
+    for _, _, args, _ in insts:
+        for a in args:
+            uses[a] = uses.get(a, 0) + 1
+    muls = {lhs: args for lhs, mnem, args, _ in insts if mnem == "mulf"}
+    for lhs, mnem, args, t in insts:
+        op, arity = ops[mnem]
+        v = lambda a: value[a]
+        out = "%" + lhs
+        if mnem == "const":
+            lines.append("    %s = arith.constant %s : %s"
+                         % (out, float_literal(float(args[0]), t), t))
+        elif mnem == "cmpf":
+            lines.append("    %s = arith.cmpf %s, %s, %s : %s"
+                         % (out, args[0], v(args[1]), v(args[2]), types[args[1]]))
+        elif mnem == "select":
+            lines.append("    %s = arith.select %s, %s, %s : %s"
+                         % (out, v(args[0]), v(args[1]), v(args[2]), t))
+        elif mnem in ("truncf", "extf"):
+            lines.append("    %s = %s %s : %s to %s"
+                         % (out, op, v(args[0]), types[args[0]], t))
+        elif (contract and mnem in ("addf", "subf") and
+              any(a in muls and uses[a] == 1 for a in args)):
+            # What NVPTX does with a product used once by a sum: one fma.
+            m = next(a for a in args if a in muls and uses[a] == 1)
+            other = args[1] if args[0] == m else args[0]
+            a, b = muls[m]
+            c = v(other)
+            if mnem == "subf" and args[0] == m:  # a*b - c
+                lines.append("    %s_n = arith.negf %s : %s" % (out, c, t))
+                c = out + "_n"
+            elif mnem == "subf":  # c - a*b = fma(-a, b, c)
+                lines.append("    %s_n = arith.negf %s : %s" % (out, v(a), t))
+                lines.append("    %s = math.fma %s_n, %s, %s : %s"
+                             % (out, out, v(b), c, t))
+                value[lhs] = out
+                continue
+            lines.append("    %s = math.fma %s, %s, %s : %s"
+                         % (out, v(a), v(b), c, t))
+        else:
+            lines.append("    %s = %s %s : %s"
+                         % (out, op, ", ".join(v(a) for a in args), t))
+        value[lhs] = out
+    printed = params + [result]
+    for j, p in enumerate(printed):
+        t = types[p]
+        width = {"f64": 64, "f32": 32}.get(t, 16)
+        lines.append("    %%b%d = arith.bitcast %s : %s to i%d"
+                     % (j, value[p], t, width))
+        lines.append("    vector.print %%b%d : i%d punctuation <no_punctuation>"
+                     % (j, width))
+        lines.append('    vector.print str "%s"'
+                     % (" " if j + 1 < len(printed) else "\\n"))
+    lines.append("  }")
+    return lines
+
+
+def epilogue_cpu(ptx_dir, rows, contract=False):
+    ops = epilogue_ops()
+    blocks = []
+    for path in sorted(glob.glob(os.path.join(ptx_dir, "*.ptx"))):
+        name = text = None
+        for line in open(path):
+            if not line.startswith("//"):
+                break
+            m = re.match(r"// isaac\.kernel name=(\S+)", line)
+            if m:
+                name = m.group(1)
+            m = re.match(r"// isaac\.epilogue .* program=(.*)$", line)
+            if m:
+                text = m.group(1).strip()
+        if name and text:
+            # Names that do not clash between blocks: one scope per block.
+            blocks.append("  scf.execute_region {\n" +
+                          "\n".join("  " + l for l in epilogue_cpu_block(
+                              ops, name, text, rows, contract)) +
+                          "\n    scf.yield\n  }")
+    consts = ["%c0 = arith.constant 0 : index", "%c1 = arith.constant 1 : index",
+              "%%c%d = arith.constant %d : index" % (rows, rows),
+              "%%rows = arith.constant %d.0 : f64" % rows,
+              "%dhalf = arith.constant 0.5 : f64",
+              "%done = arith.constant 1.0 : f64",
+              "%dhundred = arith.constant 100.0 : f64"]
+    # Per input k: the fractional parts of multiples of sqrt(p_k) (p_k the
+    # k-th prime) are well spread over (0, 1).
+    primes = [2, 3, 5, 7, 11, 13, 17, 19]
+    consts += ["%%phi%d = arith.constant %r : f64" % (k, p ** 0.5)
+               for k, p in enumerate(primes)]
+    sys.stdout.write("func.func @main() {\n" +
+                     "".join("  %s\n" % c for c in consts) +
+                     "\n".join(blocks) + "\n  return\n}\n")
+
+
 def sweep():
     i = 0
     for dtype, config in SWEEP:
         for layout in ("nn", "nt", "tn", "tt"):
             sys.stdout.write(gemm(i, dtype, layout, config))
             i += 1
+
+
+def parse_op(line):
+    """(dtype, layout, M, N, K) of a configured linalg.(batch_)matmul line."""
+    maps = re.findall(r"affine_map<\([^)]*\) -> \(([^)]*)\)>", line)
+    trans_a = bool(maps) and maps[0].replace(" ", "").split(",")[-1] == "d0"
+    trans_b = bool(maps) and maps[1].replace(" ", "").split(",")[-1] == "d2"
+    out_type = re.search(r"outs\([^:]*: memref<([^>]*)x(f32|f64)", line)
+    dtype = out_type.group(2)
+    m, n = out_type.group(1).split("x")[-2:]
+    a_type = re.search(r"ins\([^:]*: memref<([^>]*)x(?:f32|f64)", line)
+    a_dims = a_type.group(1).split("x")[-2:]
+    k = a_dims[0] if trans_a else a_dims[1]
+    layout = ("t" if trans_a else "n") + ("t" if trans_b else "n")
+    return dtype, layout, m, n, k
 
 
 def candidates(path, listing=None):
@@ -80,16 +462,7 @@ def candidates(path, listing=None):
         c = re.search(r"isaac\.candidates = \[(.*?)\]", line)
         if not (m and c):
             continue
-        maps = re.findall(r"affine_map<\([^)]*\) -> \(([^)]*)\)>", line)
-        trans_a = bool(maps) and maps[0].replace(" ", "").split(",")[-1] == "d0"
-        trans_b = bool(maps) and maps[1].replace(" ", "").split(",")[-1] == "d2"
-        out_type = re.search(r"outs\([^:]*: memref<([^>]*)x(f32|f64)", line)
-        dtype = out_type.group(2)
-        m, n = out_type.group(1).split("x")[-2:]
-        a_type = re.search(r"ins\([^:]*: memref<([^>]*)x(?:f32|f64)", line)
-        a_dims = a_type.group(1).split("x")[-2:]
-        k = a_dims[0] if trans_a else a_dims[1]
-        layout = ("t" if trans_a else "n") + ("t" if trans_b else "n")
+        dtype, layout, m, n, k = parse_op(line)
         for config in re.findall(r"#isaac\.gemm<([^>]*)>", c.group(1)):
             if lst:
                 lst.write("%s %s %s %s\n" % (m, n, k,
@@ -106,5 +479,12 @@ if __name__ == "__main__":
         sweep()
     elif len(sys.argv) in (3, 4) and sys.argv[1] == "candidates":
         candidates(sys.argv[2], sys.argv[3] if len(sys.argv) == 4 else None)
+    elif sys.argv[1:] == ["fused"]:
+        fused()
+    elif len(sys.argv) in (3, 4) and sys.argv[1] == "overhead":
+        overhead(sys.argv[2], sys.argv[3] if len(sys.argv) == 4 else None)
+    elif len(sys.argv) in (3, 4, 5) and sys.argv[1] == "epilogue-cpu":
+        epilogue_cpu(sys.argv[2], int(sys.argv[3]) if len(sys.argv) >= 4
+                     else 2048, sys.argv[4:] == ["contract"])
     else:
         sys.exit(__doc__)

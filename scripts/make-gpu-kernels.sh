@@ -1,25 +1,64 @@
 #!/usr/bin/env bash
 # Here (with LLVM/MLIR): generates the PTX kernels the GPU scripts use, in
 # .carry/ (git-ignored; pass its folders to the device tool's `carry`).
-#   .carry/sweep   the correctness-sweep kernels (gen_kernels.py sweep)
-#   .carry/table4  the top-12 configurations of every Table 4 GEMM, as
-#                  ranked by isaac-select-config (analytic heuristic or the
-#                  shipped model), for isaac-bench --best
+#   .carry/sweep     the correctness-sweep kernels (gen_kernels.py sweep)
+#   .carry/table4    the top-12 configurations of every Table 4 GEMM, as
+#                    ranked by isaac-select-config (analytic heuristic or the
+#                    shipped model), for isaac-bench --best
+#   .carry/fused     the fused-epilogue sweep kernels (gen_kernels.py fused)
+#   .carry/epilogue  each Table 4 GEMM's top-1 configuration, plain and with
+#                    a fused per-column bias + relu (gen_kernels.py overhead),
+#                    and candidates.txt naming each GEMM's plain kernel, for
+#                    isaac-bench --epilogue-overhead
+# Where ptxas is installed, every fused and epilogue kernel is also
+# assembled for sm_90 (and the script fails if one is refused).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${ISAAC_BUILD_DIR:-$root/build}"
 opt="$build/bin/isaac-opt"
 topk="${TOPK:-12}"
+ptxas="${PTXAS:-/usr/local/cuda/bin/ptxas}"
 mkdir -p "$root/.carry"
+# Compiles FILE into PTX_DIR. isaac-opt remarks on every configured op;
+# they go to build/<dir>-compile.log and are shown only if the compile
+# fails.
+compile() {
+  local log="$build/$(basename "$2")-compile.log"
+  "$opt" "$1" --isaac-pipeline="chip=sm_90 ptx-dir=$2" -o /dev/null 2>"$log" ||
+    { cat "$log" >&2; echo "isaac-opt failed on $1" >&2; exit 1; }
+}
 python3 "$root/scripts/gen_kernels.py" sweep >"$build/sweep-kernels.mlir"
 rm -rf "$root/.carry/sweep"
-"$opt" "$build/sweep-kernels.mlir" \
-  --isaac-pipeline="chip=sm_90 ptx-dir=$root/.carry/sweep" -o /dev/null
+compile "$build/sweep-kernels.mlir" "$root/.carry/sweep"
 "$opt" "$root/examples/table4.mlir" --isaac-select-config="chip=sm_90 topk=$topk" \
   -mlir-print-local-scope 2>/dev/null >"$build/table4-selected.mlir"
 python3 "$root/scripts/gen_kernels.py" candidates "$build/table4-selected.mlir" \
   >"$build/table4-kernels.mlir"
 rm -rf "$root/.carry/table4"
-"$opt" "$build/table4-kernels.mlir" \
-  --isaac-pipeline="chip=sm_90 ptx-dir=$root/.carry/table4" -o /dev/null
-echo "sweep: $(ls "$root/.carry/sweep" | wc -l) kernels; table4: $(ls "$root/.carry/table4" | wc -l) kernels"
+compile "$build/table4-kernels.mlir" "$root/.carry/table4"
+
+python3 "$root/scripts/gen_kernels.py" fused >"$build/fused-kernels.mlir"
+rm -rf "$root/.carry/fused"
+compile "$build/fused-kernels.mlir" "$root/.carry/fused"
+# isaac.config of the selection above is the compiler's top-1.
+rm -rf "$root/.carry/epilogue"
+mkdir -p "$root/.carry/epilogue"
+python3 "$root/scripts/gen_kernels.py" overhead "$build/table4-selected.mlir" \
+  "$root/.carry/epilogue/candidates.txt" >"$build/epilogue-kernels.mlir"
+compile "$build/epilogue-kernels.mlir" "$root/.carry/epilogue"
+
+if [ -x "$ptxas" ]; then
+  failed=$(find "$root/.carry/fused" "$root/.carry/epilogue" -name '*.ptx' |
+    xargs -P 2 -I{} sh -c '"$0" -arch=sm_90 "$1" -o /dev/null >/dev/null 2>&1 || echo "$1"' \
+      "$ptxas" {})
+  if [ -n "$failed" ]; then
+    echo "ptxas refused:" >&2
+    echo "$failed" >&2
+    exit 1
+  fi
+  echo "ptxas -arch=sm_90 accepts every fused and epilogue kernel"
+fi
+count() { find "$root/.carry/$1" -name '*.ptx' | wc -l; }
+echo "sweep: $(count sweep) kernels; table4: $(count table4) kernels;" \
+  "fused: $(count fused) kernels; epilogue: $(count epilogue) kernels" \
+  "($(find "$root/.carry/epilogue" -name '*_ep*.ptx' | wc -l) fused)"

@@ -29,9 +29,12 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tools = [
     "isaac-opt",
     "isaac-model-test",
+    "isaac-epilogue-test",
     "isaac-runtime-test",
     "isaac-tune",
     ToolSubst("mlir-opt", unresolved="ignore"),
+    # LLVM 22's, from llvm_tools_dir: LLVM IR of the host side.
+    ToolSubst("mlir-translate", unresolved="ignore"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 

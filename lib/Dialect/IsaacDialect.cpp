@@ -17,6 +17,7 @@ void IsaacDialect::initialize() {
 #define GET_OP_LIST
 #include "isaac/Dialect/IsaacOps.cpp.inc"
       >();
+  registerGemmBufferizationModel(getContext());
 }
 
 std::optional<::isaac::DType> mlir::isaac::getGemmDType(Type elementType) {
@@ -83,6 +84,12 @@ LogicalResult IsaacDialect::verifyOperationAttribute(Operation *op,
                              << "' must be an array of #isaac.gemm";
     return success();
   }
+  if (attr.getName() == "isaac.epilogue") {
+    // The epilogue program of a generated kernel module (LowerToGPU).
+    if (!isa<StringAttr>(attr.getValue()))
+      return op->emitError() << "'isaac.epilogue' must be a string";
+    return success();
+  }
   if (attr.getName() != getConfigAttrName())
     return op->emitError() << "unknown isaac attribute '"
                            << attr.getName().getValue() << "'";
@@ -91,14 +98,16 @@ LogicalResult IsaacDialect::verifyOperationAttribute(Operation *op,
   if (!config)
     return op->emitError() << "'" << getConfigAttrName()
                            << "' must be an #isaac.gemm attribute";
-  if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+  if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp, GemmOp>(op))
     return op->emitError() << "'" << getConfigAttrName()
-                           << "' is only valid on linalg.matmul and "
-                              "linalg.batch_matmul";
+                           << "' is only valid on linalg.matmul, "
+                              "linalg.batch_matmul and isaac.gemm";
   // Element types isaac cannot lower are left to the lowering's remark; the
   // configuration can only be judged against a type it supports.
-  std::optional<::isaac::DType> dtype =
-      getGemmDType(getOutputElementType(cast<linalg::LinalgOp>(op)));
+  Type elemTy = isa<GemmOp>(op)
+                    ? cast<GemmOp>(op).getAccumulatorType()
+                    : getOutputElementType(cast<linalg::LinalgOp>(op));
+  std::optional<::isaac::DType> dtype = getGemmDType(elemTy);
   if (!dtype)
     return success();
   return verifyGemmConfig([&] { return op->emitError(); }, config.getConfig(),

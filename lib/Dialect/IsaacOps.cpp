@@ -2,7 +2,10 @@
 
 #include "isaac/Dialect/IsaacDialect.h"
 
+#include "isaac/Model/Epilogue.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
@@ -13,36 +16,186 @@ using namespace mlir::isaac;
 #define GET_OP_CLASSES
 #include "isaac/Dialect/IsaacOps.cpp.inc"
 
+//===----------------------------------------------------------------------===//
+// GemmOp
+//===----------------------------------------------------------------------===//
+
+YieldOp GemmOp::getYield() {
+  return cast<YieldOp>(getEpilogue().front().getTerminator());
+}
+
+/// Checks that `maps` are projected permutations of the `rank`-D output
+/// iteration space, one per input, agreeing with the input shapes and the
+/// output shape `out` on static sizes. Shared by isaac.gemm and
+/// isaac.launch_gemm.
+static LogicalResult verifyInputMaps(function_ref<InFlightDiagnostic()> err,
+                                     ArrayAttr maps, ValueRange inputs,
+                                     ShapedType out) {
+  if (maps.size() != inputs.size())
+    return err() << "has " << inputs.size() << " inputs but " << maps.size()
+                 << " input_maps";
+  if (inputs.size() > static_cast<size_t>(::isaac::kMaxEpilogueInputs))
+    return err() << "has " << inputs.size() << " epilogue inputs; at most "
+                 << ::isaac::kMaxEpilogueInputs << " are supported";
+  int64_t rank = out.getRank();
+  for (auto [i, attr, input] : llvm::enumerate(maps, inputs)) {
+    AffineMap map = cast<AffineMapAttr>(attr).getValue();
+    auto type = cast<ShapedType>(input.getType());
+    if (map.getNumDims() != rank || map.getNumSymbols() != 0 ||
+        !map.isProjectedPermutation(/*allowZeroInResults=*/false))
+      return err() << "input_maps[" << i << "] must be a projected "
+                   << "permutation of the " << rank << "-D output space";
+    if (map.getNumResults() != type.getRank())
+      return err() << "input_maps[" << i << "] has " << map.getNumResults()
+                   << " results for a rank-" << type.getRank() << " input";
+    for (unsigned j = 0; j < map.getNumResults(); ++j) {
+      unsigned d = map.getDimPosition(j);
+      if (!type.isDynamicDim(j) && !out.isDynamicDim(d) &&
+          type.getDimSize(j) != out.getDimSize(d))
+        return err() << "input " << i << " has size " << type.getDimSize(j)
+                     << " along dimension " << j << ", which its map ties to "
+                     << "output dimension " << d << " of size "
+                     << out.getDimSize(d);
+    }
+  }
+  return success();
+}
+
+/// Checks that A, B and C (rank 2, or 3 with a batch) form a GEMM.
+static LogicalResult verifyGemmShapes(function_ref<InFlightDiagnostic()> err,
+                                      ShapedType aT, ShapedType bT,
+                                      ShapedType cT, bool transA, bool transB) {
+  int64_t rank = cT.getRank();
+  if (rank != 2 && rank != 3)
+    return err() << "expects rank-2 or rank-3 (batched) operands";
+  if (aT.getRank() != rank || bT.getRank() != rank)
+    return err() << "expects operands of equal rank";
+  int64_t off = rank - 2;
+  auto same = [](int64_t x, int64_t y) {
+    return ShapedType::isDynamic(x) || ShapedType::isDynamic(y) || x == y;
+  };
+  int64_t m = cT.getDimSize(off), n = cT.getDimSize(off + 1);
+  int64_t am = aT.getDimSize(off + (transA ? 1 : 0));
+  int64_t ak = aT.getDimSize(off + (transA ? 0 : 1));
+  int64_t bk = bT.getDimSize(off + (transB ? 1 : 0));
+  int64_t bn = bT.getDimSize(off + (transB ? 0 : 1));
+  if (!same(am, m) || !same(bn, n) || !same(ak, bk))
+    return err() << "operand shapes do not form a GEMM: C is " << m << "x" << n
+                 << ", op(A) is " << am << "x" << ak << ", op(B) is " << bk
+                 << "x" << bn;
+  if (rank == 3 && (!same(aT.getDimSize(0), cT.getDimSize(0)) ||
+                    !same(bT.getDimSize(0), cT.getDimSize(0))))
+    return err() << "batch sizes differ";
+  return success();
+}
+
+LogicalResult GemmOp::verify() {
+  auto err = [&] { return emitOpError(); };
+  auto aT = cast<ShapedType>(getA().getType());
+  auto bT = cast<ShapedType>(getB().getType());
+  auto cT = cast<ShapedType>(getInit().getType());
+  bool tensors = isa<RankedTensorType>(cT);
+  SmallVector<Value> all = {getA(), getB(), getInit()};
+  llvm::append_range(all, getInputs());
+  for (Value v : all) {
+    bool isTensor = isa<RankedTensorType>(v.getType());
+    if (isTensor != tensors || (!isTensor && !isa<MemRefType>(v.getType())))
+      return emitOpError("expects all operands to be ranked tensors or all "
+                         "to be memrefs");
+  }
+  if (tensors ? getResults().size() != 1 ||
+                    getResults()[0].getType() != getInit().getType()
+              : !getResults().empty())
+    return emitOpError(tensors ? "on tensors returns one result of the type "
+                                 "of its init"
+                               : "on memrefs has no results");
+  if (failed(
+          verifyGemmShapes(err, aT, bT, cT, getTransposeA(), getTransposeB())))
+    return failure();
+  if (aT.getElementType() != bT.getElementType())
+    return emitOpError("expects A and B of one element type");
+  if (failed(verifyInputMaps(err, getInputMaps(), getInputs(), cT)))
+    return failure();
+
+  Block &body = getEpilogue().front();
+  if (body.getNumArguments() != 1 + getInputs().size())
+    return emitOpError("epilogue takes the accumulated value and one element "
+                       "of each input: expected ")
+           << 1 + getInputs().size() << " block arguments, got "
+           << body.getNumArguments();
+  if (body.getArgument(0).getType() != aT.getElementType())
+    return emitOpError("epilogue's first argument must have the accumulation "
+                       "type ")
+           << aT.getElementType();
+  for (auto [i, input] : llvm::enumerate(getInputs()))
+    if (body.getArgument(i + 1).getType() !=
+        cast<ShapedType>(input.getType()).getElementType())
+      return emitOpError("epilogue argument ")
+             << i + 1 << " must have the element type of input " << i;
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield)
+    return emitOpError("epilogue must end with isaac.yield");
+  if (yield.getValue().getType() != cT.getElementType())
+    return emitOpError("epilogue yields ")
+           << yield.getValue().getType() << " but the output elements are "
+           << cT.getElementType();
+  return success();
+}
+
+void GemmOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (!hasPureBufferSemantics())
+    return;
+  for (OpOperand &operand : getOperation()->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
+    if (&operand == &getInitMutable())
+      effects.emplace_back(MemoryEffects::Write::get(), &operand,
+                           SideEffects::DefaultResource::get());
+    else
+      effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                           SideEffects::DefaultResource::get());
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// LaunchGemmOp
+//===----------------------------------------------------------------------===//
+
 LogicalResult LaunchGemmOp::verify() {
   auto aT = cast<MemRefType>(getA().getType());
   auto bT = cast<MemRefType>(getB().getType());
   auto cT = cast<MemRefType>(getC().getType());
-  int64_t rank = cT.getRank();
-  if (rank != 2 && rank != 3)
-    return emitOpError("expects rank-2 or rank-3 (batched) memrefs");
-  if (aT.getRank() != rank || bT.getRank() != rank)
-    return emitOpError("expects operands of equal rank");
+  auto err = [&] { return emitOpError(); };
+  if (failed(verifyGemmShapes(err, aT, bT, cT, getTransA(), getTransB())))
+    return failure();
   if (!aT.hasStaticShape() || !bT.hasStaticShape() || !cT.hasStaticShape())
     return emitOpError("expects static shapes");
-  if (aT.getElementType() != cT.getElementType() ||
-      bT.getElementType() != cT.getElementType())
-    return emitOpError("expects one element type");
-  std::optional<::isaac::DType> dtype = getGemmDType(cT.getElementType());
+  if (aT.getElementType() != bT.getElementType())
+    return emitOpError("expects A and B of one element type");
+  std::optional<::isaac::DType> dtype = getGemmDType(aT.getElementType());
   if (!dtype)
     return emitOpError("expects f32 or f64 elements");
-  int64_t off = rank - 2;
-  int64_t m = cT.getDimSize(off), n = cT.getDimSize(off + 1);
-  int64_t am = aT.getDimSize(off + (getTransA() ? 1 : 0));
-  int64_t ak = aT.getDimSize(off + (getTransA() ? 0 : 1));
-  int64_t bk = bT.getDimSize(off + (getTransB() ? 1 : 0));
-  int64_t bn = bT.getDimSize(off + (getTransB() ? 0 : 1));
-  if (am != m || bn != n || ak != bk)
-    return emitOpError("operand shapes do not form a GEMM: C is ")
-           << m << "x" << n << ", op(A) is " << am << "x" << ak << ", op(B) is "
-           << bk << "x" << bn;
-  if (rank == 3 && (aT.getDimSize(0) != cT.getDimSize(0) ||
-                    bT.getDimSize(0) != cT.getDimSize(0)))
-    return emitOpError("batch sizes differ");
+  if (getEpilogue()) {
+    std::string perr;
+    std::optional<::isaac::EpilogueProgram> program =
+        ::isaac::EpilogueProgram::parse(getEpilogue()->str(), perr);
+    if (!program)
+      return emitOpError("has a malformed epilogue: ") << perr;
+    if (program->numInputs() != static_cast<int>(getInputs().size()))
+      return emitOpError("epilogue reads ")
+             << program->numInputs() << " inputs but the launch passes "
+             << getInputs().size();
+    if (!getInputMaps())
+      return emitOpError("with an epilogue needs input_maps");
+    if (failed(verifyInputMaps(err, *getInputMaps(), getInputs(), cT)))
+      return failure();
+  } else if (!getInputs().empty() ||
+             cT.getElementType() != aT.getElementType()) {
+    return emitOpError("without an epilogue takes no inputs and writes C of "
+                       "the element type of A and B");
+  }
   return verifyGemmConfig([&] { return emitOpError(); },
                           getConfig().getConfig(), *dtype,
                           getTargetChip(*this));

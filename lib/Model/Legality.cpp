@@ -10,31 +10,24 @@ using namespace isaac;
 static bool isPow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
 
 std::optional<ChipLimits> isaac::getChipLimits(const std::string &chip) {
-  // Static shared memory is capped at 48 KiB on every chip; the larger
-  // opt-in carve-outs need dynamic shared memory, which the kernels avoid so
-  // that one PTX file launches without per-kernel attributes.
+  const ChipInfo *info = findChip(chip);
+  if (!info)
+    return std::nullopt;
   ChipLimits l;
   l.chip = chip;
-  if (chip == "sm_80") {
-    l.numSMs = 108;
-  } else if (chip == "sm_86") {
-    l.numSMs = 84;
-  } else if (chip == "sm_87") {
-    l.numSMs = 16;
-  } else if (chip == "sm_89") {
-    l.numSMs = 128;
-  } else if (chip == "sm_90" || chip == "sm_90a") {
-    l.numSMs = 132;
-  } else if (chip == "sm_100" || chip == "sm_100a") {
-    l.numSMs = 148;
-  } else {
-    return std::nullopt;
-  }
+  l.maxThreadsPerBlock = info->maxThreadsPerBlock;
+  l.staticSmemPerBlock = info->staticSmemPerBlock;
+  l.regsPerBlock = info->regsPerBlock;
+  l.maxRegsPerThread = info->maxRegsPerThread;
+  l.numSMs = info->numSMs;
   return l;
 }
 
 std::string isaac::knownChips() {
-  return "sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a, sm_100, sm_100a";
+  std::string out;
+  for (const ChipInfo &c : allChips())
+    out += std::string(out.empty() ? "" : ", ") + c.name;
+  return out;
 }
 
 SharedLayout isaac::getSharedLayout(const GemmConfig &c, DType t) {

@@ -8,6 +8,8 @@
 #include <dlfcn.h>
 #include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace isaac::runtime {
 
@@ -18,7 +20,11 @@ struct DriverState {
   Driver driver = {};
   void *library = nullptr;
   std::atomic<bool> ready{false};
-  CUcontext primary = nullptr;
+  /// Primary contexts retained so far, by device ordinal.
+  std::vector<std::pair<CUdevice, CUcontext>> primaries;
+  /// The device whose primary context threads without a current context
+  /// use (mgpuSetDefaultDevice).
+  std::atomic<int> defaultDevice{0};
 };
 
 DriverState &state() {
@@ -110,6 +116,18 @@ isaacStatus loadLibrary(DriverState &s) {
   need("cuMemAlloc_v2", d.cuMemAlloc);
   need("cuMemFree_v2", d.cuMemFree);
   need("cuStreamSynchronize", d.cuStreamSynchronize);
+  need("cuCtxGetDevice", d.cuCtxGetDevice);
+  need("cuDeviceGetAttribute", d.cuDeviceGetAttribute);
+  need("cuModuleUnload", d.cuModuleUnload);
+  need("cuFuncSetAttribute", d.cuFuncSetAttribute);
+  need("cuMemcpyAsync", d.cuMemcpyAsync);
+  need("cuMemsetD32Async", d.cuMemsetD32Async);
+  need("cuMemsetD16Async", d.cuMemsetD16Async);
+  need("cuEventCreate", d.cuEventCreate);
+  need("cuEventDestroy_v2", d.cuEventDestroy);
+  need("cuEventRecord", d.cuEventRecord);
+  need("cuEventSynchronize", d.cuEventSynchronize);
+  need("cuStreamWaitEvent", d.cuStreamWaitEvent);
   if (missing) {
     dlclose(library);
     return setError(ISAAC_ERROR_DRIVER_NOT_FOUND,
@@ -121,6 +139,9 @@ isaacStatus loadLibrary(DriverState &s) {
   resolve(library, "cuGetErrorString", d.cuGetErrorString);
   resolve(library, "cuCtxGetId", d.cuCtxGetId);
   resolve(library, "cuStreamGetId", d.cuStreamGetId);
+  resolve(library, "cuMemAllocAsync", d.cuMemAllocAsync);
+  resolve(library, "cuMemFreeAsync", d.cuMemFreeAsync);
+  resolve(library, "cuLaunchKernelEx", d.cuLaunchKernelEx);
   s.driver = d;
   s.library = library;
   return ISAAC_SUCCESS;
@@ -168,6 +189,45 @@ isaacStatus getDriver(const Driver *&driver) {
   return ISAAC_SUCCESS;
 }
 
+namespace {
+
+/// The primary context of device `ordinal`, retained on first use for the
+/// life of the process, as the CUDA runtime does.
+isaacStatus getPrimaryContext(const Driver &d, int ordinal, CUcontext &ctx) {
+  DriverState &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  for (const auto &entry : s.primaries)
+    if (entry.first == ordinal) {
+      ctx = entry.second;
+      return ISAAC_SUCCESS;
+    }
+  CUdevice device = 0;
+  if (CUresult result = d.cuDeviceGet(&device, ordinal))
+    return cudaFailure(
+        result, ("cuDeviceGet(" + std::to_string(ordinal) + ")").c_str());
+  CUcontext primary = nullptr;
+  if (CUresult result = d.cuDevicePrimaryCtxRetain(&primary, device))
+    return cudaFailure(result, "cuDevicePrimaryCtxRetain");
+  s.primaries.emplace_back(ordinal, primary);
+  ctx = primary;
+  return ISAAC_SUCCESS;
+}
+
+} // namespace
+
+isaacStatus setDefaultDevice(int device) {
+  const Driver *d = nullptr;
+  if (isaacStatus status = getDriver(d))
+    return status;
+  CUcontext primary = nullptr;
+  if (isaacStatus status = getPrimaryContext(*d, device, primary))
+    return status;
+  if (CUresult result = d->cuCtxSetCurrent(primary))
+    return cudaFailure(result, "cuCtxSetCurrent");
+  state().defaultDevice.store(device, std::memory_order_relaxed);
+  return ISAAC_SUCCESS;
+}
+
 isaacStatus getCurrentContext(CUcontext *ctx, uint64_t *ctxId) {
   const Driver *d = nullptr;
   if (isaacStatus status = getDriver(d))
@@ -176,19 +236,9 @@ isaacStatus getCurrentContext(CUcontext *ctx, uint64_t *ctxId) {
   if (CUresult result = d->cuCtxGetCurrent(&current))
     return cudaFailure(result, "cuCtxGetCurrent");
   if (!current) {
-    DriverState &s = state();
-    {
-      std::lock_guard<std::mutex> lock(s.mutex);
-      if (!s.primary) {
-        CUdevice device = 0;
-        if (CUresult result = d->cuDeviceGet(&device, 0))
-          return cudaFailure(result, "cuDeviceGet(0)");
-        // Retained for the life of the process, as the CUDA runtime does.
-        if (CUresult result = d->cuDevicePrimaryCtxRetain(&s.primary, device))
-          return cudaFailure(result, "cuDevicePrimaryCtxRetain");
-      }
-      current = s.primary;
-    }
+    int device = state().defaultDevice.load(std::memory_order_relaxed);
+    if (isaacStatus status = getPrimaryContext(*d, device, current))
+      return status;
     if (CUresult result = d->cuCtxSetCurrent(current))
       return cudaFailure(result, "cuCtxSetCurrent");
   }

@@ -24,18 +24,68 @@ using CUcontext = struct CUctx_st *;
 using CUmodule = struct CUmod_st *;
 using CUfunction = struct CUfunc_st *;
 using CUstream = struct CUstream_st *;
+using CUevent = struct CUevent_st *;
 
 constexpr CUresult CUDA_SUCCESS = 0;
+constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
+constexpr CUresult CUDA_ERROR_DEINITIALIZED = 4;
+constexpr CUresult CUDA_ERROR_INVALID_CONTEXT = 201;
+constexpr CUresult CUDA_ERROR_NOT_FOUND = 500;
+
+/// The legacy default stream, named explicitly: the same stream as NULL for
+/// the (non-_ptsz) entry points the runtime resolves.
+inline CUstream legacyStream() {
+  return reinterpret_cast<CUstream>(static_cast<uintptr_t>(0x1));
+}
 
 // CUjit_option values (an int-sized enum in cuda.h).
 constexpr int CU_JIT_INFO_LOG_BUFFER = 3;
 constexpr int CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4;
 constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
 constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
+constexpr int CU_JIT_OPTIMIZATION_LEVEL = 7;
 constexpr int CU_JIT_LOG_VERBOSE = 12;
 
 // CUfunction_attribute values.
 constexpr int CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0;
+constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
+constexpr int CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED = 14;
+
+// CUdevice_attribute values.
+constexpr int CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED = 115;
+
+// CUevent_flags values.
+constexpr unsigned CU_EVENT_DISABLE_TIMING = 0x2;
+
+// CUlaunchAttributeID and CUclusterSchedulingPolicy values.
+constexpr int CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4;
+constexpr int CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 5;
+constexpr int CU_CLUSTER_SCHEDULING_POLICY_SPREAD = 1;
+
+/// CUlaunchAttribute: an int-sized id padded to 8 bytes, then a 64-byte
+/// union of which the runtime uses the cluster dimensions and the
+/// scheduling policy.
+struct CUlaunchAttribute {
+  int id;
+  char pad[4];
+  union alignas(8) {
+    char bytes[64];
+    struct {
+      unsigned x, y, z;
+    } clusterDim;
+    int clusterSchedulingPolicyPreference;
+  } value;
+};
+static_assert(sizeof(CUlaunchAttribute) == 72, "cuda.h's CUlaunchAttribute");
+
+struct CUlaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  CUstream hStream;
+  CUlaunchAttribute *attrs;
+  unsigned numAttrs;
+};
 
 /// Entry points resolved from libcuda. The optional ones are null on drivers
 /// that predate them.
@@ -60,11 +110,34 @@ struct Driver {
   CUresult (*cuMemAlloc)(CUdeviceptr *ptr, size_t bytes);
   CUresult (*cuMemFree)(CUdeviceptr ptr);
   CUresult (*cuStreamSynchronize)(CUstream stream);
+  // For the mgpu* functions of upstream MLIR's GPU path (MgpuWrappers.cpp).
+  CUresult (*cuCtxGetDevice)(CUdevice *device);
+  CUresult (*cuDeviceGetAttribute)(int *value, int attribute, CUdevice device);
+  CUresult (*cuModuleUnload)(CUmodule module);
+  CUresult (*cuFuncSetAttribute)(CUfunction function, int attribute, int value);
+  CUresult (*cuMemcpyAsync)(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
+                            CUstream stream);
+  CUresult (*cuMemsetD32Async)(CUdeviceptr dst, unsigned value, size_t count,
+                               CUstream stream);
+  CUresult (*cuMemsetD16Async)(CUdeviceptr dst, unsigned short value,
+                               size_t count, CUstream stream);
+  CUresult (*cuEventCreate)(CUevent *event, unsigned flags);
+  CUresult (*cuEventDestroy)(CUevent event);
+  CUresult (*cuEventRecord)(CUevent event, CUstream stream);
+  CUresult (*cuEventSynchronize)(CUevent event);
+  CUresult (*cuStreamWaitEvent)(CUstream stream, CUevent event, unsigned flags);
   // Optional.
   CUresult (*cuGetErrorName)(CUresult error, const char **name);
   CUresult (*cuGetErrorString)(CUresult error, const char **text);
   CUresult (*cuCtxGetId)(CUcontext ctx, unsigned long long *id);
   CUresult (*cuStreamGetId)(CUstream stream, unsigned long long *id);
+  // CUDA 11.2: stream-ordered allocation.
+  CUresult (*cuMemAllocAsync)(CUdeviceptr *ptr, size_t bytes, CUstream stream);
+  CUresult (*cuMemFreeAsync)(CUdeviceptr ptr, CUstream stream);
+  // CUDA 12.0: launches with attributes (thread block clusters).
+  CUresult (*cuLaunchKernelEx)(const CUlaunchConfig *config,
+                               CUfunction function, void **params,
+                               void **extra);
 };
 
 /// Loads the driver library and runs cuInit on first use. On failure the
@@ -79,8 +152,13 @@ isaacStatus cudaFailure(CUresult result, const char *call,
                         isaacStatus status = ISAAC_ERROR_CUDA);
 
 /// Makes a context current on the calling thread (the current one, else the
-/// primary context of device 0) and returns it with a process-unique id.
+/// primary context of the default device, 0 unless setDefaultDevice changed
+/// it) and returns it with a process-unique id.
 isaacStatus getCurrentContext(CUcontext *ctx, uint64_t *ctxId);
+
+/// Makes `device` the default device and its primary context current on the
+/// calling thread.
+isaacStatus setDefaultDevice(int device);
 
 } // namespace isaac::runtime
 

@@ -10,8 +10,36 @@
 
 namespace isaac::runtime {
 
-static thread_local std::string lastError;
-static thread_local isaacStatus lastStatus = ISAAC_SUCCESS;
+namespace {
+
+/// The calling thread's message. The runtime is also called after the
+/// thread's thread_local objects are destroyed: by the global destructors
+/// that unload upstream GPU modules at exit (MgpuWrappers.h) and by other
+/// thread_local destructors. So the string lives on the heap behind a
+/// trivially destructible pointer, which its owner's destructor resets; a
+/// later call allocates a new one, left to the process's end.
+thread_local std::string *lastError = nullptr;
+thread_local isaacStatus lastStatus = ISAAC_SUCCESS;
+
+struct MessageOwner {
+  ~MessageOwner() {
+    delete lastError;
+    lastError = nullptr;
+  }
+};
+thread_local MessageOwner messageOwner;
+
+std::string &message() {
+  if (!lastError) {
+    lastError = new std::string;
+    // Registers the owner's destructor on the thread's first message; after
+    // it ran, odr-using it again does not construct it twice.
+    (void)&messageOwner;
+  }
+  return *lastError;
+}
+
+} // namespace
 
 bool isVerbose() {
   // Read once: getenv is not required to be thread-safe against setenv.
@@ -22,12 +50,12 @@ bool isVerbose() {
   return verbose;
 }
 
-isaacStatus setErrorMessage(isaacStatus status, std::string message) {
-  lastError = std::move(message);
+isaacStatus setErrorMessage(isaacStatus status, std::string text) {
+  message() = std::move(text);
   lastStatus = status;
   if (isVerbose())
     std::fprintf(stderr, "isaac runtime: %s: %s\n", isaacStatusName(status),
-                 lastError.c_str());
+                 message().c_str());
   return status;
 }
 
@@ -50,7 +78,7 @@ isaacStatus setError(isaacStatus status, const char *format, ...) {
 
 isaacStatus addErrorContext(isaacStatus status, const char *context) {
   // Not routed through setErrorMessage: the failure was already printed.
-  lastError = std::string(context) + ": " + lastError;
+  message() = std::string(context) + ": " + message();
   return status;
 }
 
@@ -58,12 +86,12 @@ isaacStatus addErrorContext(isaacStatus status, const char *context) {
 
 using namespace isaac::runtime;
 
-extern "C" const char *isaacGetLastError(void) { return lastError.c_str(); }
+extern "C" const char *isaacGetLastError(void) { return message().c_str(); }
 
 extern "C" int32_t isaacGetLastStatus(void) { return lastStatus; }
 
 extern "C" void isaacClearLastError(void) {
-  lastError.clear();
+  message().clear();
   lastStatus = ISAAC_SUCCESS;
 }
 

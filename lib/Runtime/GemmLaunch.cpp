@@ -3,9 +3,12 @@
 // Implements the launch protocol of docs/abi.md: the grid and block of the
 // GEMM kernel, and for split-K kernels (kg > 1) either the prescale of C
 // before atomic accumulation or the workspace and the ordered reduction after
-// it. A kernel launched with arguments it does not expect writes out of
-// bounds or silently computes garbage, so everything checkable is checked on
-// the host first.
+// it. Kernels with a fused epilogue take four more parameters per epilogue
+// input and, split over K, always reduce through the workspace: an epilogue
+// that is not linear cannot be applied to each K-slice's partial sum. A
+// kernel launched with arguments it does not expect writes out of bounds or
+// silently computes garbage, so everything checkable is checked on the host
+// first.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,7 +17,10 @@
 #include "ModuleCache.h"
 
 #include <cinttypes>
+#include <cstring>
+#include <initializer_list>
 #include <string>
+#include <unordered_map>
 
 namespace isaac::runtime {
 namespace {
@@ -36,9 +42,57 @@ isaacStatus checkPointer(const void *pointer, const char *name, size_t size) {
   return ISAAC_SUCCESS;
 }
 
+/// The epilogue inputs of `a` against the kernel's: their number, and each
+/// input's alignment and strides.
+isaacStatus validateInputs(const isaacKernelInfo &info,
+                           const isaacGemmArgs &a) {
+  if (!hasEpilogue(info)) {
+    if (a.numInputs != 0)
+      return setError(ISAAC_ERROR_INVALID_VALUE,
+                      "numInputs=%d, but kernel %s has no fused epilogue",
+                      a.numInputs, info.name);
+    return ISAAC_SUCCESS;
+  }
+  if (a.numInputs != info.numInputs)
+    return setError(ISAAC_ERROR_INVALID_VALUE,
+                    "numInputs=%d disagrees with the fused epilogue of kernel "
+                    "%s, which reads %d inputs",
+                    a.numInputs, info.name, info.numInputs);
+  if (a.numInputs > 0 && !a.inputs)
+    return setError(ISAAC_ERROR_INVALID_VALUE,
+                    "inputs is NULL but numInputs=%d", a.numInputs);
+  for (int32_t i = 0; i < a.numInputs; ++i) {
+    const isaacEpilogueInput &in = a.inputs[i];
+    std::string name = "epilogue input " + std::to_string(i) + " (" +
+                       dtypeName(info.inputDtypes[i]) + ")";
+    if (isaacStatus status =
+            checkPointer(in.ptr, name.c_str(), dtypeSize(info.inputDtypes[i])))
+      return status;
+    // Zero broadcasts; a negative stride would read before the pointer.
+    if (in.sRow < 0 || in.sCol < 0 || (a.batch > 1 && in.sBatch < 0))
+      return setError(ISAAC_ERROR_INVALID_VALUE,
+                      "%s: strides sBatch=%" PRId64 ", sRow=%" PRId64
+                      " and sCol=%" PRId64 " must not be negative",
+                      name.c_str(), in.sBatch, in.sRow, in.sCol);
+  }
+  return ISAAC_SUCCESS;
+}
+
+/// Split-K kernels reduce through the workspace in deterministic mode, and
+/// always when the epilogue is fused.
+bool usesWorkspace(const isaacKernelInfo &info, int32_t flags) {
+  return info.kg > 1 && (hasEpilogue(info) || (flags & ISAAC_DETERMINISTIC));
+}
+
 isaacStatus validateGemm(const isaacKernelInfo &info, const isaacGemmArgs &a) {
   if (isaacStatus status = checkKernelInfo(info, ISAAC_ERROR_INVALID_VALUE))
     return status;
+  if (hasEpilogue(info) && info.numInputs < 0)
+    return setError(ISAAC_ERROR_INVALID_VALUE,
+                    "the output and input types of the fused epilogue of "
+                    "kernel %s are unknown: describe it by its PTX header "
+                    "(isaacParseKernelInfo), not by its name alone",
+                    info.name);
   const char *layout = layoutName(info);
   if (a.M < 1 || a.N < 1 || a.K < 1)
     return setError(ISAAC_ERROR_INVALID_VALUE,
@@ -48,7 +102,8 @@ isaacStatus validateGemm(const isaacKernelInfo &info, const isaacGemmArgs &a) {
     return setError(ISAAC_ERROR_INVALID_VALUE, "batch=%d must be at least 1",
                     a.batch);
   size_t size = dtypeSize(info.dtype);
-  if (isaacStatus status = checkPointer(a.C, "C", size))
+  // C holds the epilogue's output type (the GEMM's without an epilogue).
+  if (isaacStatus status = checkPointer(a.C, "C", dtypeSize(info.outDtype)))
     return status;
   if (isaacStatus status = checkPointer(a.A, "A", size))
     return status;
@@ -77,6 +132,8 @@ isaacStatus validateGemm(const isaacKernelInfo &info, const isaacGemmArgs &a) {
     return setError(ISAAC_ERROR_INVALID_VALUE,
                     "flags=0x%x has bits other than ISAAC_DETERMINISTIC",
                     static_cast<unsigned>(a.flags));
+  if (isaacStatus status = validateInputs(info, a))
+    return status;
   if (a.batch > 1) {
     if (a.sA < 0 || a.sB < 0)
       return setError(ISAAC_ERROR_INVALID_VALUE,
@@ -114,7 +171,7 @@ isaacStatus validateGemm(const isaacKernelInfo &info, const isaacGemmArgs &a) {
                       "M=%d needs %" PRId64 " blocks of %u rows in the grid y "
                       "of the split-K helper kernels; the limit is %" PRId64,
                       a.M, helperRows, kHelperBlockY, kMaxGridYZ);
-    if (a.flags & ISAAC_DETERMINISTIC) {
+    if (usesWorkspace(info, a.flags)) {
       size_t bytes = size;
       if (__builtin_mul_overflow(bytes, static_cast<size_t>(slices), &bytes) ||
           __builtin_mul_overflow(bytes, static_cast<size_t>(a.M), &bytes) ||
@@ -154,9 +211,27 @@ struct GemmParams {
   float alphaF, betaF;
   double alphaD, betaD;
   bool isF64;
+  /// Per epilogue input: ptr, sBatch, sRow, sCol (all .u64).
+  uint64_t inputs[ISAAC_MAX_EPILOGUE_INPUTS][4];
+  int numInputs;
 
   void *alpha() { return isF64 ? static_cast<void *>(&alphaD) : &alphaF; }
   void *beta() { return isF64 ? static_cast<void *>(&betaD) : &betaF; }
+};
+
+/// A kernel's parameter list: the fixed parameters, then the four of each
+/// epilogue input.
+struct ParamList {
+  void *params[15 + 4 * ISAAC_MAX_EPILOGUE_INPUTS];
+  int count = 0;
+
+  ParamList(std::initializer_list<void *> fixed, GemmParams &p) {
+    for (void *param : fixed)
+      params[count++] = param;
+    for (int i = 0; i < p.numInputs; ++i)
+      for (uint64_t &value : p.inputs[i])
+        params[count++] = &value;
+  }
 };
 
 isaacStatus launchGemm(isaacModule_st &module, const isaacKernelInfo &info,
@@ -197,9 +272,18 @@ isaacStatus launchGemm(isaacModule_st &module, const isaacKernelInfo &info,
   p.betaF = static_cast<float>(a.beta);
   p.alphaD = a.alpha;
   p.betaD = a.beta;
+  p.numInputs = a.numInputs;
+  for (int i = 0; i < a.numInputs; ++i) {
+    const isaacEpilogueInput &in = a.inputs[i];
+    p.inputs[i][0] = reinterpret_cast<uintptr_t>(in.ptr);
+    // As for C, the batch stride of a single matrix is passed as 0.
+    p.inputs[i][1] = batched ? static_cast<uint64_t>(in.sBatch) : 0;
+    p.inputs[i][2] = static_cast<uint64_t>(in.sRow);
+    p.inputs[i][3] = static_cast<uint64_t>(in.sCol);
+  }
   CUstream stream = static_cast<CUstream>(a.stream);
   bool splitK = info.kg > 1;
-  bool deterministic = splitK && (a.flags & ISAAC_DETERMINISTIC);
+  bool useWorkspace = usesWorkspace(info, a.flags);
 
   // Held until every kernel is enqueued: the workspace of this stream must
   // not be reallocated by another thread in between.
@@ -215,12 +299,15 @@ isaacStatus launchGemm(isaacModule_st &module, const isaacKernelInfo &info,
   isaacFunction_st *helper = nullptr;
   if (splitK) {
     std::string name =
-        std::string(deterministic ? "isaac_splitk_reduce_" : "isaac_scale_") +
+        std::string(useWorkspace ? "isaac_splitk_reduce_" : "isaac_scale_") +
         dtypeName(info.dtype);
+    // A fused epilogue is applied by its own reduction kernel.
+    if (hasEpilogue(info))
+      name += std::string("_ep") + info.epilogue;
     if (isaacStatus status = getFunction(module, name.c_str(), helper))
       return status;
   }
-  if (deterministic) {
+  if (useWorkspace) {
     size_t bytes = static_cast<size_t>(a.batch) * info.kg *
                    static_cast<size_t>(a.M) * static_cast<size_t>(a.N) *
                    dtypeSize(info.dtype);
@@ -232,27 +319,28 @@ isaacStatus launchGemm(isaacModule_st &module, const isaacKernelInfo &info,
 
   int64_t helperGridX = ceilDiv(a.N, kHelperBlockX);
   int64_t helperGridY = ceilDiv(a.M, kHelperBlockY);
-  if (splitK && !deterministic) {
+  if (splitK && !useWorkspace) {
     void *scaleParams[] = {&p.C, &p.M, &p.N, &p.ldc, &p.sC, p.beta()};
     if (isaacStatus status =
             launch(*d, *helper, helperGridX, helperGridY, a.batch,
                    kHelperBlockX, kHelperBlockY, stream, scaleParams))
       return status;
   }
-  void *gemmParams[] = {&p.C,  &p.A,  &p.B,   &p.W,      &p.M,
-                        &p.N,  &p.K,  &p.lda, &p.ldb,    &p.ldc,
-                        &p.sA, &p.sB, &p.sC,  p.alpha(), p.beta()};
-  if (isaacStatus status =
-          launch(*d, *gemm, ceilDiv(a.M, info.ml), ceilDiv(a.N, info.nl),
-                 static_cast<int64_t>(a.batch) * info.kg,
-                 static_cast<unsigned>(info.threads), 1, stream, gemmParams))
+  ParamList gemmParams({&p.C, &p.A, &p.B, &p.W, &p.M, &p.N, &p.K, &p.lda,
+                        &p.ldb, &p.ldc, &p.sA, &p.sB, &p.sC, p.alpha(),
+                        p.beta()},
+                       p);
+  if (isaacStatus status = launch(
+          *d, *gemm, ceilDiv(a.M, info.ml), ceilDiv(a.N, info.nl),
+          static_cast<int64_t>(a.batch) * info.kg,
+          static_cast<unsigned>(info.threads), 1, stream, gemmParams.params))
     return status;
-  if (deterministic) {
-    void *reduceParams[] = {&p.C,   &p.W,  &p.M,  &p.N,
-                            &p.ldc, &p.sC, &p.kg, p.beta()};
+  if (useWorkspace) {
+    ParamList reduceParams(
+        {&p.C, &p.W, &p.M, &p.N, &p.ldc, &p.sC, &p.kg, p.beta()}, p);
     if (isaacStatus status =
             launch(*d, *helper, helperGridX, helperGridY, a.batch,
-                   kHelperBlockX, kHelperBlockY, stream, reduceParams))
+                   kHelperBlockX, kHelperBlockY, stream, reduceParams.params))
       return status;
   }
   return ISAAC_SUCCESS;
@@ -261,6 +349,145 @@ isaacStatus launchGemm(isaacModule_st &module, const isaacKernelInfo &info,
 std::string entryContext(const char *entryPoint, const char *kernelName) {
   return std::string(entryPoint) + "(" + (kernelName ? kernelName : "NULL") +
          ")";
+}
+
+isaacGemmArgs makeArgs(void *C, const void *A, const void *B, int32_t M,
+                       int32_t N, int32_t K, int32_t lda, int32_t ldb,
+                       int32_t ldc, int64_t sA, int64_t sB, int64_t sC,
+                       int32_t batch, double alpha, double beta, void *stream,
+                       int32_t flags, int32_t numInputs,
+                       const isaacEpilogueInput *inputs) {
+  isaacGemmArgs args = {};
+  args.C = C;
+  args.A = A;
+  args.B = B;
+  args.M = M;
+  args.N = N;
+  args.K = K;
+  args.lda = lda;
+  args.ldb = ldb;
+  args.ldc = ldc;
+  args.sA = sA;
+  args.sB = sB;
+  args.sC = sC;
+  args.batch = batch;
+  args.alpha = alpha;
+  args.beta = beta;
+  args.stream = stream;
+  args.flags = flags;
+  args.numInputs = numInputs;
+  args.inputs = inputs;
+  return args;
+}
+
+/// What compiled code passes besides the name, to be checked against it.
+struct PassedConfig {
+  int32_t dtype, ml, nl, threads, kg;
+};
+
+/// The host ABI: isaacGemmLaunch (epilogueEntry false) and
+/// isaacGemmLaunchEpilogue (true).
+/// What the name and PTX header of one launch site say, parsed and checked
+/// once: compiled code calls with the same string constants every time.
+struct ParsedSite {
+  std::string ptxPrefix; ///< first kPtxIdentityBytes of the PTX
+  std::string name;
+  PassedConfig passed;
+  bool epilogueEntry;
+  isaacKernelInfo info;
+};
+
+/// Per thread, so that no lock is needed; keyed by the PTX's address.
+std::unordered_map<const char *, ParsedSite> &parsedSites() {
+  static thread_local std::unordered_map<const char *, ParsedSite> sites;
+  return sites;
+}
+
+isaacStatus parseSite(const char *entryPoint, bool epilogueEntry,
+                      const char *ptx, const char *kernelName,
+                      const PassedConfig &passed, isaacKernelInfo &out);
+
+isaacStatus hostLaunch(const char *entryPoint, bool epilogueEntry,
+                       const char *ptx, const char *kernelName,
+                       const PassedConfig &passed, const isaacGemmArgs &args) {
+  isaacKernelInfo info = {};
+  auto &sites = parsedSites();
+  auto site = ptx && kernelName ? sites.find(ptx) : sites.end();
+  if (site != sites.end() && site->second.epilogueEntry == epilogueEntry &&
+      std::memcmp(&site->second.passed, &passed, sizeof passed) == 0 &&
+      site->second.name == kernelName &&
+      samePtxPrefix(site->second.ptxPrefix, ptx)) {
+    info = site->second.info;
+  } else {
+    if (isaacStatus status =
+            parseSite(entryPoint, epilogueEntry, ptx, kernelName, passed, info))
+      return status;
+    if (ptx && kernelName)
+      sites[ptx] = ParsedSite{std::string(ptx, strnlen(ptx, kPtxIdentityBytes)),
+                              kernelName, passed, epilogueEntry, info};
+  }
+  // Argument errors are reported before the driver is touched, so they
+  // read the same on machines without a GPU.
+  if (isaacStatus status = validateGemm(info, args))
+    return addErrorContext(status,
+                           entryContext(entryPoint, kernelName).c_str());
+  isaacModule_st *module = nullptr;
+  if (isaacStatus status = loadModule(ptx, module))
+    return addErrorContext(status,
+                           entryContext(entryPoint, kernelName).c_str());
+  if (isaacStatus status = launchGemm(*module, info, args))
+    return addErrorContext(status,
+                           entryContext(entryPoint, kernelName).c_str());
+  return ISAAC_SUCCESS;
+}
+
+/// Parses and checks what the kernel name (and, for a fused kernel, the
+/// PTX header) say against what compiled code passed.
+isaacStatus parseSite(const char *entryPoint, bool epilogueEntry,
+                      const char *ptx, const char *kernelName,
+                      const PassedConfig &passed, isaacKernelInfo &info) {
+  std::string where = entryContext(entryPoint, kernelName);
+  if (isaacStatus status = isaacParseKernelName(kernelName, &info))
+    return addErrorContext(status, where.c_str());
+  // The compiler passes these separately from the name; disagreement
+  // means the host code and the PTX do not belong together.
+  const struct {
+    const char *what;
+    int32_t passed, fromName;
+  } fields[] = {{"dtype", passed.dtype, info.dtype},
+                {"ml", passed.ml, info.ml},
+                {"nl", passed.nl, info.nl},
+                {"threads", passed.threads, info.threads},
+                {"kg", passed.kg, info.kg}};
+  for (const auto &field : fields)
+    if (field.passed != field.fromName)
+      return setError(ISAAC_ERROR_INVALID_VALUE,
+                      "%s: %s=%d disagrees with the kernel name, which "
+                      "implies %d",
+                      where.c_str(), field.what, field.passed, field.fromName);
+  if (epilogueEntry && !hasEpilogue(info))
+    return setError(ISAAC_ERROR_INVALID_VALUE,
+                    "%s: kernel %s has no fused epilogue (no _ep<ID> suffix); "
+                    "launch it with isaacGemmLaunch",
+                    where.c_str(), info.name);
+  if (hasEpilogue(info)) {
+    // Only the PTX header knows the epilogue's output and input types. It
+    // is parsed on every call: the header is the first lines of the text.
+    isaacKernelInfo header = {};
+    if (isaacStatus status = isaacParseKernelInfo(ptx, &header))
+      return addErrorContext(status, (where + ": PTX header").c_str());
+    if (std::strcmp(header.name, info.name) != 0)
+      return setError(ISAAC_ERROR_PARSE,
+                      "%s: the PTX header describes kernel %s, not %s",
+                      where.c_str(), header.name, info.name);
+    info = header;
+    if (!epilogueEntry && info.numInputs > 0)
+      return setError(ISAAC_ERROR_INVALID_VALUE,
+                      "%s: kernel %s has a fused epilogue that reads %d "
+                      "inputs; launch it with isaacGemmLaunchEpilogue",
+                      where.c_str(), info.name, info.numInputs);
+  }
+  return ISAAC_SUCCESS;
 }
 
 } // namespace
@@ -303,54 +530,26 @@ isaacGemmLaunch(const char *ptx, const char *kernelName, int32_t dtype,
                 int64_t sC, int32_t batch, double alpha, double beta,
                 void *stream, int32_t flags) {
   return guardExceptions("isaacGemmLaunch", [&]() -> isaacStatus {
-    std::string where = entryContext("isaacGemmLaunch", kernelName);
-    isaacKernelInfo info = {};
-    if (isaacStatus status = isaacParseKernelName(kernelName, &info))
-      return addErrorContext(status, where.c_str());
-    // The compiler passes these separately from the name; disagreement
-    // means the host code and the PTX do not belong together.
-    const struct {
-      const char *what;
-      int32_t passed, fromName;
-    } fields[] = {{"dtype", dtype, info.dtype},
-                  {"ml", ml, info.ml},
-                  {"nl", nl, info.nl},
-                  {"threads", threads, info.threads},
-                  {"kg", kg, info.kg}};
-    for (const auto &field : fields)
-      if (field.passed != field.fromName)
-        return setError(ISAAC_ERROR_INVALID_VALUE,
-                        "%s: %s=%d disagrees with the kernel name, which "
-                        "implies %d",
-                        where.c_str(), field.what, field.passed,
-                        field.fromName);
-    isaacGemmArgs args = {};
-    args.C = C;
-    args.A = A;
-    args.B = B;
-    args.M = M;
-    args.N = N;
-    args.K = K;
-    args.lda = lda;
-    args.ldb = ldb;
-    args.ldc = ldc;
-    args.sA = sA;
-    args.sB = sB;
-    args.sC = sC;
-    args.batch = batch;
-    args.alpha = alpha;
-    args.beta = beta;
-    args.stream = stream;
-    args.flags = flags;
-    // Argument errors are reported before the driver is touched, so they
-    // read the same on machines without a GPU.
-    if (isaacStatus status = validateGemm(info, args))
-      return addErrorContext(status, where.c_str());
-    isaacModule_st *module = nullptr;
-    if (isaacStatus status = loadModule(ptx, module))
-      return addErrorContext(status, where.c_str());
-    if (isaacStatus status = launchGemm(*module, info, args))
-      return addErrorContext(status, where.c_str());
-    return ISAAC_SUCCESS;
+    isaacGemmArgs args =
+        makeArgs(C, A, B, M, N, K, lda, ldb, ldc, sA, sB, sC, batch, alpha,
+                 beta, stream, flags, /*numInputs=*/0, /*inputs=*/nullptr);
+    return hostLaunch("isaacGemmLaunch", /*epilogueEntry=*/false, ptx,
+                      kernelName, {dtype, ml, nl, threads, kg}, args);
+  });
+}
+
+extern "C" int32_t isaacGemmLaunchEpilogue(
+    const char *ptx, const char *kernelName, int32_t dtype, int32_t ml,
+    int32_t nl, int32_t threads, int32_t kg, void *C, const void *A,
+    const void *B, int32_t M, int32_t N, int32_t K, int32_t lda, int32_t ldb,
+    int32_t ldc, int64_t sA, int64_t sB, int64_t sC, int32_t batch,
+    double alpha, double beta, void *stream, int32_t flags, int32_t numInputs,
+    const isaacEpilogueInput *inputs) {
+  return guardExceptions("isaacGemmLaunchEpilogue", [&]() -> isaacStatus {
+    isaacGemmArgs args =
+        makeArgs(C, A, B, M, N, K, lda, ldb, ldc, sA, sB, sC, batch, alpha,
+                 beta, stream, flags, numInputs, inputs);
+    return hostLaunch("isaacGemmLaunchEpilogue", /*epilogueEntry=*/true, ptx,
+                      kernelName, {dtype, ml, nl, threads, kg}, args);
   });
 }

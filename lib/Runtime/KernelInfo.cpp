@@ -2,9 +2,10 @@
 //
 // The runtime cannot see the compiler's attributes, so everything it needs to
 // launch a kernel (dtype, layout, tile sizes, block size) comes from the entry
-// name and from the `// isaac.kernel` comment line of the PTX file. Both are
-// parsed strictly: a kernel launched with a wrong block size or grid would
-// silently compute garbage.
+// name and from the `// isaac.kernel` comment line of the PTX file (plus, for
+// a fused epilogue, the `// isaac.epilogue` line that gives the types of its
+// output and inputs). All are parsed strictly: a kernel launched with a wrong
+// block size, grid or parameter list would silently compute garbage.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,17 +26,108 @@ constexpr int64_t kMaxStaticSmem = 48 * 1024;
 constexpr int64_t kMaxThreadsPerBlock = 1024;
 
 const char *dtypeName(int32_t dtype) {
-  return dtype == ISAAC_F32 ? "f32" : dtype == ISAAC_F64 ? "f64" : "?";
+  switch (dtype) {
+  case ISAAC_F32:
+    return "f32";
+  case ISAAC_F64:
+    return "f64";
+  case ISAAC_F16:
+    return "f16";
+  case ISAAC_BF16:
+    return "bf16";
+  }
+  return "?";
 }
 
 size_t dtypeSize(int32_t dtype) {
-  return dtype == ISAAC_F32 ? 4 : dtype == ISAAC_F64 ? 8 : 0;
+  switch (dtype) {
+  case ISAAC_F32:
+    return 4;
+  case ISAAC_F64:
+    return 8;
+  case ISAAC_F16:
+  case ISAAC_BF16:
+    return 2;
+  }
+  return 0;
 }
 
 const char *layoutName(const isaacKernelInfo &info) {
   static const char *const names[2][2] = {{"nn", "nt"}, {"tn", "tt"}};
   return names[info.transA != 0][info.transB != 0];
 }
+
+namespace {
+
+bool isDtype(int32_t dtype) { return dtypeSize(dtype) != 0; }
+
+/// Whether `text` starts with an epilogue ID: exactly 16 lower-case hex
+/// digits (upper case would make two spellings of one kernel name).
+bool isEpilogueId(const char *text) {
+  for (int i = 0; i < ISAAC_EPILOGUE_ID_LENGTH; ++i)
+    if (!((text[i] >= '0' && text[i] <= '9') ||
+          (text[i] >= 'a' && text[i] <= 'f')))
+      return false;
+  return true;
+}
+
+/// The epilogue ID that ends `name` (`..._ep<ID>`), or null.
+const char *nameEpilogue(const char *name) {
+  size_t length = std::strlen(name);
+  constexpr size_t kSuffix = 3 + ISAAC_EPILOGUE_ID_LENGTH;
+  if (length < kSuffix)
+    return nullptr;
+  const char *suffix = name + length - kSuffix;
+  if (std::strncmp(suffix, "_ep", 3) != 0 || !isEpilogueId(suffix + 3))
+    return nullptr;
+  return suffix + 3;
+}
+
+/// The epilogue fields of isaacKernelInfo: an ID that matches the name's
+/// suffix, and valid types (the runtime sizes pointers by them).
+isaacStatus checkEpilogue(const isaacKernelInfo &info, const char *name,
+                          isaacStatus status) {
+  size_t idLength = strnlen(info.epilogue, sizeof(info.epilogue));
+  if (idLength == sizeof(info.epilogue))
+    return setError(status, "kernel %s: epilogue is not NUL-terminated", name);
+  if (info.name[0]) {
+    const char *fromName = nameEpilogue(info.name);
+    if (fromName ? std::strcmp(fromName, info.epilogue) != 0 : idLength != 0)
+      return setError(status,
+                      "kernel %s: epilogue='%s' disagrees with the name's "
+                      "_ep<ID> suffix ('%s')",
+                      name, info.epilogue, fromName ? fromName : "none");
+  }
+  if (idLength == 0) {
+    if (info.outDtype != info.dtype || info.numInputs != 0)
+      return setError(status,
+                      "kernel %s has no fused epilogue, so outDtype=%d must "
+                      "equal dtype=%d and numInputs=%d must be 0",
+                      name, info.outDtype, info.dtype, info.numInputs);
+    return ISAAC_SUCCESS;
+  }
+  if (idLength != ISAAC_EPILOGUE_ID_LENGTH || !isEpilogueId(info.epilogue))
+    return setError(status,
+                    "kernel %s: epilogue '%s' is not %d lower-case hex digits",
+                    name, info.epilogue, ISAAC_EPILOGUE_ID_LENGTH);
+  if (!isDtype(info.outDtype))
+    return setError(status,
+                    "kernel %s: outDtype=%d is not 0 (f32), 1 (f64), 2 (f16) "
+                    "or 3 (bf16)",
+                    name, info.outDtype);
+  if (info.numInputs < -1 || info.numInputs > ISAAC_MAX_EPILOGUE_INPUTS)
+    return setError(status, "kernel %s: numInputs=%d is out of range [-1, %d]",
+                    name, info.numInputs, ISAAC_MAX_EPILOGUE_INPUTS);
+  for (int32_t i = 0; i < info.numInputs; ++i)
+    if (!isDtype(info.inputDtypes[i]))
+      return setError(status,
+                      "kernel %s: inputDtypes[%d]=%d is not 0 (f32), 1 (f64), "
+                      "2 (f16) or 3 (bf16)",
+                      name, i, info.inputDtypes[i]);
+  return ISAAC_SUCCESS;
+}
+
+} // namespace
 
 isaacStatus checkKernelInfo(const isaacKernelInfo &info, isaacStatus status) {
   const char *name = info.name[0] ? info.name : "<unnamed kernel>";
@@ -75,7 +167,7 @@ isaacStatus checkKernelInfo(const isaacKernelInfo &info, isaacStatus status) {
   if (info.smem < 0 || info.smem > kMaxStaticSmem)
     return setError(status, "kernel %s: smem=%d is out of range [0, %lld]",
                     name, info.smem, static_cast<long long>(kMaxStaticSmem));
-  return ISAAC_SUCCESS;
+  return checkEpilogue(info, name, status);
 }
 
 namespace {
@@ -115,6 +207,16 @@ bool parseDtype(const char *&text, int32_t &dtype) {
   return true;
 }
 
+/// Parses a whole epilogue type name: f32, f64, f16 or bf16.
+bool parseStorageType(const std::string &text, int32_t &dtype) {
+  for (int32_t t : {ISAAC_F32, ISAAC_F64, ISAAC_F16, ISAAC_BF16})
+    if (text == dtypeName(t)) {
+      dtype = t;
+      return true;
+    }
+  return false;
+}
+
 bool parseLayout(const char *&text, int32_t &transA, int32_t &transB) {
   auto isLayoutChar = [](char c) { return c == 'n' || c == 't'; };
   if (!isLayoutChar(text[0]) || !isLayoutChar(text[1]))
@@ -126,8 +228,9 @@ bool parseLayout(const char *&text, int32_t &transA, int32_t &transB) {
 }
 
 /// Parses
-/// `isaac_gemm_<dtype>_<layout>_ml.._nl.._ms.._ns.._u.._ks.._kl.._kg.._v..`
-/// into `out`; on failure, `why` says what was expected.
+/// `isaac_gemm_<dtype>_<layout>_ml.._nl.._ms.._ns.._u.._ks.._kl.._kg.._v..`,
+/// optionally followed by `_ep<ID>`, into `out`; on failure, `why` says what
+/// was expected.
 bool parseName(const char *name, isaacKernelInfo &out, const char *&why) {
   const char *text = name;
   why = "the prefix isaac_gemm_";
@@ -159,7 +262,17 @@ bool parseName(const char *name, isaacKernelInfo &out, const char *&why) {
     if (!consume(text, field.prefix) || !parseNumber(text, *field.field))
       return false;
   }
-  why = "the end of the name after _v<N>";
+  if (consume(text, "_ep")) {
+    why = "exactly 16 lower-case hex digits (the epilogue ID) after _ep";
+    if (!isEpilogueId(text))
+      return false;
+    std::memcpy(out.epilogue, text, ISAAC_EPILOGUE_ID_LENGTH);
+    out.epilogue[ISAAC_EPILOGUE_ID_LENGTH] = '\0';
+    text += ISAAC_EPILOGUE_ID_LENGTH;
+    why = "the end of the name after _ep<ID>";
+    return *text == '\0';
+  }
+  why = "the end of the name after _v<N> (or _ep<ID>)";
   return *text == '\0';
 }
 
@@ -188,38 +301,161 @@ isaacStatus parseKernelName(const char *name, isaacKernelInfo &out) {
     return setError(ISAAC_ERROR_PARSE,
                     "kernel name '%s' does not follow isaac_gemm_<f32|f64>_"
                     "<nn|nt|tn|tt>_ml<N>_nl<N>_ms<N>_ns<N>_u<N>_ks<N>_kl<N>_"
-                    "kg<N>_v<N>: expected %s",
+                    "kg<N>_v<N>[_ep<ID>]: expected %s",
                     name, why);
   std::memcpy(info.name, name, length + 1);
   info.threads = blockSize(info);
+  // Only the PTX header knows the epilogue's output and input types.
+  info.outDtype = info.dtype;
+  info.numInputs = hasEpilogue(info) ? -1 : 0;
   if (isaacStatus status = checkKernelInfo(info, ISAAC_ERROR_PARSE))
     return status;
   out = info;
   return ISAAC_SUCCESS;
 }
 
-/// Finds the text after `// isaac.kernel` on a line of its own, and its end.
-bool findKernelLine(const char *text, const char *&begin, const char *&end) {
-  static const char kMarker[] = "// isaac.kernel";
-  const size_t markerLength = sizeof(kMarker) - 1;
+/// Finds the text after `marker` (e.g. `// isaac.kernel`) at the start of a
+/// line, and the line's end. With `headerOnly`, the search ends at the first
+/// line that is neither blank nor a `//` comment: the epilogue line belongs
+/// to the comment header, and the PTX after it need not be scanned.
+bool findCommentLine(const char *text, const char *marker, const char *&begin,
+                     const char *&end, bool headerOnly = false) {
+  const size_t markerLength = std::strlen(marker);
   for (const char *line = text; *line;) {
     const char *lineEnd = std::strchr(line, '\n');
     if (!lineEnd)
       lineEnd = line + std::strlen(line);
     const char *p = line;
-    while (p < lineEnd && (*p == ' ' || *p == '\t'))
+    while (p < lineEnd && (*p == ' ' || *p == '\t' || *p == '\r'))
       ++p;
     if (static_cast<size_t>(lineEnd - p) >= markerLength &&
-        std::strncmp(p, kMarker, markerLength) == 0 &&
+        std::strncmp(p, marker, markerLength) == 0 &&
         (p + markerLength == lineEnd || p[markerLength] == ' ' ||
          p[markerLength] == '\t' || p[markerLength] == '\r')) {
       begin = p + markerLength;
       end = lineEnd;
       return true;
     }
+    if (headerOnly && p < lineEnd && std::strncmp(p, "//", 2) != 0)
+      return false;
     line = *lineEnd ? lineEnd + 1 : lineEnd;
   }
   return false;
+}
+
+/// Parses the text after `// isaac.epilogue`:
+/// `id=<ID> out=<type> inputs=<n> in0=<type> ... program=<text>` into the
+/// epilogue fields of `info`, whose name gave the ID. Everything before
+/// `program=` is strict key=value; the program's text (the compiler's form
+/// of the epilogue) is not interpreted.
+isaacStatus parseEpilogueLine(const std::string &line, isaacKernelInfo &info) {
+  std::string id, out, inputs;
+  bool seenId = false, seenOut = false, seenInputs = false, seenProgram = false;
+  std::string in[ISAAC_MAX_EPILOGUE_INPUTS];
+  bool seenIn[ISAAC_MAX_EPILOGUE_INPUTS] = {};
+  size_t pos = 0;
+  while (true) {
+    pos = line.find_first_not_of(" \t\r", pos);
+    if (pos == std::string::npos)
+      break;
+    if (line.compare(pos, 8, "program=") == 0) {
+      seenProgram = true;
+      break;
+    }
+    size_t tokenEnd = line.find_first_of(" \t\r", pos);
+    if (tokenEnd == std::string::npos)
+      tokenEnd = line.size();
+    std::string token = line.substr(pos, tokenEnd - pos);
+    pos = tokenEnd;
+    size_t eq = token.find('=');
+    if (eq == std::string::npos || eq == 0)
+      return setError(ISAAC_ERROR_PARSE,
+                      "isaac.epilogue line: '%s' is not a key=value pair",
+                      token.c_str());
+    std::string key = token.substr(0, eq);
+    std::string value = token.substr(eq + 1);
+    std::string *slot = nullptr;
+    bool *seen = nullptr;
+    if (key == "id") {
+      slot = &id;
+      seen = &seenId;
+    } else if (key == "out") {
+      slot = &out;
+      seen = &seenOut;
+    } else if (key == "inputs") {
+      slot = &inputs;
+      seen = &seenInputs;
+    } else if (key.size() > 2 && key.compare(0, 2, "in") == 0 &&
+               key.find_first_not_of("0123456789", 2) == std::string::npos) {
+      const char *digits = key.c_str() + 2;
+      int32_t index = 0;
+      if (!parseNumber(digits, index) || *digits ||
+          index >= ISAAC_MAX_EPILOGUE_INPUTS)
+        return setError(ISAAC_ERROR_PARSE,
+                        "isaac.epilogue line: '%s' names no input in0..in%d",
+                        key.c_str(), ISAAC_MAX_EPILOGUE_INPUTS - 1);
+      slot = &in[index];
+      seen = &seenIn[index];
+    } else {
+      // Skipped, as on the isaac.kernel line, so that the compiler may add
+      // keys later.
+      continue;
+    }
+    if (*seen)
+      return setError(ISAAC_ERROR_PARSE,
+                      "isaac.epilogue line: key '%s' appears twice",
+                      key.c_str());
+    *seen = true;
+    *slot = value;
+  }
+  const struct {
+    const char *key;
+    bool seen;
+  } required[] = {{"id", seenId},
+                  {"out", seenOut},
+                  {"inputs", seenInputs},
+                  {"program", seenProgram}};
+  for (const auto &r : required)
+    if (!r.seen)
+      return setError(ISAAC_ERROR_PARSE,
+                      "isaac.epilogue line: required key '%s' is missing",
+                      r.key);
+  if (id != info.epilogue)
+    return setError(ISAAC_ERROR_PARSE,
+                    "isaac.epilogue line: id=%s disagrees with name %s",
+                    id.c_str(), info.name);
+  if (!parseStorageType(out, info.outDtype))
+    return setError(ISAAC_ERROR_PARSE,
+                    "isaac.epilogue line: out=%s is not f32, f64, f16 or bf16",
+                    out.c_str());
+  const char *text = inputs.c_str();
+  int32_t count = 0;
+  if (!parseNumber(text, count) || *text || count > ISAAC_MAX_EPILOGUE_INPUTS)
+    return setError(ISAAC_ERROR_PARSE,
+                    "isaac.epilogue line: inputs='%s' is not a number in [0, "
+                    "%d]",
+                    inputs.c_str(), ISAAC_MAX_EPILOGUE_INPUTS);
+  for (int32_t i = 0; i < ISAAC_MAX_EPILOGUE_INPUTS; ++i) {
+    if (i >= count) {
+      if (seenIn[i])
+        return setError(ISAAC_ERROR_PARSE,
+                        "isaac.epilogue line: in%d given but inputs=%d", i,
+                        count);
+      info.inputDtypes[i] = 0;
+      continue;
+    }
+    if (!seenIn[i])
+      return setError(ISAAC_ERROR_PARSE,
+                      "isaac.epilogue line: inputs=%d but in%d is missing",
+                      count, i);
+    if (!parseStorageType(in[i], info.inputDtypes[i]))
+      return setError(ISAAC_ERROR_PARSE,
+                      "isaac.epilogue line: in%d=%s is not f32, f64, f16 or "
+                      "bf16",
+                      i, in[i].c_str());
+  }
+  info.numInputs = count;
+  return ISAAC_SUCCESS;
 }
 
 isaacStatus parseKernelLine(const char *ptx, isaacKernelInfo &out) {
@@ -227,7 +463,7 @@ isaacStatus parseKernelLine(const char *ptx, isaacKernelInfo &out) {
     return setError(ISAAC_ERROR_INVALID_VALUE, "PTX text is NULL");
   const char *begin = nullptr;
   const char *end = nullptr;
-  if (!findKernelLine(ptx, begin, end))
+  if (!findCommentLine(ptx, "// isaac.kernel", begin, end))
     return setError(ISAAC_ERROR_PARSE,
                     "no '// isaac.kernel key=value ...' line in the PTX text");
 
@@ -240,7 +476,8 @@ isaacStatus parseKernelLine(const char *ptx, isaacKernelInfo &out) {
       {"ml", {}, false},      {"nl", {}, false},    {"ms", {}, false},
       {"ns", {}, false},      {"u", {}, false},     {"ks", {}, false},
       {"kl", {}, false},      {"kg", {}, false},    {"vec", {}, false},
-      {"threads", {}, false}, {"smem", {}, false},  {"chip", {}, false}};
+      {"threads", {}, false}, {"smem", {}, false},  {"chip", {}, false},
+      {"epilogue", {}, false}};
   const std::string line(begin, end);
   size_t pos = 0;
   while (true) {
@@ -271,7 +508,8 @@ isaacStatus parseKernelLine(const char *ptx, isaacKernelInfo &out) {
     // Unknown keys are skipped so that the compiler may add some later.
   }
   for (const Key &k : keys)
-    if (!k.seen && std::strcmp(k.name, "chip") != 0)
+    if (!k.seen && std::strcmp(k.name, "chip") != 0 &&
+        std::strcmp(k.name, "epilogue") != 0)
       return setError(ISAAC_ERROR_PARSE,
                       "isaac.kernel line: required key '%s' is missing",
                       k.name);
@@ -330,6 +568,47 @@ isaacStatus parseKernelLine(const char *ptx, isaacKernelInfo &out) {
                     "characters",
                     chip.c_str(), ISAAC_CHIP_NAME_MAX - 1);
   std::memcpy(info.chip, chip.c_str(), chip.size() + 1);
+
+  // The epilogue is named three times (name suffix, epilogue= key, the
+  // isaac.epilogue line); all must agree, or none may be there.
+  const Key &epilogueKey = keys[15];
+  if (epilogueKey.seen != hasEpilogue(info))
+    return epilogueKey.seen
+               ? setError(ISAAC_ERROR_PARSE,
+                          "isaac.kernel line: epilogue=%s but the name %s "
+                          "has no _ep<ID> suffix",
+                          epilogueKey.value.c_str(), info.name)
+               : setError(ISAAC_ERROR_PARSE,
+                          "isaac.kernel line: the name %s has an _ep<ID> "
+                          "suffix but there is no epilogue= key",
+                          info.name);
+  const char *epilogueBegin = nullptr;
+  const char *epilogueEnd = nullptr;
+  bool epilogueLine =
+      findCommentLine(end, "// isaac.epilogue", epilogueBegin, epilogueEnd,
+                      /*headerOnly=*/true);
+  if (!hasEpilogue(info)) {
+    if (epilogueLine)
+      return setError(ISAAC_ERROR_PARSE,
+                      "an '// isaac.epilogue' line describes kernel %s, "
+                      "which has no fused epilogue",
+                      info.name);
+  } else {
+    if (epilogueKey.value != info.epilogue)
+      return setError(ISAAC_ERROR_PARSE,
+                      "isaac.kernel line: epilogue=%s disagrees with name %s",
+                      epilogueKey.value.c_str(), info.name);
+    if (!epilogueLine)
+      return setError(ISAAC_ERROR_PARSE,
+                      "no '// isaac.epilogue id=... out=... inputs=... "
+                      "program=...' line in the comment lines after the "
+                      "isaac.kernel line of kernel %s, which has a fused "
+                      "epilogue",
+                      info.name);
+    if (isaacStatus status =
+            parseEpilogueLine(std::string(epilogueBegin, epilogueEnd), info))
+      return status;
+  }
   if (isaacStatus status = checkKernelInfo(info, ISAAC_ERROR_PARSE))
     return addErrorContext(status, "isaac.kernel line");
   out = info;

@@ -9,18 +9,24 @@
 
 namespace isaac::runtime {
 
-/// "f32" or "f64"; "?" for anything else.
+/// "f32", "f64", "f16" or "bf16"; "?" for anything else.
 const char *dtypeName(int32_t dtype);
 
-/// Bytes per element of `dtype` (4 or 8); 0 for an unknown dtype.
+/// Bytes per element of `dtype` (2, 4 or 8); 0 for an unknown dtype.
 size_t dtypeSize(int32_t dtype);
 
 /// "nn", "nt", "tn" or "tt".
 const char *layoutName(const isaacKernelInfo &info);
 
+/// Whether the kernel has a fused epilogue (a `_ep<ID>` suffix).
+inline bool hasEpilogue(const isaacKernelInfo &info) {
+  return info.epilogue[0] != '\0';
+}
+
 /// Checks the fields the runtime relies on (dtype, positive parameters,
 /// threads = (ml/ms)*(nl/ns)*kl within a block's limit, smem within the
-/// ABI's 48 KiB); a violation returns `status` with a message.
+/// ABI's 48 KiB, the epilogue's ID and types agreeing with the name); a
+/// violation returns `status` with a message.
 isaacStatus checkKernelInfo(const isaacKernelInfo &info, isaacStatus status);
 
 } // namespace isaac::runtime

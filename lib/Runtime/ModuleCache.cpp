@@ -23,7 +23,7 @@ struct ContextCache {
   std::unordered_multimap<uint64_t, isaacModule_st *> byHash;
   /// Compiled code passes the same string constant on every call; looking
   /// it up by address first avoids hashing the whole PTX per launch. Hits
-  /// are still confirmed against the stored contents.
+  /// are confirmed against the stored header (samePtxPrefix).
   std::unordered_map<const char *, isaacModule_st *> byAddress;
   std::unordered_map<uint64_t, Workspace> workspaces;
 };
@@ -60,19 +60,30 @@ std::string trimmedLog(const std::vector<char> &log, size_t size) {
   return text;
 }
 
-isaacStatus compile(const Driver &d, const char *ptx, CUmodule &module) {
+} // namespace
+
+isaacStatus compileModule(const Driver &d, const void *image,
+                          const std::string &what, int optLevel,
+                          CUmodule &module) {
   constexpr size_t kLogSize = 16 * 1024;
   std::vector<char> infoLog(kLogSize, '\0'), errorLog(kLogSize, '\0');
-  int options[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+  int options[] = {CU_JIT_INFO_LOG_BUFFER,  CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
                    CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
-                   CU_JIT_LOG_VERBOSE};
+                   CU_JIT_LOG_VERBOSE,      CU_JIT_OPTIMIZATION_LEVEL};
   // The size options are passed by value in the pointer and overwritten
   // with the number of bytes the JIT wrote.
-  void *values[] = {infoLog.data(), reinterpret_cast<void *>(kLogSize),
-                    errorLog.data(), reinterpret_cast<void *>(kLogSize),
-                    reinterpret_cast<void *>(static_cast<uintptr_t>(0))};
-  CUresult result = d.cuModuleLoadDataEx(
-      &module, ptx, sizeof(options) / sizeof(options[0]), options, values);
+  void *values[] = {infoLog.data(),
+                    reinterpret_cast<void *>(kLogSize),
+                    errorLog.data(),
+                    reinterpret_cast<void *>(kLogSize),
+                    reinterpret_cast<void *>(static_cast<uintptr_t>(0)),
+                    reinterpret_cast<void *>(static_cast<intptr_t>(optLevel))};
+  // The optimization level, when given, is the last option.
+  unsigned numOptions = sizeof(options) / sizeof(options[0]);
+  if (optLevel < 0 || optLevel > 4)
+    --numOptions;
+  CUresult result =
+      d.cuModuleLoadDataEx(&module, image, numOptions, options, values);
   std::string info =
       trimmedLog(infoLog, reinterpret_cast<uintptr_t>(values[1]));
   if (result == CUDA_SUCCESS) {
@@ -82,18 +93,15 @@ isaacStatus compile(const Driver &d, const char *ptx, CUmodule &module) {
   }
   std::string error =
       trimmedLog(errorLog, reinterpret_cast<uintptr_t>(values[3]));
-  std::string detail = "PTX of " + std::to_string(std::strlen(ptx)) +
-                       " bytes; JIT error log: " +
+  std::string detail = what + "; JIT error log: " +
                        (error.empty() ? std::string("(empty)") : error);
   if (!info.empty())
     detail += "; JIT info log: " + info;
-  constexpr CUresult kOutOfMemory = 2;
-  isaacStatus status =
-      result == kOutOfMemory ? ISAAC_ERROR_OUT_OF_MEMORY : ISAAC_ERROR_JIT;
+  isaacStatus status = result == CUDA_ERROR_OUT_OF_MEMORY
+                           ? ISAAC_ERROR_OUT_OF_MEMORY
+                           : ISAAC_ERROR_JIT;
   return cudaFailure(result, "cuModuleLoadDataEx", detail.c_str(), status);
 }
-
-} // namespace
 
 std::mutex &cacheMutex() {
   static auto *mutex = new std::mutex;
@@ -116,7 +124,7 @@ isaacStatus loadModule(const char *ptx, isaacModule_st *&module,
   ContextCache &cache = contextCaches()[ctxId];
   auto byAddress = cache.byAddress.find(ptx);
   if (byAddress != cache.byAddress.end() &&
-      std::strcmp(byAddress->second->ptx.c_str(), ptx) == 0) {
+      samePtxPrefix(byAddress->second->ptx, ptx)) {
     module = byAddress->second;
     return ISAAC_SUCCESS;
   }
@@ -148,7 +156,9 @@ isaacStatus loadModule(const char *ptx, isaacModule_st *&module,
     if (result != CUDA_SUCCESS)
       return cudaFailure(result, "cuModuleLoadDataEx",
                          "precompiled module image", ISAAC_ERROR_JIT);
-  } else if (isaacStatus status = compile(*d, ptx, loaded)) {
+  } else if (isaacStatus status = compileModule(
+                 *d, ptx, "PTX of " + std::to_string(length) + " bytes",
+                 /*optLevel=*/-1, loaded)) {
     return status;
   }
   auto entry = std::make_unique<isaacModule_st>();

@@ -12,6 +12,7 @@
 
 #include "CudaDriver.h"
 
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -35,8 +36,29 @@ struct isaacModule_st {
 
 namespace isaac::runtime {
 
+/// A PTX text the runtime has seen is recognized by its address and its
+/// first kPtxIdentityBytes bytes, which hold the header naming the kernel,
+/// its configuration, epilogue and chip (docs/abi.md): compiled code passes
+/// the same string constant on every call, and comparing all of a 100 KB
+/// text per launch would cost more than the launch. Rewriting a PTX buffer
+/// in place after it was launched is not supported.
+constexpr size_t kPtxIdentityBytes = 4096;
+
+/// Whether `ptx` starts like `stored` (see kPtxIdentityBytes).
+inline bool samePtxPrefix(const std::string &stored, const char *ptx) {
+  return std::strncmp(stored.c_str(), ptx, kPtxIdentityBytes) == 0;
+}
+
 /// Guards every cache; the lookups below require it to be held.
 std::mutex &cacheMutex();
+
+/// Loads `image` (PTX text, a cubin or a fatbin) into the current context,
+/// collecting the JIT's logs; a failure's message names `what` (e.g. "PTX of
+/// 1234 bytes") and the error log. `optLevel` in [0, 4] sets the JIT's
+/// optimization level, anything else leaves its default (4).
+isaacStatus compileModule(const Driver &d, const void *image,
+                          const std::string &what, int optLevel,
+                          CUmodule &module);
 
 /// Returns the module of `ptx` in the current context, JIT-compiling it on
 /// first use. Takes the cache mutex itself.

@@ -28,6 +28,7 @@
 
 #include "isaac/Transforms/KernelBuilders.h"
 
+#include "EpilogueCodegen.h"
 #include "KernelEmitter.h"
 
 #include "isaac/Model/Legality.h"
@@ -43,8 +44,11 @@ using ::isaac::DType;
 using ::isaac::GemmConfig;
 
 std::string GemmKernelSpec::kernelName() const {
-  return std::string("isaac_gemm_") + ::isaac::dtypeName(dtype) + "_" +
-         layout.str() + "_" + config.mangle();
+  std::string name = std::string("isaac_gemm_") + ::isaac::dtypeName(dtype) +
+                     "_" + layout.str() + "_" + config.mangle();
+  if (epilogue)
+    name += "_ep" + epilogue->id();
+  return name;
 }
 
 namespace {
@@ -92,7 +96,11 @@ public:
         smem(::isaac::getSharedLayout(c, spec.dtype)),
         planA(c, c.ml, /*contigIsK=*/!spec.layout.transA, 0, smem.strideA),
         planB(c, c.nl, /*contigIsK=*/spec.layout.transB, smem.offsetB,
-              smem.strideB) {}
+              smem.strideB),
+        outTy(getScalarType(b.getContext(), spec.outType())) {
+    if (spec.epilogue)
+      epilogue.emplace(*spec.epilogue);
+  }
 
   void buildBody(gpu::GPUFuncOp func, StringRef smemSymbol);
 
@@ -104,6 +112,8 @@ private:
   FetchPlan planA, planB;
   BlockState st;
   ThreadChunks chunksA, chunksB;
+  Type outTy; ///< element type of C
+  std::optional<EpilogueCodegen> epilogue;
 
   ThreadChunks computeChunks(const FetchPlan &p);
   SmallVector<Value> fetchTile(const FetchPlan &p, const ThreadChunks &tc,
@@ -267,18 +277,13 @@ void GemmBuilder::emitEpilogue(ArrayRef<Value> acc, Value tm, Value tn, Value g,
   };
   auto cPtr = [&](Value row, Value col) {
     return e.gep(st.cBase,
-                 e.add(e.mul(e.ext64(row), e.ext64(st.ldc)), e.ext64(col)));
+                 e.add(e.mul(e.ext64(row), e.ext64(st.ldc)), e.ext64(col)),
+                 outTy);
   };
 
   if (c.kg > 1) {
-    Value useWorkspace =
-        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, wBase,
-                             LLVM::ZeroOp::create(b, loc, e.gptr));
-    auto ifOp = scf::IfOp::create(b, loc, useWorkspace, /*withElse=*/true);
-    {
-      // Deterministic mode: a dense M x N plane per (batch, slice).
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
+    // Deterministic mode: a dense M x N plane per (batch, slice).
+    auto storeWorkspace = [&] {
       Value plane = e.mul(e.ext64(st.M), e.ext64(st.N));
       Value slice = e.add(e.mul(e.ext64(batch), e.ci64(c.kg)), e.ext64(g));
       Value wTile = e.gep(wBase, e.mul(slice, plane));
@@ -286,6 +291,21 @@ void GemmBuilder::emitEpilogue(ArrayRef<Value> acc, Value tm, Value tn, Value g,
         Value off = e.add(e.mul(e.ext64(row), e.ext64(st.N)), e.ext64(col));
         e.predicatedStore(e.gep(wTile, off), scaled[i * c.ns + j], ok);
       });
+    };
+    // A fused epilogue is not linear: it cannot be applied per K slice, so
+    // slices always go to the workspace and the reducer applies it.
+    if (epilogue) {
+      storeWorkspace();
+      return;
+    }
+    Value useWorkspace =
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, wBase,
+                             LLVM::ZeroOp::create(b, loc, e.gptr));
+    auto ifOp = scf::IfOp::create(b, loc, useWorkspace, /*withElse=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      storeWorkspace();
     }
     {
       // Atomic mode: the caller pre-scaled C by beta.
@@ -298,14 +318,38 @@ void GemmBuilder::emitEpilogue(ArrayRef<Value> acc, Value tm, Value tn, Value g,
     return;
   }
 
-  // KG == 1: C = alpha*acc + beta*C. Fast path for interior tiles with
-  // aligned C: vector stores, no predicates. beta == 0 never reads C.
-  int sw = 16 / e.esz();
+  // The epilogue inputs' row and column offsets, computed once for the
+  // thread's MS rows and NS columns, before the branches below.
+  SmallVector<SmallVector<Value>> rowOff, colOff;
+  if (epilogue && epilogue->numInputs() > 0) {
+    for (int i = 0; i < c.ms; ++i)
+      rowOff.push_back(epilogue->rowOffsets(e, e.add(rowBase, e.ci32(i))));
+    for (int j = 0; j < c.ns; ++j)
+      colOff.push_back(epilogue->colOffsets(e, e.add(colBase, e.ci32(j))));
+  }
+  // The output element (i, j) from alpha*acc, the old C (`old`, of C's
+  // type, or null when beta is not applied) and the epilogue.
+  auto finish = [&](int i, int j, Value row, Value col, Value old,
+                    Value ok) -> Value {
+    Value v = scaled[i * c.ns + j];
+    if (old)
+      v = e.fadd(e.fmul(beta, e.convert(old, e.elemTy)), v);
+    if (!epilogue)
+      return v;
+    return epilogue->apply(e, v, row, col, ok,
+                           rowOff.empty() ? ArrayRef<Value>() : rowOff[i],
+                           colOff.empty() ? ArrayRef<Value>() : colOff[j]);
+  };
+
+  // KG == 1: C = epilogue(alpha*acc + beta*C). Fast path for interior tiles
+  // with aligned C: vector stores, no predicates. beta == 0 never reads C.
+  int outBytes = outTy.getIntOrFloatBitWidth() / 8;
+  int sw = 16 / outBytes;
   while (sw > 1 && c.ns % sw != 0)
     sw /= 2;
   Value cAligned =
       e.land(e.isMultiple(LLVM::PtrToIntOp::create(b, loc, e.i64, st.cBase),
-                          sw * e.esz()),
+                          sw * outBytes),
              e.isMultiple(st.ldc, sw));
   Value betaZero =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, beta, e.cf(0.0));
@@ -323,12 +367,14 @@ void GemmBuilder::emitEpilogue(ArrayRef<Value> acc, Value tm, Value tn, Value g,
         Value row = e.add(rowBase, e.ci32(i));
         for (int j = 0; j < c.ns; j += sw) {
           Value ptr = cPtr(row, e.add(colBase, e.ci32(j)));
-          SmallVector<Value> out(
-              ArrayRef<Value>(scaled).slice(i * c.ns + j, sw));
-          if (withBeta) {
-            SmallVector<Value> old = e.loadVector(ptr, sw);
-            for (int x = 0; x < sw; ++x)
-              out[x] = e.fadd(e.fmul(beta, old[x]), out[x]);
+          SmallVector<Value> old;
+          if (withBeta)
+            old = e.loadVector(ptr, sw, outTy);
+          SmallVector<Value> out;
+          for (int x = 0; x < sw; ++x) {
+            Value col = epilogue ? e.add(colBase, e.ci32(j + x)) : Value();
+            out.push_back(finish(i, j + x, row, col,
+                                 withBeta ? old[x] : Value(), Value()));
           }
           e.storeVector(ptr, out);
         }
@@ -345,10 +391,8 @@ void GemmBuilder::emitEpilogue(ArrayRef<Value> acc, Value tm, Value tn, Value g,
                                           : betaIf.thenBlock());
       forEach([&](int i, int j, Value row, Value col, Value ok) {
         Value ptr = cPtr(row, col);
-        Value out = scaled[i * c.ns + j];
-        if (withBeta)
-          out = e.fadd(e.fmul(beta, e.predicatedLoad(ptr, ok)), out);
-        e.predicatedStore(ptr, out, ok);
+        Value old = withBeta ? e.predicatedLoad(ptr, ok, outTy) : Value();
+        e.predicatedStore(ptr, finish(i, j, row, col, old, ok), ok);
       });
     }
   }
@@ -381,7 +425,9 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   st.n0 = e.mul(by, e.ci32(c.nl));
   st.aBase = e.gep(A, e.mul(e.ext64(batch), sA));
   st.bBase = e.gep(B, e.mul(e.ext64(batch), sB));
-  st.cBase = e.gep(C, e.mul(e.ext64(batch), sC));
+  st.cBase = e.gep(C, e.mul(e.ext64(batch), sC), outTy);
+  if (epilogue)
+    epilogue->bind(e, args, /*first=*/15, batch);
 
   // K slice of this block: Kc = ceil(ceil(K/KG)/U)*U, so that only the
   // last slice can end in a partial tile.
@@ -573,6 +619,10 @@ gpu::GPUFuncOp mlir::isaac::buildGemmKernel(OpBuilder &builder,
   Type i32 = builder.getI32Type(), i64 = builder.getI64Type();
   SmallVector<Type> argTypes = {gptr, gptr, gptr, gptr, i32, i32,    i32,   i32,
                                 i32,  i32,  i64,  i64,  i64, elemTy, elemTy};
+  if (spec.epilogue) {
+    KernelEmitter types(builder, loc, spec.dtype);
+    EpilogueCodegen(*spec.epilogue).appendParamTypes(types, argTypes);
+  }
   auto func = gpu::GPUFuncOp::create(builder, loc, name,
                                      builder.getFunctionType(argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),

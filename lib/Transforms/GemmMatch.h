@@ -9,6 +9,7 @@
 #ifndef ISAAC_LIB_TRANSFORMS_GEMMMATCH_H
 #define ISAAC_LIB_TRANSFORMS_GEMMMATCH_H
 
+#include "isaac/Dialect/IsaacDialect.h"
 #include "isaac/Model/GemmConfig.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -18,19 +19,22 @@
 namespace mlir::isaac {
 
 struct GemmMatch {
-  Value a, b, c;
+  Value a, b, c; ///< c: the output (the init of an isaac.gemm)
   ::isaac::GemmShape shape;
 };
 
-/// Matches a linalg.matmul / linalg.batch_matmul on static-shape f32/f64
-/// memrefs whose innermost stride is 1, with A and/or B possibly transposed
-/// through the indexing maps. On failure `reason` says why, in words fit
-/// for a remark.
+/// Matches a linalg.matmul / linalg.batch_matmul, or an isaac.gemm, of
+/// static shape whose A and B are f32 or f64, with A and/or B possibly
+/// transposed (through the indexing maps, or isaac.gemm's attributes). On
+/// memrefs every operand must also be contiguous along its innermost
+/// dimension; on tensors that is bufferization's to ensure. linalg ops
+/// need one element type; isaac.gemm's output may have another. On failure
+/// `reason` says why, in words fit for a remark.
 FailureOr<GemmMatch> matchGemm(Operation *op, std::string &reason);
 
 /// Whether `op` is an operation isaac looks at at all.
 inline bool isGemmCandidate(Operation *op) {
-  return isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op);
+  return isa<linalg::MatmulOp, linalg::BatchMatmulOp, GemmOp>(op);
 }
 
 } // namespace mlir::isaac

@@ -79,35 +79,59 @@ public:
   }
 
   /// &base[idx] for elements of the kernel's dtype.
-  Value gep(Value base, Value idx) {
-    return LLVM::GEPOp::create(b, loc, base.getType(), elemTy, base,
+  Value gep(Value base, Value idx) { return gep(base, idx, elemTy); }
+  /// &base[idx] for elements of type `type`.
+  Value gep(Value base, Value idx, Type type) {
+    return LLVM::GEPOp::create(b, loc, base.getType(), type, base,
                                ValueRange{idx});
   }
 
   /// Loads `width` consecutive elements (one vector access, aligned to its
   /// size) and returns them as scalars.
   SmallVector<Value> loadVector(Value ptr, int width) {
+    return loadVector(ptr, width, elemTy);
+  }
+  SmallVector<Value> loadVector(Value ptr, int width, Type type) {
+    int size = type.getIntOrFloatBitWidth() / 8;
     if (width == 1)
-      return {LLVM::LoadOp::create(b, loc, elemTy, ptr, esz())};
-    auto vt = VectorType::get({width}, elemTy);
-    Value v = LLVM::LoadOp::create(b, loc, vt, ptr, width * esz());
+      return {LLVM::LoadOp::create(b, loc, type, ptr, size)};
+    auto vt = VectorType::get({width}, type);
+    Value v = LLVM::LoadOp::create(b, loc, vt, ptr, width * size);
     SmallVector<Value> out;
     for (int i = 0; i < width; ++i)
       out.push_back(LLVM::ExtractElementOp::create(b, loc, v, ci32(i)));
     return out;
   }
 
+  /// Stores `elems` (of one type) as one vector access.
   void storeVector(Value ptr, ArrayRef<Value> elems) {
     int width = elems.size();
+    Type type = elems[0].getType();
+    int size = type.getIntOrFloatBitWidth() / 8;
     if (width == 1) {
-      LLVM::StoreOp::create(b, loc, elems[0], ptr, esz());
+      LLVM::StoreOp::create(b, loc, elems[0], ptr, size);
       return;
     }
-    auto vt = VectorType::get({width}, elemTy);
+    auto vt = VectorType::get({width}, type);
     Value v = LLVM::PoisonOp::create(b, loc, vt);
     for (int i = 0; i < width; ++i)
       v = LLVM::InsertElementOp::create(b, loc, v, elems[i], ci32(i));
-    LLVM::StoreOp::create(b, loc, v, ptr, width * esz());
+    LLVM::StoreOp::create(b, loc, v, ptr, width * size);
+  }
+
+  /// Converts a float scalar to `type` (extf / truncf), or returns it.
+  Value convert(Value v, Type type) {
+    unsigned from = v.getType().getIntOrFloatBitWidth();
+    unsigned to = type.getIntOrFloatBitWidth();
+    if (v.getType() == type)
+      return v;
+    if (to > from)
+      return arith::ExtFOp::create(b, loc, type, v);
+    if (to < from)
+      return arith::TruncFOp::create(b, loc, type, v);
+    // f16 <-> bf16: through f32, the common superset.
+    return arith::TruncFOp::create(
+        b, loc, type, arith::ExtFOp::create(b, loc, b.getF32Type(), v));
   }
 
   StringRef ptxType() const {
@@ -130,9 +154,44 @@ public:
         .getResult(0);
   }
 
+  /// predicatedLoad of an element of any float type; 16-bit types go
+  /// through a `.b16` register (the "h" constraint wants an i16).
+  Value predicatedLoad(Value ptr, Value pred, Type type) {
+    if (type == elemTy)
+      return predicatedLoad(ptr, pred);
+    unsigned bits = type.getIntOrFloatBitWidth();
+    Type regTy = bits == 16 ? Type(b.getI16Type()) : type;
+    std::string ptx = bits == 16 ? "b16" : bits == 32 ? "f32" : "f64";
+    std::string reg = bits == 16 ? "h" : bits == 32 ? "f" : "d";
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(regTy));
+    Value v =
+        LLVM::InlineAsmOp::create(
+            b, loc, regTy, ValueRange{ptr, pred, zero},
+            "@$2 ld.global." + ptx + " $0, [$1];", "=" + reg + ",l,b,0",
+            /*has_side_effects=*/false,
+            /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+            LLVM::AsmDialectAttr(), ArrayAttr())
+            .getResult(0);
+    return bits == 16 ? Value(LLVM::BitcastOp::create(b, loc, type, v)) : v;
+  }
+
   /// `@p st.global` of one element.
   void predicatedStore(Value ptr, Value value, Value pred) {
-    predicatedGlobalWrite("st.global", ptr, value, pred);
+    if (value.getType() == elemTy) {
+      predicatedGlobalWrite("st.global", ptr, value, pred);
+      return;
+    }
+    unsigned bits = value.getType().getIntOrFloatBitWidth();
+    if (bits == 16)
+      value = LLVM::BitcastOp::create(b, loc, b.getI16Type(), value);
+    std::string ptx = bits == 16 ? "b16" : bits == 32 ? "f32" : "f64";
+    std::string reg = bits == 16 ? "h" : bits == 32 ? "f" : "d";
+    LLVM::InlineAsmOp::create(
+        b, loc, Type(), ValueRange{ptr, value, pred},
+        "@$2 st.global." + ptx + " [$0], $1;", "l," + reg + ",b",
+        /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+        ArrayAttr());
   }
 
   /// `@p red.global.add`: the KG > 1 accumulation into C. Relaxed, with no

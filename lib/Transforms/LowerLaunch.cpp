@@ -10,6 +10,7 @@
 
 #include "isaac/Transforms/Passes.h"
 
+#include "isaac/Model/Epilogue.h"
 #include "isaac/Model/Legality.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -31,14 +32,22 @@ using namespace mlir;
 using namespace mlir::isaac;
 
 static constexpr StringLiteral kLaunchFn = "isaacGemmLaunch";
+static constexpr StringLiteral kLaunchEpilogueFn = "isaacGemmLaunchEpilogue";
 
 /// The comment header of a kernel's PTX: the configuration as written in
-/// MLIR, and a key=value line the runtime and isaac-bench parse.
+/// MLIR, a key=value line the runtime and isaac-bench parse, and for a fused
+/// kernel its epilogue (docs/abi.md).
 static std::string kernelHeader(LaunchGemmOp launch, StringRef chip) {
   ::isaac::GemmConfig c = launch.getConfig().getConfig();
-  auto elemTy = cast<MemRefType>(launch.getC().getType()).getElementType();
+  auto elemTy = cast<MemRefType>(launch.getA().getType()).getElementType();
   ::isaac::DType dtype = *getGemmDType(elemTy);
   ::isaac::GemmLayout layout{launch.getTransA(), launch.getTransB()};
+  std::optional<::isaac::EpilogueProgram> epilogue;
+  if (launch.getEpilogue()) {
+    std::string err;
+    epilogue =
+        ::isaac::EpilogueProgram::parse(launch.getEpilogue()->str(), err);
+  }
   std::string s;
   llvm::raw_string_ostream os(s);
   os << "// isaac.config = #isaac.gemm<" << c.str() << ">\n";
@@ -47,8 +56,19 @@ static std::string kernelHeader(LaunchGemmOp launch, StringRef chip) {
      << " ml=" << c.ml << " nl=" << c.nl << " ms=" << c.ms << " ns=" << c.ns
      << " u=" << c.u << " ks=" << c.ks << " kl=" << c.kl << " kg=" << c.kg
      << " vec=" << c.vec << " threads=" << c.threads()
-     << " smem=" << ::isaac::getSharedLayout(c, dtype).bytes << " chip=" << chip
-     << "\n";
+     << " smem=" << ::isaac::getSharedLayout(c, dtype).bytes
+     << " chip=" << chip;
+  if (epilogue)
+    os << " epilogue=" << epilogue->id();
+  os << "\n";
+  if (epilogue) {
+    os << "// isaac.epilogue id=" << epilogue->id()
+       << " out=" << ::isaac::dtypeName(epilogue->outType)
+       << " inputs=" << epilogue->numInputs();
+    for (int i = 0; i < epilogue->numInputs(); ++i)
+      os << " in" << i << "=" << ::isaac::dtypeName(epilogue->inputTypes[i]);
+    os << " program=" << epilogue->str() << "\n";
+  }
   return s;
 }
 
@@ -75,28 +95,62 @@ struct LowerLaunchPass
     Type ptrTy = LLVM::LLVMPointerType::get(ctx);
     Type i32 = b.getI32Type(), i64 = b.getI64Type(), f64 = b.getF64Type();
 
+    // Kernels calling libdevice functions that were not linked (no CUDA
+    // toolkit was found) would fail to load at run time: refuse them now.
+    bool unresolved = false;
+    module.walk([&](gpu::BinaryOp binary) {
+      for (Attribute a : binary.getObjects()) {
+        auto object = dyn_cast<gpu::ObjectAttr>(a);
+        if (!object || object.getFormat() != gpu::CompilationTarget::Assembly)
+          continue;
+        StringRef ptx = object.getObject().getValue();
+        size_t at = ptx.find("__nv_");
+        if (at == StringRef::npos || !ptx.contains(".extern .func"))
+          continue;
+        StringRef fn = ptx.substr(at).take_while(
+            [](char c) { return llvm::isAlnum(c) || c == '_'; });
+        binary.emitError()
+            << "isaac: kernel module @" << binary.getSymName()
+            << " calls the libdevice function " << fn
+            << ", which was not linked: math functions other than isaac's "
+               "f32 approximations (isaac-legalize-math), e.g. f64 tanh or "
+               "erf, need CUDA's nvvm/libdevice/libdevice.10.bc (set the "
+               "pipeline's cuda-path)";
+        unresolved = true;
+      }
+    });
+    if (unresolved)
+      return signalPassFailure();
+
     SmallVector<LaunchGemmOp> launches;
     module.walk([&](LaunchGemmOp op) { launches.push_back(op); });
     if (launches.empty())
       return;
 
-    // The runtime entry point (docs/abi.md, Host ABI).
-    auto fnType =
-        b.getFunctionType({ptrTy, ptrTy, i32, i32, i32, i32, i32,   ptrTy,
-                           ptrTy, ptrTy, i32, i32, i32, i32, i32,   i32,
-                           i64,   i64,   i64, i32, f64, f64, ptrTy, i32},
-                          {i32});
-    auto fn = module.lookupSymbol<func::FuncOp>(kLaunchFn);
-    if (!fn) {
-      b.setInsertionPointToStart(module.getBody());
-      fn = func::FuncOp::create(b, module.getLoc(), kLaunchFn, fnType);
-      fn.setPrivate();
-    } else if (fn.getFunctionType() != fnType) {
-      fn.emitError() << "'" << kLaunchFn
-                     << "' is declared with a type other than the isaac "
-                        "runtime's";
-      return signalPassFailure();
-    }
+    // The runtime entry points (docs/abi.md, Host ABI), declared on first
+    // use.
+    SmallVector<Type> params = {ptrTy, ptrTy, i32, i32, i32, i32, i32,   ptrTy,
+                                ptrTy, ptrTy, i32, i32, i32, i32, i32,   i32,
+                                i64,   i64,   i64, i32, f64, f64, ptrTy, i32};
+    auto plainType = b.getFunctionType(params, {i32});
+    params.append({i32, ptrTy});
+    auto epilogueType = b.getFunctionType(params, {i32});
+    bool declFailed = false;
+    auto declare = [&](StringRef name, FunctionType type) {
+      auto fn = module.lookupSymbol<func::FuncOp>(name);
+      if (!fn) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(module.getBody());
+        fn = func::FuncOp::create(b, module.getLoc(), name, type);
+        fn.setPrivate();
+      } else if (fn.getFunctionType() != type) {
+        fn.emitError() << "'" << name
+                       << "' is declared with a type other than the isaac "
+                          "runtime's";
+        declFailed = true;
+      }
+      return fn;
+    };
 
     if (!ptxDir.empty()) {
       if (std::error_code ec = llvm::sys::fs::create_directories(ptxDir)) {
@@ -140,6 +194,11 @@ struct LowerLaunchPass
             b, module.getLoc(), ("__isaac_name_" + modName).str(), kernel);
         binaries.push_back(binary);
       }
+      func::FuncOp fn = launch.getEpilogue()
+                            ? declare(kLaunchEpilogueFn, epilogueType)
+                            : declare(kLaunchFn, plainType);
+      if (declFailed)
+        return signalPassFailure();
       lowerLaunch(b, launch, fn, ptxGlobals[modName], nameGlobals[modName]);
     }
     for (gpu::BinaryOp binary : binaries)
@@ -185,6 +244,66 @@ struct LowerLaunchPass
     return o;
   }
 
+  /// A stack array of isaacEpilogueInput {ptr, sBatch, sRow, sCol} for the
+  /// launch's epilogue inputs: each input's strides along the output's
+  /// (batch, m, n), summed over the input dimensions its map ties to each
+  /// (0 where it broadcasts).
+  Value describeInputs(OpBuilder &b, LaunchGemmOp launch) {
+    Location loc = launch.getLoc();
+    MLIRContext *ctx = b.getContext();
+    Type ptrTy = LLVM::LLVMPointerType::get(ctx);
+    Type i64 = b.getI64Type();
+    auto entryTy =
+        LLVM::LLVMStructType::getLiteral(ctx, {ptrTy, i64, i64, i64});
+    unsigned n = launch.getInputs().size();
+    auto arrayTy = LLVM::LLVMArrayType::get(entryTy, n);
+    Value array;
+    {
+      // In the entry block: one slot per launch, not per loop iteration.
+      OpBuilder::InsertionGuard guard(b);
+      Block &entry = launch->getParentOfType<FunctionOpInterface>()
+                         .getFunctionBody()
+                         .front();
+      b.setInsertionPointToStart(&entry);
+      Value one = LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(1));
+      array = LLVM::AllocaOp::create(b, loc, ptrTy, arrayTy, one, 8);
+    }
+    int64_t rank = cast<MemRefType>(launch.getC().getType()).getRank();
+    for (auto [i, input, mapAttr] :
+         llvm::enumerate(launch.getInputs(), *launch.getInputMaps())) {
+      AffineMap map = cast<AffineMapAttr>(mapAttr).getValue();
+      auto type = cast<MemRefType>(input.getType());
+      int64_t esz = type.getElementTypeBitWidth() / 8;
+      auto meta = memref::ExtractStridedMetadataOp::create(b, loc, input);
+      Value base =
+          memref::ExtractAlignedPointerAsIndexOp::create(b, loc, input);
+      Value byteOff =
+          arith::MulIOp::create(b, loc, meta.getOffset(),
+                                arith::ConstantIndexOp::create(b, loc, esz));
+      Value addr = arith::IndexCastUIOp::create(
+          b, loc, i64, arith::AddIOp::create(b, loc, base, byteOff));
+      Value ptr = LLVM::IntToPtrOp::create(b, loc, ptrTy, addr);
+      // Strides along (batch, m, n) of the output's iteration space.
+      SmallVector<Value> strides(3, arith::ConstantIndexOp::create(b, loc, 0));
+      for (unsigned j = 0; j < map.getNumResults(); ++j) {
+        unsigned d = map.getDimPosition(j) + (3 - rank);
+        strides[d] =
+            arith::AddIOp::create(b, loc, strides[d], meta.getStrides()[j]);
+      }
+      SmallVector<Value> fields = {ptr};
+      for (Value st : strides)
+        fields.push_back(arith::IndexCastOp::create(b, loc, i64, st));
+      for (auto [f, v] : llvm::enumerate(fields)) {
+        Value slot = LLVM::GEPOp::create(
+            b, loc, ptrTy, arrayTy, array,
+            ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i),
+                                   static_cast<int32_t>(f)});
+        LLVM::StoreOp::create(b, loc, v, slot);
+      }
+    }
+    return array;
+  }
+
   void lowerLaunch(OpBuilder &b, LaunchGemmOp launch, func::FuncOp fn,
                    LLVM::GlobalOp ptx, LLVM::GlobalOp name) {
     Location loc = launch.getLoc();
@@ -206,7 +325,7 @@ struct LowerLaunchPass
     Operand A = describe(b, loc, launch.getA());
     Operand B = describe(b, loc, launch.getB());
     Operand C = describe(b, loc, launch.getC());
-    int dtype = cT.getElementType().isF32() ? 0 : 1;
+    int dtype = static_cast<int>(*getGemmDType(aT.getElementType()));
     SmallVector<Value> args = {
         LLVM::AddressOfOp::create(b, loc, ptrTy, ptx.getSymName()),
         LLVM::AddressOfOp::create(b, loc, ptrTy, name.getSymName()),
@@ -232,6 +351,10 @@ struct LowerLaunchPass
         f64c(launch.getBeta().convertToDouble()),
         LLVM::ZeroOp::create(b, loc, ptrTy),
         i32c(0)};
+    if (launch.getEpilogue()) {
+      args.push_back(i32c(launch.getInputs().size()));
+      args.push_back(describeInputs(b, launch));
+    }
     // The status is also kept by the runtime (isaacGetLastStatus), which is
     // how the caller of the generated host code learns of failures.
     func::CallOp::create(b, loc, fn, args);

@@ -1,12 +1,25 @@
 //===- LowerToGPU.cpp - Configured GEMMs to generated GPU kernels ---------===//
+//
+// Each configured GEMM on memrefs (linalg.matmul, linalg.batch_matmul,
+// isaac.gemm) becomes an isaac.launch_gemm of a kernel generated for its
+// configuration, layout and epilogue. An isaac.gemm whose epilogue is the
+// identity, or adds the old C in place, is a plain GEMM (beta = 0 or 1); any
+// other epilogue makes a fused kernel. An isaac.gemm that cannot be compiled
+// is decomposed back into linalg ops (a contraction into a temporary and an
+// elementwise generic), which the generic GPU path then runs.
+//
+//===----------------------------------------------------------------------===//
 
 #include "isaac/Transforms/KernelBuilders.h"
 #include "isaac/Transforms/Passes.h"
 
+#include "EpilogueProgram.h"
 #include "GemmMatch.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 
 namespace mlir::isaac {
@@ -17,16 +30,124 @@ namespace mlir::isaac {
 using namespace mlir;
 using namespace mlir::isaac;
 
+/// Replaces the memref isaac.gemm `op` by linalg ops computing the same:
+/// the contraction into a temporary of the accumulation type (zero-filled),
+/// then an elementwise linalg.generic applying the epilogue into `init`.
+static void decomposeGemm(GemmOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  auto initT = cast<MemRefType>(op.getInit().getType());
+  int64_t rank = initT.getRank();
+  Type accTy = op.getAccumulatorType();
+  SmallVector<Value> dynSizes;
+  for (int64_t d = 0; d < rank; ++d)
+    if (initT.isDynamicDim(d))
+      dynSizes.push_back(memref::DimOp::create(b, loc, op.getInit(), d));
+  auto tmpT = MemRefType::get(initT.getShape(), accTy);
+  Value tmp = memref::AllocOp::create(b, loc, tmpT, dynSizes);
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(accTy));
+  linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{tmp});
+
+  // Contraction: loops (batch?, m, n, k).
+  unsigned nd = rank + 1, bo = rank - 2;
+  auto dims = [&](std::initializer_list<unsigned> ds) {
+    SmallVector<AffineExpr> exprs;
+    if (rank == 3)
+      exprs.push_back(getAffineDimExpr(0, ctx));
+    for (unsigned d : ds)
+      exprs.push_back(getAffineDimExpr(bo + d, ctx));
+    return AffineMap::get(nd, 0, exprs, ctx);
+  };
+  AffineMap aMap = op.getTransposeA() ? dims({2, 0}) : dims({0, 2});
+  AffineMap bMap = op.getTransposeB() ? dims({1, 2}) : dims({2, 1});
+  AffineMap cMap = dims({0, 1});
+  SmallVector<utils::IteratorType> iters(nd, utils::IteratorType::parallel);
+  iters.back() = utils::IteratorType::reduction;
+  linalg::GenericOp::create(
+      b, loc, ValueRange{op.getA(), op.getB()}, ValueRange{tmp},
+      ArrayRef<AffineMap>{aMap, bMap, cMap}, iters,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value p = arith::MulFOp::create(nb, nloc, args[0], args[1]);
+        linalg::YieldOp::create(
+            nb, nloc, arith::AddFOp::create(nb, nloc, args[2], p).getResult());
+      });
+
+  // Epilogue: generic over (batch?, m, n) reading tmp and the inputs.
+  SmallVector<Value> ins = {tmp};
+  llvm::append_range(ins, op.getInputs());
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank)};
+  for (Attribute m : op.getInputMaps())
+    maps.push_back(cast<AffineMapAttr>(m).getValue());
+  maps.push_back(b.getMultiDimIdentityMap(rank));
+  SmallVector<utils::IteratorType> par(rank, utils::IteratorType::parallel);
+  linalg::GenericOp::create(
+      b, loc, ins, ValueRange{op.getInit()}, maps, par,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        IRMapping map;
+        Block &body = op.getEpilogue().front();
+        for (auto [from, to] : llvm::zip(body.getArguments(), args))
+          map.map(from, to);
+        for (Operation &inner : body.without_terminator())
+          nb.clone(inner, map);
+        linalg::YieldOp::create(nb, nloc, map.lookup(op.getYield().getValue()));
+      });
+  memref::DeallocOp::create(b, loc, tmp);
+  op.erase();
+}
+
 namespace {
+/// What an isaac.gemm's epilogue amounts to.
+struct EpilogueKind {
+  std::optional<::isaac::EpilogueProgram> fused; ///< none: a plain GEMM
+  double beta = 0;                               ///< plain GEMMs only
+};
+
+/// Classifies the epilogue of `op`: the identity (beta = 0), `x + C` with C
+/// the output itself in place (beta = 1), or a fused program.
+static FailureOr<EpilogueKind> classify(GemmOp op, std::string &why) {
+  FailureOr<::isaac::EpilogueProgram> program =
+      buildEpilogueProgram(op.getEpilogue(), why);
+  if (failed(program))
+    return failure();
+  EpilogueKind kind;
+  if (program->isIdentity())
+    return kind;
+  if (program->numInputs() == 1 && program->insts.size() == 1 &&
+      program->result == 2 && program->outType == program->accType &&
+      program->inputTypes[0] == program->accType &&
+      op.getInputs()[0] == op.getInit() &&
+      cast<AffineMapAttr>(op.getInputMaps()[0]).getValue().isIdentity()) {
+    const ::isaac::EpilogueInst &inst = program->insts[0];
+    if (inst.op == ::isaac::EpilogueOp::AddF &&
+        (inst.args == std::vector<int>{0, 1} ||
+         inst.args == std::vector<int>{1, 0})) {
+      kind.beta = 1;
+      return kind;
+    }
+  }
+  kind.fused = std::move(*program);
+  return kind;
+}
+
 struct LowerToGPUPass
     : public mlir::isaac::impl::IsaacLowerToGPUBase<LowerToGPUPass> {
   using Base::Base;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (!::isaac::getChipLimits(chip)) {
+    const ::isaac::ChipInfo *chipInfo = ::isaac::findChip(chip);
+    if (!chipInfo) {
       module.emitError() << "unknown target chip '" << chip
                          << "'; known chips: " << ::isaac::knownChips();
+      return signalPassFailure();
+    }
+    // Empty `features`: the chip table's PTX version. An explicit one wins,
+    // unless it is older than the chip, on which LLVM would abort.
+    targetFeatures = features.empty() ? chipInfo->ptxFeature() : features;
+    std::string whyNot = ::isaac::checkPtxFeatures(*chipInfo, targetFeatures);
+    if (!whyNot.empty()) {
+      module.emitError() << "isaac-lower-to-gpu: " << whyNot;
       return signalPassFailure();
     }
     SmallVector<Operation *> gemms;
@@ -42,23 +163,44 @@ struct LowerToGPUPass
       signalPassFailure();
   }
 
-  /// A remark for GEMMs left alone, or an error under `strict`.
+  /// A remark for GEMMs left alone (only with remark-skipped), or an error
+  /// under `strict`. An isaac.gemm left alone is decomposed into linalg.
   LogicalResult skip(Operation *op, const Twine &why) {
     if (strict)
       return op->emitError() << "isaac cannot lower this operation: " << why;
-    op->emitRemark() << "isaac: left untouched: " << why;
+    if (remarkSkipped)
+      op->emitRemark() << "isaac: left untouched: " << why;
+    if (auto gemm = dyn_cast<GemmOp>(op); gemm && gemm.hasPureBufferSemantics())
+      decomposeGemm(gemm);
     return success();
   }
 
+  /// A linalg.fill of zero that immediately precedes `op` on its output
+  /// buffer, which beta = 0 makes redundant.
+  static linalg::FillOp zeroFillBefore(Operation *op, Value c) {
+    auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
+    if (!fill || !fill.hasPureBufferSemantics() || fill.getDpsInits()[0] != c)
+      return {};
+    auto cst = fill.value().getDefiningOp<arith::ConstantOp>();
+    auto value = cst ? dyn_cast<FloatAttr>(cst.getValue()) : FloatAttr();
+    return value && value.getValueAsDouble() == 0.0 ? fill : linalg::FillOp();
+  }
+
   LogicalResult lower(ModuleOp module, Operation *op) {
-    auto configAttr =
-        op->getAttrOfType<GemmConfigAttr>(IsaacDialect::getConfigAttrName());
-    if (!configAttr)
-      return skip(op, "no isaac.config (run isaac-select-config first)");
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    auto gemmOp = dyn_cast<GemmOp>(op);
+    if ((linalgOp && !linalgOp.hasPureBufferSemantics()) ||
+        (gemmOp && !gemmOp.hasPureBufferSemantics()))
+      return skip(op, "operates on tensors; bufferize first "
+                      "(--isaac-pipeline does)");
     std::string reason;
     FailureOr<GemmMatch> match = matchGemm(op, reason);
     if (::mlir::failed(match))
       return skip(op, reason);
+    auto configAttr =
+        op->getAttrOfType<GemmConfigAttr>(IsaacDialect::getConfigAttrName());
+    if (!configAttr)
+      return skip(op, "no isaac.config (isaac-select-config chooses one)");
 
     GemmKernelSpec spec;
     spec.config = configAttr.getConfig();
@@ -70,20 +212,62 @@ struct LowerToGPUPass
                                         spec.config, spec.dtype, chip)))
       return failure();
 
+    double beta = 1.0; // linalg.matmul on memrefs accumulates: C += A·B
+    SmallVector<Value> inputs;
+    ArrayAttr inputMaps;
+    linalg::FillOp deadFill;
+    if (gemmOp) {
+      std::string why;
+      FailureOr<EpilogueKind> kind = classify(gemmOp, why);
+      if (::mlir::failed(kind))
+        return skip(op, why);
+      beta = kind->beta;
+      if (kind->fused) {
+        spec.epilogue = std::move(kind->fused);
+        inputs.assign(gemmOp.getInputs().begin(), gemmOp.getInputs().end());
+        inputMaps = gemmOp.getInputMaps();
+        for (Value in : inputs)
+          if (!cast<MemRefType>(in.getType()).getLayout().isIdentity() &&
+              !cast<MemRefType>(in.getType()).isStrided())
+            return skip(op, "an epilogue input has a non-strided layout");
+        beta = 0;
+      }
+    } else if ((deadFill = zeroFillBefore(op, match->c))) {
+      beta = 0; // C = A·B overwrites every element the fill wrote
+    }
+
     std::string name = spec.kernelName();
     OpBuilder builder(module.getContext());
     auto gpuModule = module.lookupSymbol<gpu::GPUModuleOp>(name);
+    StringRef epilogueText = "isaac.epilogue";
+    if (gpuModule && spec.epilogue) {
+      // Names carry a 64-bit hash of the epilogue; a collision would reuse
+      // a kernel computing something else.
+      auto text = gpuModule->getAttrOfType<StringAttr>(epilogueText);
+      if (!text || text.getValue() != spec.epilogue->str())
+        return op->emitError()
+               << "isaac: two different epilogues hash to the kernel name "
+               << name;
+    }
     if (!gpuModule) {
       builder.setInsertionPointToEnd(module.getBody());
-      auto target =
-          NVVM::NVVMTargetAttr::get(module.getContext(), /*optLevel=*/3,
-                                    "nvptx64-nvidia-cuda", chip, features);
+      auto target = NVVM::NVVMTargetAttr::get(
+          module.getContext(), /*optLevel=*/3, "nvptx64-nvidia-cuda", chip,
+          targetFeatures);
       gpuModule = gpu::GPUModuleOp::create(builder, op->getLoc(), name,
                                            builder.getArrayAttr({target}));
+      if (spec.epilogue)
+        gpuModule->setAttr(epilogueText,
+                           builder.getStringAttr(spec.epilogue->str()));
       buildGemmKernel(builder, gpuModule, spec);
       if (spec.config.kg > 1) {
-        getOrBuildScaleKernel(builder, gpuModule, spec.dtype);
-        getOrBuildSplitKReduceKernel(builder, gpuModule, spec.dtype);
+        if (spec.epilogue) {
+          getOrBuildEpilogueReduceKernel(builder, gpuModule, spec.dtype,
+                                         *spec.epilogue);
+        } else {
+          getOrBuildScaleKernel(builder, gpuModule, spec.dtype);
+          getOrBuildSplitKReduceKernel(builder, gpuModule, spec.dtype);
+        }
       }
     }
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
@@ -93,14 +277,21 @@ struct LowerToGPUPass
     auto kernelRef = SymbolRefAttr::get(
         builder.getStringAttr(name),
         {FlatSymbolRefAttr::get(builder.getStringAttr(name))});
-    // linalg.matmul on memrefs accumulates: C += op(A) op(B).
     LaunchGemmOp::create(
-        builder, op->getLoc(), kernelRef, match->a, match->b, match->c,
+        builder, op->getLoc(), kernelRef, match->a, match->b, match->c, inputs,
         configAttr, builder.getBoolAttr(spec.layout.transA),
         builder.getBoolAttr(spec.layout.transB), builder.getF64FloatAttr(1.0),
-        builder.getF64FloatAttr(1.0));
+        builder.getF64FloatAttr(beta),
+        spec.epilogue ? builder.getStringAttr(spec.epilogue->str())
+                      : StringAttr(),
+        spec.epilogue ? inputMaps : ArrayAttr());
     op->erase();
+    if (deadFill)
+      deadFill->erase();
     return success();
   }
+
+  /// The NVPTX features of the kernels' NVVM target (runOnOperation).
+  std::string targetFeatures;
 };
 } // namespace

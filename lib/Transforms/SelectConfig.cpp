@@ -253,9 +253,15 @@ struct SelectConfigPass
 
     bool anyFailed = false;
     module.walk([&](Operation *op) {
-      if (!isGemmCandidate(op) ||
-          op->hasAttr(IsaacDialect::getConfigAttrName()))
+      if (!isGemmCandidate(op))
         return;
+      if (op->hasAttr(IsaacDialect::getConfigAttrName())) {
+        // Said like every other choice, so that a user sees where each
+        // GEMM's configuration came from.
+        op->emitRemark() << "isaac: configuration given in the input "
+                            "(isaac.config); kept as written";
+        return;
+      }
       std::string reason;
       FailureOr<GemmMatch> match = matchGemm(op, reason);
       if (::mlir::failed(match)) {
@@ -263,7 +269,7 @@ struct SelectConfigPass
           op->emitError() << "isaac cannot configure this operation: "
                           << reason;
           anyFailed = true;
-        } else {
+        } else if (remarkSkipped) {
           op->emitRemark() << "isaac: left untouched: " << reason;
         }
         return;

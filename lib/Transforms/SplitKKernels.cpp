@@ -11,6 +11,7 @@
 
 #include "isaac/Transforms/KernelBuilders.h"
 
+#include "EpilogueCodegen.h"
 #include "KernelEmitter.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -56,12 +57,33 @@ buildElementwiseKernel(OpBuilder &builder, gpu::GPUModuleOp module,
   return func;
 }
 
-/// &C[batch*sC + row*ldc + col].
+/// &C[batch*sC + row*ldc + col], C's elements of type `type` (the
+/// kernel's dtype when null).
 static Value elementPtr(KernelEmitter &e, Value base, Value stride, Value ld,
-                        Value row, Value col, Value batch) {
+                        Value row, Value col, Value batch, Type type = Type()) {
   Value off = e.add(e.mul(e.ext64(batch), stride),
                     e.add(e.mul(e.ext64(row), e.ext64(ld)), e.ext64(col)));
-  return e.gep(base, off);
+  return e.gep(base, off, type ? type : e.elemTy);
+}
+
+/// sum_g W[batch, g, row, col] for g = 0..KG-1 in ascending order: the
+/// same bits run to run.
+static Value sumSlices(KernelEmitter &e, Value W, Value M, Value N, Value kg,
+                       Value row, Value col, Value batch) {
+  OpBuilder &b = e.b;
+  // Partial g of this element: W[((batch*KG + g)*M + row)*N + col].
+  Value plane = e.mul(e.ext64(M), e.ext64(N));
+  Value inPlane = e.add(e.mul(e.ext64(row), e.ext64(N)), e.ext64(col));
+  Value first =
+      e.add(e.mul(e.mul(e.ext64(batch), e.ext64(kg)), plane), inPlane);
+  auto loop = scf::ForOp::create(b, e.loc, e.ci32(0), kg, e.ci32(1),
+                                 ValueRange{e.cf(0.0)});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value off = e.add(first, e.mul(e.ext64(loop.getInductionVar()), plane));
+  Value v = e.loadVector(e.gep(W, off), 1)[0];
+  scf::YieldOp::create(b, e.loc, e.fadd(loop.getRegionIterArgs()[0], v));
+  return loop.getResult(0);
 }
 
 gpu::GPUFuncOp mlir::isaac::getOrBuildScaleKernel(OpBuilder &builder,
@@ -108,24 +130,7 @@ gpu::GPUFuncOp mlir::isaac::getOrBuildSplitKReduceKernel(
         OpBuilder &b = e.b;
         Value C = a[0], W = a[1], M = a[2], N = a[3], kg = a[6], beta = a[7];
         Value cPtr = elementPtr(e, C, a[5], a[4], row, col, batch);
-        // Partial g of this element: W[((batch*KG + g)*M + row)*N + col].
-        Value plane = e.mul(e.ext64(M), e.ext64(N));
-        Value inPlane = e.add(e.mul(e.ext64(row), e.ext64(N)), e.ext64(col));
-        Value first =
-            e.add(e.mul(e.mul(e.ext64(batch), e.ext64(kg)), plane), inPlane);
-        // Ascending g, always: bit-identical results run to run.
-        auto loop = scf::ForOp::create(b, e.loc, e.ci32(0), kg, e.ci32(1),
-                                       ValueRange{e.cf(0.0)});
-        {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPointToStart(loop.getBody());
-          Value off =
-              e.add(first, e.mul(e.ext64(loop.getInductionVar()), plane));
-          Value v = e.loadVector(e.gep(W, off), 1)[0];
-          scf::YieldOp::create(b, e.loc,
-                               e.fadd(loop.getRegionIterArgs()[0], v));
-        }
-        Value sum = loop.getResult(0);
+        Value sum = sumSlices(e, W, M, N, kg, row, col, batch);
         Value betaZero = arith::CmpFOp::create(
             b, e.loc, arith::CmpFPredicate::OEQ, beta, e.cf(0.0));
         auto ifOp = scf::IfOp::create(b, e.loc, betaZero, true);
@@ -135,5 +140,46 @@ gpu::GPUFuncOp mlir::isaac::getOrBuildSplitKReduceKernel(
         b.setInsertionPointToStart(ifOp.elseBlock());
         e.storeVector(cPtr,
                       {e.fadd(e.fmul(beta, e.loadVector(cPtr, 1)[0]), sum)});
+      });
+}
+
+gpu::GPUFuncOp mlir::isaac::getOrBuildEpilogueReduceKernel(
+    OpBuilder &builder, gpu::GPUModuleOp module, ::isaac::DType dtype,
+    const ::isaac::EpilogueProgram &epilogue) {
+  std::string name = std::string("isaac_splitk_reduce_") +
+                     ::isaac::dtypeName(dtype) + "_ep" + epilogue.id();
+  if (auto existing = module.lookupSymbol<gpu::GPUFuncOp>(name))
+    return existing;
+  KernelEmitter types(builder, module.getLoc(), dtype);
+  // (C, W, M, N, ldc, sC, KG, beta, then ptr, sBatch, sRow, sCol per input)
+  SmallVector<Type> argTypes = {types.gptr, types.gptr,  types.i32,
+                                types.i32,  types.i32,   types.i64,
+                                types.i32,  types.elemTy};
+  EpilogueCodegen(epilogue).appendParamTypes(types, argTypes);
+  return buildElementwiseKernel(
+      builder, module, dtype, name, argTypes, /*mArg=*/2,
+      [&](KernelEmitter &e, ValueRange a, Value row, Value col, Value batch) {
+        OpBuilder &b = e.b;
+        EpilogueCodegen codegen(epilogue);
+        codegen.bind(e, a, /*first=*/8, batch);
+        Type outTy = codegen.outType(b.getContext());
+        Value C = a[0], W = a[1], M = a[2], N = a[3], kg = a[6], beta = a[7];
+        Value cPtr = elementPtr(e, C, a[5], a[4], row, col, batch, outTy);
+        Value sum = sumSlices(e, W, M, N, kg, row, col, batch);
+        // beta == 0 must not read C: it may hold NaN or garbage.
+        Value betaZero = arith::CmpFOp::create(
+            b, e.loc, arith::CmpFPredicate::OEQ, beta, e.cf(0.0));
+        auto ifOp = scf::IfOp::create(b, e.loc, TypeRange{e.elemTy}, betaZero,
+                                      /*withElse=*/true);
+        {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(ifOp.thenBlock());
+          scf::YieldOp::create(b, e.loc, sum);
+          b.setInsertionPointToStart(ifOp.elseBlock());
+          Value old = e.convert(e.loadVector(cPtr, 1, outTy)[0], e.elemTy);
+          scf::YieldOp::create(b, e.loc, e.fadd(e.fmul(beta, old), sum));
+        }
+        Value out = codegen.apply(e, ifOp.getResult(0), row, col, Value());
+        e.storeVector(cPtr, {out});
       });
 }

@@ -47,6 +47,43 @@
 
 // -----
 
+// Out-of-range values are reported as written: not clamped into int, not
+// wrapped, and not turned into the parser's "too large" past 64 bits.
+// expected-error @below {{illegal #isaac.gemm (rule power-of-two): ml = -64 must be a positive power of two}}
+#bad = #isaac.gemm<ml = -64, nl = 64, ms = 8, ns = 8, u = 8, ks = 1, kl = 1, kg = 1, vec = 4>
+
+// -----
+
+// 2^32 + 64: wraps to 64 in a 32-bit int.
+// expected-error @below {{illegal #isaac.gemm (rule power-of-two): ml = 4294967360 must be a positive power of two}}
+#bad = #isaac.gemm<ml = 4294967360, nl = 64, ms = 8, ns = 8, u = 8, ks = 1, kl = 1, kg = 1, vec = 4>
+
+// -----
+
+// expected-error @below {{illegal #isaac.gemm (rule range): kg = 2147483648 is outside [1, 1024]}}
+#bad = #isaac.gemm<ml = 64, nl = 64, ms = 8, ns = 8, u = 8, ks = 1, kl = 1, kg = 2147483648, vec = 4>
+
+// -----
+
+// expected-error @below {{illegal #isaac.gemm (rule power-of-two): ml = -9223372036854775808 must be a positive power of two}}
+#bad = #isaac.gemm<ml = -9223372036854775808, nl = 64, ms = 8, ns = 8, u = 8, ks = 1, kl = 1, kg = 1, vec = 4>
+
+// -----
+
+// Past 64 bits the parser reports it, at the value.
+// expected-error @below {{illegal #isaac.gemm (rule range): u = 1180591620717411303424 is outside [1, 64]}}
+#bad = #isaac.gemm<ml = 64, nl = 64, ms = 8, ns = 8, u = 1180591620717411303424, ks = 1, kl = 1, kg = 1, vec = 4>
+
+// -----
+
+// A wide value does not hide the other parameters' broken values.
+// expected-error @below {{illegal #isaac.gemm (rule power-of-two): nl = 68719476737 must be a positive power of two}}
+// expected-note @below {{also breaks rule range: ms = 32 is outside [1, 16]}}
+// expected-note @below {{also breaks rule power-of-two: vec = 3 must be a positive power of two}}
+#bad = #isaac.gemm<ml = 64, nl = 68719476737, ms = 32, ns = 8, u = 8, ks = 1, kl = 1, kg = 1, vec = 3>
+
+// -----
+
 // Malformed attributes: a missing parameter, an unknown keyword, a
 // non-integer value.
 // expected-error @below {{#isaac.gemm is missing parameter 'vec'}}
@@ -112,7 +149,7 @@ func.func @unknown_chip(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref
 
 func.func @not_a_gemm(%A: memref<64xf32>) {
   %cst = arith.constant 0.0 : f32
-  // expected-error @below {{'isaac.config' is only valid on linalg.matmul and linalg.batch_matmul}}
+  // expected-error @below {{'isaac.config' is only valid on linalg.matmul, linalg.batch_matmul and isaac.gemm}}
   linalg.fill {isaac.config = #isaac.gemm<ml = 64, nl = 64, ms = 8, ns = 8, u = 8, ks = 1, kl = 1, kg = 1, vec = 4>}
     ins(%cst : f32) outs(%A : memref<64xf32>)
   return

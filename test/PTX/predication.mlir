@@ -26,8 +26,8 @@
 // KG4: .visible .entry isaac_splitk_reduce_f32(
 
 // The host side calls the runtime with the embedded PTX.
-// HOST: llvm.mlir.global internal constant @__isaac_ptx_isaac_gemm_f32_nt_ml32_nl32_ms4_ns4_u8_ks1_kl1_kg1_v4("// isaac.config
-// HOST: llvm.func @isaacGemmLaunch(!llvm.ptr, !llvm.ptr, i32, i32, i32, i32, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32, i32, i32, i32, i32, i64, i64, i64, i32, f64, f64, !llvm.ptr, i32) -> i32
+// HOST-DAG: llvm.mlir.global internal constant @__isaac_ptx_isaac_gemm_f32_nt_ml32_nl32_ms4_ns4_u8_ks1_kl1_kg1_v4("// isaac.config
+// HOST-DAG: llvm.func @isaacGemmLaunch(!llvm.ptr, !llvm.ptr, i32, i32, i32, i32, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32, i32, i32, i32, i32, i64, i64, i64, i32, f64, f64, !llvm.ptr, i32) -> i32
 // HOST-LABEL: llvm.func @nt(
 // HOST: llvm.call @isaacGemmLaunch(
 // HOST-LABEL: llvm.func @nn_splitk(

@@ -88,7 +88,7 @@ func.func @shared_kernel(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memre
 
 // Without a configuration the op is left alone, with a remark.
 func.func @unconfigured(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf32>) {
-  // expected-remark @below {{isaac: left untouched: no isaac.config (run isaac-select-config first)}}
+  // expected-remark @below {{isaac: left untouched: no isaac.config (isaac-select-config chooses one)}}
   linalg.matmul ins(%A, %B : memref<64x64xf32>, memref<64x64xf32>) outs(%C : memref<64x64xf32>)
   return
 }

@@ -56,6 +56,7 @@ func.func @miss(%C: memref<512x1024xf32>, %B: memref<256x1024xf32>, %AT: memref<
 // CHECK-LABEL: func.func @user
 // CHECK: isaac.config = #isaac.gemm<ml = 16, nl = 16, ms = 2, ns = 2, u = 8, ks = 1, kl = 1, kg = 1, vec = 1>
 func.func @user(%A: memref<512x256xf32>, %B: memref<256x1024xf32>, %C: memref<512x1024xf32>) {
+  // expected-remark @below {{isaac: configuration given in the input (isaac.config); kept as written}}
   linalg.matmul ins(%A, %B : memref<512x256xf32>, memref<256x1024xf32>) outs(%C : memref<512x1024xf32>)
     {isaac.config = #isaac.gemm<ml = 16, nl = 16, ms = 2, ns = 2, u = 8, ks = 1, kl = 1, kg = 1, vec = 1>}
   return

@@ -39,10 +39,11 @@ func.func @mixed(%A: memref<8x100x200xf32>, %B: memref<8x200x300xf32>, %C: memre
   return
 }
 
-// A user-written configuration still wins, silently.
+// A user-written configuration still wins, and a remark says so.
 // CHECK-LABEL: func.func @user
 // CHECK: isaac.config = #isaac.gemm<ml = 32, nl = 32, ms = 4, ns = 4, u = 8, ks = 1, kl = 2, kg = 1, vec = 2>
 func.func @user(%A: memref<100x200xf32>, %B: memref<200x300xf32>, %C: memref<100x300xf32>) {
+  // expected-remark @below {{isaac: configuration given in the input (isaac.config); kept as written}}
   linalg.matmul ins(%A, %B : memref<100x200xf32>, memref<200x300xf32>) outs(%C : memref<100x300xf32>)
     {isaac.config = #isaac.gemm<ml = 32, nl = 32, ms = 4, ns = 4, u = 8, ks = 1, kl = 2, kg = 1, vec = 2>}
   return

@@ -31,6 +31,7 @@ func.func @ica(%A: memref<32x60000xf32>, %B: memref<32x60000xf32>, %C: memref<32
 // CHECK-LABEL: func.func @user
 // CHECK: isaac.config = #isaac.gemm<ml = 32, nl = 32, ms = 4, ns = 4, u = 8, ks = 1, kl = 2, kg = 1, vec = 2>
 func.func @user(%A: memref<8x100x200xf64>, %B: memref<8x200x300xf64>, %C: memref<8x100x300xf64>) {
+  // expected-remark @below {{isaac: configuration given in the input (isaac.config); kept as written}}
   linalg.batch_matmul ins(%A, %B : memref<8x100x200xf64>, memref<8x200x300xf64>) outs(%C : memref<8x100x300xf64>)
     {isaac.config = #isaac.gemm<ml = 32, nl = 32, ms = 4, ns = 4, u = 8, ks = 1, kl = 2, kg = 1, vec = 2>}
   return
@@ -43,17 +44,32 @@ func.func @user(%A: memref<8x100x200xf64>, %B: memref<8x200x300xf64>, %C: memref
 // CHECK-NOT: isaac.config
 func.func @unsupported(%A: memref<?x64xf32>, %B: memref<64x64xf32>, %C: memref<?x64xf32>,
                        %I: memref<64x64xi32>, %J: memref<64x64xi32>, %K: memref<64x64xi32>,
-                       %H: memref<64x64xf16>, %S: memref<64x64xf32>,
-                       %TA: tensor<64x64xf32>, %TC: tensor<64x64xf32>) -> tensor<64x64xf32> {
+                       %H: memref<64x64xf16>, %S: memref<64x64xf32>) {
   // expected-remark @below {{isaac: left untouched: dynamic shapes are not supported}}
   linalg.matmul ins(%A, %B : memref<?x64xf32>, memref<64x64xf32>) outs(%C : memref<?x64xf32>)
   // expected-remark @below {{isaac: left untouched: element type i32 is not supported (f32, f64)}}
   linalg.matmul ins(%I, %J : memref<64x64xi32>, memref<64x64xi32>) outs(%K : memref<64x64xi32>)
   // expected-remark @below {{isaac: left untouched: mixed element types are not supported}}
   linalg.matmul ins(%H, %H : memref<64x64xf16>, memref<64x64xf16>) outs(%S : memref<64x64xf32>)
-  // expected-remark @below {{isaac: left untouched: operates on tensors}}
+  return
+}
+
+// -----
+
+// GEMMs on tensors are configured too (bufferization comes later), like
+// the isaac.gemm ops isaac-fuse-epilogues forms.
+// CHECK-LABEL: func.func @tensors
+// CHECK: linalg.matmul {isaac.config = #isaac.gemm<
+// CHECK: isaac.gemm {{.*}}isaac.config = #isaac.gemm<
+func.func @tensors(%TA: tensor<64x64xf32>, %TC: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
+  // expected-remark @below {{isaac: no trained model for sm_90; configuration chosen by the analytic heuristic}}
   %r = linalg.matmul ins(%TA, %TA : tensor<64x64xf32>, tensor<64x64xf32>) outs(%TC : tensor<64x64xf32>) -> tensor<64x64xf32>
-  return %r : tensor<64x64xf32>
+  // expected-remark @below {{isaac: no trained model for sm_90; configuration chosen by the analytic heuristic}}
+  %g = isaac.gemm ins(%TA, %TA : tensor<64x64xf32>, tensor<64x64xf32>) outs(%TC : tensor<64x64xf32>) attributes {input_maps = []} {
+  ^bb0(%x: f32):
+    isaac.yield %x : f32
+  } -> tensor<64x64xf32>
+  return %r, %g : tensor<64x64xf32>, tensor<64x64xf32>
 }
 
 // -----

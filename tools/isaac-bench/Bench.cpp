@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <memory>
+#include <set>
 
 namespace bench {
 namespace {
@@ -24,18 +26,16 @@ constexpr double kCheckBetas[] = {0.0, 0.5};
 
 void launchIsaac(const KernelFile &kernel, const Problem &p, void *C,
                  const void *A, const void *B, double alpha, double beta,
-                 int flags, cudaStream_t stream) {
-  const isaacKernelInfo &info = kernel.info;
-  int32_t status = isaacGemmLaunch(
-      kernel.ptx.c_str(), info.name, info.dtype, info.ml, info.nl, info.threads,
-      info.kg, C, A, B, static_cast<int32_t>(p.M), static_cast<int32_t>(p.N),
-      static_cast<int32_t>(p.K), static_cast<int32_t>(p.lda),
-      static_cast<int32_t>(p.ldb), static_cast<int32_t>(p.ldc), p.sA, p.sB,
-      p.sC, static_cast<int32_t>(p.batch), alpha, beta, stream, flags);
+                 int flags, const isaacEpilogueInput *inputs,
+                 cudaStream_t stream) {
+  int32_t status =
+      launchKernel(kernel, p, C, A, B, alpha, beta, flags, inputs, stream);
   if (status != ISAAC_SUCCESS)
     fatal(__FILE__, __LINE__,
-          std::string("isaacGemmLaunch returned ") + isaacStatusName(status) +
-              ": " + isaacGetLastError());
+          std::string(kernel.epilogue ? "isaacGemmLaunchEpilogue"
+                                      : "isaacGemmLaunch") +
+              " returned " + isaacStatusName(status) + ": " +
+              isaacGetLastError());
 }
 
 double rooflineTflops(const Options &o, const Problem &p) {
@@ -77,10 +77,13 @@ struct KernelResult {
   double ms;
 };
 
+/// Checks `kernel` on `p` and, unless --check-only, times it on `timing`
+/// (and `inputs`, the epilogue inputs of a fused kernel).
 KernelResult checkAndTime(const KernelFile &kernel, const Problem &p,
                           const Options &o, uint64_t &seed,
                           CheckBuffers &checkBuffers,
-                          const RotatingBuffers &timing, cudaStream_t stream) {
+                          const RotatingBuffers &timing,
+                          const RotatingInputs &inputs, cudaStream_t stream) {
   int flags = o.deterministic ? ISAAC_DETERMINISTIC : 0;
   KernelResult result = {&kernel, true, 0.0, NAN};
   for (double beta : kCheckBetas) {
@@ -92,12 +95,16 @@ KernelResult checkAndTime(const KernelFile &kernel, const Problem &p,
     result.maxError = std::max(result.maxError, outcome.maxError);
     if (!outcome.passed) {
       result.passed = false;
-      std::printf("  FAIL %s on %s, alpha=%g beta=%g: %s\n", kernel.info.name,
-                  p.describe().c_str(), kCheckAlpha, beta,
+      std::printf("  FAIL %s on %s, alpha=%g beta=%g%s%s: %s\n",
+                  kernel.info.name, p.describe().c_str(), kCheckAlpha, beta,
+                  outcome.inputs.empty() ? "" : ", ", outcome.inputs.c_str(),
                   outcome.failure.c_str());
     } else if (o.verbose) {
-      std::printf("  pass %s on %s, beta=%g: max relative error %.3e\n",
+      std::printf("  pass %s on %s, beta=%g%s%s: max %s %.3e\n",
                   kernel.info.name, p.describe().c_str(), beta,
+                  outcome.inputs.empty() ? "" : ", ", outcome.inputs.c_str(),
+                  outcome.errorIsFraction ? "error/tolerance"
+                                          : "relative error",
                   outcome.maxError);
     }
   }
@@ -108,7 +115,7 @@ KernelResult checkAndTime(const KernelFile &kernel, const Problem &p,
   result.ms = medianMilliseconds(
       [&](int r) {
         launchIsaac(kernel, p, timing.C(r), timing.A(r), timing.B(r), 1.0, 0.0,
-                    flags, stream);
+                    flags, inputs.inputs(r), stream);
       },
       o.reps, o.warmup, stream);
   if (o.verbose)
@@ -118,6 +125,41 @@ KernelResult checkAndTime(const KernelFile &kernel, const Problem &p,
 
 } // namespace
 
+std::vector<const KernelFile *>
+problemCandidates(const Options &o, const std::vector<KernelFile> &kernels,
+                  const Problem &p) {
+  // --candidates: this problem's listed kernels (the first --topk).
+  std::set<std::string> listed;
+  bool restricted = !o.candidates.empty();
+  if (restricted) {
+    auto it =
+        o.candidates.find(std::to_string(p.M) + "," + std::to_string(p.N) +
+                          "," + std::to_string(p.K));
+    if (it != o.candidates.end()) {
+      // Lists for other dtypes or layouts of the same M, N, K share the
+      // key: count only this problem's matching kernels.
+      int kept = 0;
+      for (const std::string &name : it->second) {
+        auto k = std::find_if(
+            kernels.begin(), kernels.end(),
+            [&](const KernelFile &f) { return name == f.info.name; });
+        if (k == kernels.end() || !k->matches(p.dtype, p.transA, p.transB))
+          continue;
+        if (o.topk && kept == o.topk)
+          break;
+        listed.insert(name);
+        ++kept;
+      }
+    }
+  }
+  std::vector<const KernelFile *> candidates;
+  for (const KernelFile &k : kernels)
+    if (k.matches(p.dtype, p.transA, p.transB) &&
+        (!restricted || listed.count(k.info.name)))
+      candidates.push_back(&k);
+  return candidates;
+}
+
 int runBench(const Options &o, const std::vector<KernelFile> &kernels,
              const DeviceInfo &device, cudaStream_t stream) {
   std::unique_ptr<Blas> blas;
@@ -125,6 +167,7 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
     blas = std::make_unique<Blas>(stream);
   CheckBuffers checkBuffers;
   RotatingBuffers timing;
+  RotatingInputs timingInputs, noInputs;
   std::vector<ResultRow> rows;
   uint64_t seed = o.seed;
   int failedRows = 0;
@@ -153,45 +196,19 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
       row.label = shape.label.empty() ? "custom" : shape.label;
       row.problem = p;
       row.rooflineTflops = rooflineTflops(o, p);
-      std::vector<const KernelFile *> candidates;
-      // --candidates: this problem's listed kernels (the first --topk).
-      std::set<std::string> listedNames;
-      bool restricted = !o.candidates.empty();
-      if (restricted) {
-        auto it =
-            o.candidates.find(std::to_string(p.M) + "," + std::to_string(p.N) +
-                              "," + std::to_string(p.K));
-        if (it != o.candidates.end()) {
-          // Lists for other dtypes or layouts of the same M, N, K share
-          // the key: count only this problem's matching kernels.
-          int kept = 0;
-          for (const std::string &name : it->second) {
-            auto k = std::find_if(
-                kernels.begin(), kernels.end(),
-                [&](const KernelFile &f) { return name == f.info.name; });
-            if (k == kernels.end() || !k->matches(dtype, p.transA, p.transB))
-              continue;
-            if (o.topk && kept == o.topk)
-              break;
-            listedNames.insert(name);
-            ++kept;
-          }
-        }
-      }
-      const std::set<std::string> *listed = restricted ? &listedNames : nullptr;
-      for (const KernelFile &k : kernels)
-        if (k.matches(dtype, p.transA, p.transB) &&
-            (!listed || listed->count(k.info.name)))
-          candidates.push_back(&k);
+      std::vector<const KernelFile *> candidates =
+          problemCandidates(o, kernels, p);
       if (candidates.empty()) {
         row.status = "SKIP";
         printTableRow(stdout, row);
         rows.push_back(row);
         continue;
       }
+      int preparedOut = -1; // the output type `timing` holds C for
       if (!o.checkOnly) {
         setActivity("timing cuBLAS and cuBLASLt on " + p.describe());
         timing.prepare(p, device.l2Bytes, seed++, stream);
+        preparedOut = p.outDtype;
         row.cublasMs = medianMilliseconds(
             [&](int r) {
               blas->gemm(p, timing.A(r), timing.B(r), timing.C(r), 1.0, 0.0);
@@ -199,59 +216,100 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
             o.reps, o.warmup, stream);
         row.cublasLtMs = timeCublasLt(*blas, p, timing, o, stream);
       }
-      std::vector<KernelResult> results;
-      for (const KernelFile *k : candidates)
-        results.push_back(
-            checkAndTime(*k, p, o, seed, checkBuffers, timing, stream));
-      bool allPassed = std::all_of(results.begin(), results.end(),
-                                   [](auto &r) { return r.passed; });
-      if (!allPassed)
-        ++failedRows;
+      // Kernels with different epilogues compute different functions: the
+      // plain kernels and each epilogue get a row of their own.
+      std::vector<std::vector<const KernelFile *>> groups;
+      for (const KernelFile *k : candidates) {
+        auto group = std::find_if(groups.begin(), groups.end(), [&](auto &g) {
+          return std::strcmp(g[0]->info.epilogue, k->info.epilogue) == 0;
+        });
+        if (group == groups.end())
+          groups.push_back({k});
+        else
+          group->push_back(k);
+      }
+      std::stable_sort(groups.begin(), groups.end(), [](auto &a, auto &b) {
+        return std::strcmp(a[0]->info.epilogue, b[0]->info.epilogue) < 0;
+      });
+      for (const std::vector<const KernelFile *> &group : groups) {
+        const KernelFile &first = *group[0];
+        Problem q = p;
+        q.outDtype = first.info.outDtype;
+        ResultRow groupRow = row;
+        groupRow.problem = q;
+        const RotatingInputs *inputs = &noInputs;
+        if (!o.checkOnly) {
+          if (preparedOut != q.outDtype) {
+            timing.prepare(q, device.l2Bytes, seed++, stream);
+            preparedOut = q.outDtype;
+          }
+          if (first.epilogue) {
+            timingInputs.prepare(*first.epilogue, o.epilogueInputs, q,
+                                 timing.copies(), seed++, stream);
+            inputs = &timingInputs;
+          }
+        }
+        std::vector<KernelResult> results;
+        for (const KernelFile *k : group)
+          results.push_back(checkAndTime(*k, q, o, seed, checkBuffers, timing,
+                                         *inputs, stream));
+        bool allPassed = std::all_of(results.begin(), results.end(),
+                                     [](auto &r) { return r.passed; });
+        if (!allPassed)
+          ++failedRows;
+        if (first.epilogue && !o.checkOnly && o.verbose)
+          std::printf("  epilogue %s timed with %s\n", first.info.epilogue,
+                      inputs->describe().c_str());
 
-      if (o.allKernels) {
-        for (const KernelResult &r : results) {
-          ResultRow kernelRow = row;
-          kernelRow.kernel = r.kernel->info.name;
-          kernelRow.isaacMs = r.ms;
-          kernelRow.maxError = r.maxError;
-          kernelRow.status = r.passed ? "PASS" : "FAIL";
-          printTableRow(stdout, kernelRow);
-          rows.push_back(kernelRow);
+        if (o.allKernels) {
+          for (const KernelResult &r : results) {
+            ResultRow kernelRow = groupRow;
+            kernelRow.kernel = r.kernel->info.name;
+            kernelRow.isaacMs = r.ms;
+            kernelRow.maxError = r.maxError;
+            kernelRow.status = r.passed ? "PASS" : "FAIL";
+            printTableRow(stdout, kernelRow);
+            rows.push_back(kernelRow);
+          }
+          continue;
         }
-        continue;
-      }
-      // The fastest passing kernel; with --check-only (nothing timed) the
-      // row stands for all candidates and shows the worst error.
-      const KernelResult *best = nullptr;
-      for (const KernelResult &r : results)
-        if (r.passed && (!best || r.ms < best->ms))
-          best = &r;
-      row.status = allPassed ? "PASS" : "FAIL";
-      if (o.checkOnly || !best) {
+        // The fastest passing kernel; with --check-only (nothing timed) the
+        // row stands for all candidates and shows the worst error.
+        const KernelResult *best = nullptr;
         for (const KernelResult &r : results)
-          row.maxError = std::isnan(row.maxError)
-                             ? r.maxError
-                             : std::max(row.maxError, r.maxError);
-        row.kernel = candidates.size() == 1
-                         ? std::string(candidates[0]->info.name)
-                         : std::to_string(candidates.size()) + " kernels";
-      } else {
-        row.kernel = best->kernel->info.name;
-        row.isaacMs = best->ms;
-        row.maxError = best->maxError;
-        if (cache) {
-          // The re-benchmarked winner, for isaac-select-config's cache=.
-          std::fprintf(
-              cache, "%s %s %c%c %lld %lld %lld %lld #isaac.gemm<%s>\n",
-              device.chip.c_str(), dtypeName(p.dtype), p.transA ? 't' : 'n',
-              p.transB ? 't' : 'n', (long long)p.M, (long long)p.N,
-              (long long)p.K, (long long)o.batch,
-              best->kernel->config().str().c_str());
-          std::fflush(cache);
+          if (r.passed && (!best || r.ms < best->ms))
+            best = &r;
+        groupRow.status = allPassed ? "PASS" : "FAIL";
+        if (o.checkOnly || !best) {
+          for (const KernelResult &r : results)
+            groupRow.maxError = std::isnan(groupRow.maxError)
+                                    ? r.maxError
+                                    : std::max(groupRow.maxError, r.maxError);
+          groupRow.kernel = group.size() == 1
+                                ? std::string(group[0]->info.name)
+                                : std::to_string(group.size()) + " kernels" +
+                                      (first.epilogue ? std::string(" _ep") +
+                                                            first.info.epilogue
+                                                      : std::string());
+        } else {
+          groupRow.kernel = best->kernel->info.name;
+          groupRow.isaacMs = best->ms;
+          groupRow.maxError = best->maxError;
+          // The re-benchmarked winner, for isaac-select-config's cache=;
+          // the cache holds plain GEMMs.
+          if (cache && !first.epilogue) {
+            std::fprintf(
+                cache, "%s %s %c%c %lld %lld %lld %lld #isaac.gemm<%s>\n",
+                device.chip.c_str(), dtypeName(p.dtype), p.transA ? 't' : 'n',
+                p.transB ? 't' : 'n', (long long)p.M, (long long)p.N,
+                (long long)p.K, (long long)o.batch,
+                best->kernel->config().str().c_str());
+            std::fflush(cache);
+          }
         }
+        printTableRow(stdout, groupRow);
+        rows.push_back(groupRow);
       }
-      printTableRow(stdout, row);
-      rows.push_back(row);
     }
   }
   setActivity("");

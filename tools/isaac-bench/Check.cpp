@@ -10,9 +10,6 @@
 
 namespace bench {
 
-/// Elements after the last one of C that must stay untouched.
-constexpr int64_t kGuardElements = 64;
-
 namespace {
 
 double readElement(const void *base, int dtype, int64_t index,
@@ -65,6 +62,28 @@ std::string describeWorst(const Problem &p, int64_t e, double error,
 
 } // namespace
 
+int32_t launchKernel(const KernelFile &kernel, const Problem &p, void *C,
+                     const void *A, const void *B, double alpha, double beta,
+                     int flags, const isaacEpilogueInput *inputs,
+                     cudaStream_t stream) {
+  const isaacKernelInfo &info = kernel.info;
+  if (kernel.epilogue)
+    return isaacGemmLaunchEpilogue(
+        kernel.ptx.c_str(), info.name, info.dtype, info.ml, info.nl,
+        info.threads, info.kg, C, A, B, static_cast<int32_t>(p.M),
+        static_cast<int32_t>(p.N), static_cast<int32_t>(p.K),
+        static_cast<int32_t>(p.lda), static_cast<int32_t>(p.ldb),
+        static_cast<int32_t>(p.ldc), p.sA, p.sB, p.sC,
+        static_cast<int32_t>(p.batch), alpha, beta, stream, flags,
+        kernel.epilogue->program.numInputs(), inputs);
+  return isaacGemmLaunch(
+      kernel.ptx.c_str(), info.name, info.dtype, info.ml, info.nl, info.threads,
+      info.kg, C, A, B, static_cast<int32_t>(p.M), static_cast<int32_t>(p.N),
+      static_cast<int32_t>(p.K), static_cast<int32_t>(p.lda),
+      static_cast<int32_t>(p.ldb), static_cast<int32_t>(p.ldc), p.sA, p.sB,
+      p.sC, static_cast<int32_t>(p.batch), alpha, beta, stream, flags);
+}
+
 double checkTolerance(double base, const Problem &p) {
   double u = p.dtype == ISAAC_F32 ? 5.96e-8 : 1.11e-16;
   return base + 4.0 * std::sqrt(double(p.K)) * u;
@@ -74,7 +93,9 @@ CheckOutcome checkKernel(const KernelFile &kernel, const Problem &p,
                          double alpha, double beta, int flags, uint64_t seed,
                          double tolerance, CheckBuffers &buffers,
                          cudaStream_t stream) {
-  const isaacKernelInfo &info = kernel.info;
+  if (kernel.epilogue)
+    return checkFusedKernel(kernel, p, alpha, beta, flags, seed, tolerance,
+                            buffers, stream);
   size_t size = p.elementSize();
   int64_t countA = p.offset + p.spanA(), countB = p.offset + p.spanB();
   int64_t countC = p.offset + p.spanC() + kGuardElements;
@@ -106,13 +127,9 @@ CheckOutcome checkKernel(const KernelFile &kernel, const Problem &p,
                 beta, stream);
 
   CheckOutcome outcome;
-  int32_t status = isaacGemmLaunch(
-      kernel.ptx.c_str(), info.name, info.dtype, info.ml, info.nl, info.threads,
-      info.kg, base(buffers.C), base(buffers.A), base(buffers.B),
-      static_cast<int32_t>(p.M), static_cast<int32_t>(p.N),
-      static_cast<int32_t>(p.K), static_cast<int32_t>(p.lda),
-      static_cast<int32_t>(p.ldb), static_cast<int32_t>(p.ldc), p.sA, p.sB,
-      p.sC, static_cast<int32_t>(p.batch), alpha, beta, stream, flags);
+  int32_t status =
+      launchKernel(kernel, p, base(buffers.C), base(buffers.A), base(buffers.B),
+                   alpha, beta, flags, nullptr, stream);
   if (status != ISAAC_SUCCESS) {
     CUDA_CHECK(cudaStreamSynchronize(stream));
     outcome.maxError = INFINITY;

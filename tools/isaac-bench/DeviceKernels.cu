@@ -3,6 +3,9 @@
 #include "CudaCheck.h"
 #include "DeviceKernels.h"
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
 #include <cfloat>
 #include <cmath>
 
@@ -39,6 +42,16 @@ __device__ void uniformValue(uint64_t bits, float &value) {
 __device__ void uniformValue(uint64_t bits, double &value) {
   value = (static_cast<double>(bits >> 12) * 2.0 + 1.0) * 0x1p-52 - 1.0;
 }
+/// The same with 11 (f16) and 8 (bf16) significant bits: odd multiples of
+/// 2^-11 and 2^-8 minus one are exact in those types.
+__device__ void uniformValue(uint64_t bits, __half &value) {
+  value = __float2half_rn(static_cast<float>(
+      (static_cast<double>(bits >> 54) * 2.0 + 1.0) * 0x1p-11 - 1.0));
+}
+__device__ void uniformValue(uint64_t bits, __nv_bfloat16 &value) {
+  value = __float2bfloat16_rn(static_cast<float>(
+      (static_cast<double>(bits >> 57) * 2.0 + 1.0) * 0x1p-8 - 1.0));
+}
 
 template <typename T>
 __global__ void fillUniformKernel(T *data, int64_t count, uint64_t seed) {
@@ -48,11 +61,13 @@ __global__ void fillUniformKernel(T *data, int64_t count, uint64_t seed) {
     uniformValue(mix64(seed ^ mix64(static_cast<uint64_t>(i))), data[i]);
 }
 
-template <typename T> __global__ void fillNaNKernel(T *data, int64_t count) {
+/// Writes the bit pattern `value` everywhere.
+template <typename Bits>
+__global__ void fillBitsKernel(Bits *data, int64_t count, Bits value) {
   int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
        i < count; i += stride)
-    data[i] = static_cast<T>(NAN);
+    data[i] = value;
 }
 
 struct RefParams {
@@ -180,22 +195,47 @@ __global__ void delayKernel(uint64_t nanoseconds) {
 
 void fillUniform(void *data, int dtype, int64_t count, uint64_t seed,
                  cudaStream_t stream) {
-  if (dtype)
-    fillUniformKernel<<<gridFor(count), kThreads, 0, stream>>>(
-        static_cast<double *>(data), count, seed);
-  else
+  switch (dtype) {
+  case 0:
     fillUniformKernel<<<gridFor(count), kThreads, 0, stream>>>(
         static_cast<float *>(data), count, seed);
+    break;
+  case 1:
+    fillUniformKernel<<<gridFor(count), kThreads, 0, stream>>>(
+        static_cast<double *>(data), count, seed);
+    break;
+  case 2:
+    fillUniformKernel<<<gridFor(count), kThreads, 0, stream>>>(
+        static_cast<__half *>(data), count, seed);
+    break;
+  default:
+    fillUniformKernel<<<gridFor(count), kThreads, 0, stream>>>(
+        static_cast<__nv_bfloat16 *>(data), count, seed);
+    break;
+  }
   CUDA_CHECK_LAUNCH();
 }
 
 void fillNaN(void *data, int dtype, int64_t count, cudaStream_t stream) {
-  if (dtype)
-    fillNaNKernel<<<gridFor(count), kThreads, 0, stream>>>(
-        static_cast<double *>(data), count);
-  else
-    fillNaNKernel<<<gridFor(count), kThreads, 0, stream>>>(
-        static_cast<float *>(data), count);
+  // Quiet NaNs by their bits: f32, f64, f16, bf16.
+  switch (dtype) {
+  case 0:
+    fillBitsKernel<<<gridFor(count), kThreads, 0, stream>>>(
+        static_cast<uint32_t *>(data), count, uint32_t(0x7fc00000u));
+    break;
+  case 1:
+    fillBitsKernel<<<gridFor(count), kThreads, 0, stream>>>(
+        static_cast<uint64_t *>(data), count, uint64_t(0x7ff8000000000000ull));
+    break;
+  case 2:
+    fillBitsKernel<<<gridFor(count), kThreads, 0, stream>>>(
+        static_cast<uint16_t *>(data), count, uint16_t(0x7e00u));
+    break;
+  default:
+    fillBitsKernel<<<gridFor(count), kThreads, 0, stream>>>(
+        static_cast<uint16_t *>(data), count, uint16_t(0x7fc0u));
+    break;
+  }
   CUDA_CHECK_LAUNCH();
 }
 

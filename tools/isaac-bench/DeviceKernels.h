@@ -18,12 +18,13 @@
 
 namespace bench {
 
-/// Fills `count` elements with values uniform in [-1, 1], never zero, from a
-/// counter-based generator: the same seed gives the same data.
+/// Fills `count` elements of an isaacDtype (f32, f64, f16, bf16) with values
+/// uniform in [-1, 1], never zero, from a counter-based generator: the same
+/// seed gives the same data.
 void fillUniform(void *data, int dtype, int64_t count, uint64_t seed,
                  cudaStream_t stream);
 
-/// Fills `count` elements with a quiet NaN.
+/// Fills `count` elements of an isaacDtype with a quiet NaN.
 void fillNaN(void *data, int dtype, int64_t count, cudaStream_t stream);
 
 /// ref = alpha*op(A)*op(B) + beta*C0 and bound = |alpha|*|op(A)|*|op(B)| +

@@ -23,6 +23,25 @@ using namespace bench;
 int main(int argc, char **argv) {
   Options options = parseOptions(argc, argv);
 
+  // The kernels first: a malformed fused kernel is refused before the GPU
+  // is touched, and --list and --check-epilogue need no GPU at all.
+  std::vector<KernelFile> kernels;
+  std::string error;
+  if (!loadKernelDir(options.ptxDir, options.kernel, kernels, error)) {
+    std::fprintf(stderr, "isaac-bench: %s\n", error.c_str());
+    return 2;
+  }
+  if (options.list)
+    return runList(options, kernels);
+  if (!options.epilogueValues.empty())
+    return runEpilogueValues(options, kernels);
+  if (kernels.empty()) {
+    std::fprintf(stderr, "isaac-bench: no usable kernels%s%s in %s\n",
+                 options.kernel.empty() ? "" : " named ",
+                 options.kernel.c_str(), options.ptxDir.c_str());
+    return 2;
+  }
+
   CUDA_CHECK(cudaSetDevice(options.device));
   // Creates the device's primary context and makes it current. The runtime
   // library's driver calls use the current context, so they share it (and
@@ -47,18 +66,6 @@ int main(int argc, char **argv) {
                 options.peakTflops[0], options.peakTflops[1],
                 options.bandwidthGBs, options.reps, options.warmup);
 
-  std::vector<KernelFile> kernels;
-  std::string error;
-  if (!loadKernelDir(options.ptxDir, options.kernel, kernels, error)) {
-    std::fprintf(stderr, "isaac-bench: %s\n", error.c_str());
-    return 2;
-  }
-  if (kernels.empty()) {
-    std::fprintf(stderr, "isaac-bench: no usable kernels%s%s in %s\n",
-                 options.kernel.empty() ? "" : " named ",
-                 options.kernel.c_str(), options.ptxDir.c_str());
-    return 2;
-  }
   for (const KernelFile &kernel : kernels)
     if (kernel.info.chip[0] && chip != kernel.info.chip)
       std::fprintf(stderr,
@@ -99,7 +106,9 @@ int main(int argc, char **argv) {
   int status = !options.collectSamples.empty()
                    ? runCollect(options, kernels, stream)
                : options.sweep ? runSweep(options, kernels, stream)
-                               : runBench(options, kernels, device, stream);
+               : options.epilogueOverhead
+                   ? runEpilogueOverhead(options, kernels, device, stream)
+                   : runBench(options, kernels, device, stream);
   CUDA_CHECK(cudaStreamSynchronize(stream));
   CUDA_CHECK(cudaStreamDestroy(stream));
   return status;

@@ -38,10 +38,27 @@ bool loadKernelDir(const std::string &dir, const std::string &onlyName,
     kernel.path = path.string();
     kernel.ptx = text.str();
     if (isaacParseKernelInfo(kernel.ptx.c_str(), &kernel.info)) {
+      if (mentionsEpilogue(kernel.ptx)) {
+        error = path.string() +
+                ": malformed fused-epilogue kernel: " + isaacGetLastError();
+        return false;
+      }
       std::fprintf(stderr, "isaac-bench: warning: %s: %s; skipped\n",
                    path.c_str(), isaacGetLastError());
       continue;
     }
+    if (kernel.info.epilogue[0]) {
+      auto epilogue = std::make_shared<KernelEpilogue>();
+      std::string why;
+      if (!loadKernelEpilogue(kernel.ptx, kernel.info, *epilogue, why)) {
+        error =
+            path.string() + ": fused kernel " + kernel.info.name + ": " + why;
+        return false;
+      }
+      kernel.epilogue = std::move(epilogue);
+    }
+    // After the epilogue check: a malformed fused kernel is an error even
+    // when another kernel is selected.
     if (!onlyName.empty() && onlyName != kernel.info.name)
       continue;
     if (path.stem().string() != kernel.info.name)

@@ -3,9 +3,12 @@
 #ifndef ISAAC_BENCH_KERNELDIR_H
 #define ISAAC_BENCH_KERNELDIR_H
 
+#include "EpilogueCheck.h"
+
 #include "isaac/Model/GemmConfig.h"
 #include "isaac/Runtime/Runtime.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,6 +18,9 @@ struct KernelFile {
   std::string path;
   std::string ptx;
   isaacKernelInfo info;
+  /// The fused epilogue, null for a plain GEMM kernel. Shared so that
+  /// copies of the KernelFile keep their EpilogueReference's program alive.
+  std::shared_ptr<const KernelEpilogue> epilogue;
 
   /// The tuning vector, as lib/Model spells and prints it.
   isaac::GemmConfig config() const {
@@ -30,8 +36,13 @@ struct KernelFile {
 
 /// Reads every `*.ptx` file of `dir` (sorted by name) and parses its
 /// `// isaac.kernel` line; files that fail are reported on stderr and
-/// skipped. Only the kernel `onlyName` is kept when it is not empty.
-/// Returns false if the directory cannot be read.
+/// skipped. A fused kernel (name suffix `_ep<ID>`) must also have an
+/// `// isaac.epilogue` line whose program parses and matches the kernel
+/// (loadKernelEpilogue): a file that mentions an epilogue and fails either
+/// check is an error, since its checks would otherwise silently be lost.
+/// Only the kernel `onlyName` is kept when it is not empty. Returns false
+/// with `error` set if the directory cannot be read or a fused kernel is
+/// malformed.
 bool loadKernelDir(const std::string &dir, const std::string &onlyName,
                    std::vector<KernelFile> &kernels, std::string &error);
 

@@ -19,6 +19,13 @@ struct DeviceInfo {
   size_t l2Bytes = 0;
 };
 
+/// The kernels that may run `p`: those of its dtype and layout, plain and
+/// fused, restricted to the ones --candidates lists for its M, N, K (the
+/// first --topk of them) when a list is given.
+std::vector<const KernelFile *>
+problemCandidates(const Options &options,
+                  const std::vector<KernelFile> &kernels, const Problem &p);
+
 /// Checks and times the problems of `options`; returns the exit status.
 int runBench(const Options &options, const std::vector<KernelFile> &kernels,
              const DeviceInfo &device, cudaStream_t stream);
@@ -31,6 +38,19 @@ int runSweep(const Options &options, const std::vector<KernelFile> &kernels,
 /// returns the exit status.
 int runCollect(const Options &options, const std::vector<KernelFile> &kernels,
                cudaStream_t stream);
+
+/// Times, per problem, each plain candidate kernel and every fused kernel
+/// of the same configuration (--epilogue-overhead); returns the exit status.
+int runEpilogueOverhead(const Options &options,
+                        const std::vector<KernelFile> &kernels,
+                        const DeviceInfo &device, cudaStream_t stream);
+
+/// Prints the kernels of the directory (--list); no GPU.
+int runList(const Options &options, const std::vector<KernelFile> &kernels);
+
+/// Checks epilogue values computed elsewhere (--check-epilogue); no GPU.
+int runEpilogueValues(const Options &options,
+                      const std::vector<KernelFile> &kernels);
 
 } // namespace bench
 

@@ -69,6 +69,28 @@ Correctness sweep:
   --sweep-sizes LIST       comma-separated sizes for M, N and K (default
                            1,2,7,31,32,33,127,128,129,1000,2049)
 
+Fused epilogues (kernels named ..._ep<ID>, see docs/abi.md): every mode
+checks them against their '// isaac.epilogue' program; each check draws a
+layout per input (full, full-t, row, col, scalar; batch stride or none):
+  --epilogue-inputs LIST   layouts of the inputs when timing, one per input
+                           (the last repeats): full, full-t, row, col or
+                           scalar (default col: a per-column bias)
+  --epilogue-overhead      time each problem's kernel (the first of its
+                           --candidates, or every matching plain kernel) as a
+                           plain kernel and as each fused kernel of the same
+                           configuration (its name plus _ep<ID>); prints the
+                           ratio fused/plain per problem and the geomean
+                           (--csv writes the rows)
+
+Without a GPU:
+  --list                   print the kernels of DIR and their epilogues; a
+                           fused kernel whose header or program is malformed
+                           is an error (exit 2), as in every mode
+  --check-epilogue FILE    check epilogue values computed elsewhere with the
+                           tolerance of the checks: 'kernel NAME' lines, each
+                           followed by rows of the raw bits (unsigned
+                           decimal) of x, in0.. and the output, in their types
+
 Dataset collection (isaac-tune's samples, docs/tuning.md):
   --collect SAMPLES        time each kernel on the inputs listed for it in
                            SAMPLES ('KERNEL M N K' lines)
@@ -79,7 +101,8 @@ Dataset collection (isaac-tune's samples, docs/tuning.md):
   -v, --verbose            print every check and measurement
   -h, --help               this text
 
-The exit status is 1 if any check fails, 2 on a CUDA error.
+The exit status is 1 if any check fails, 2 on a usage or CUDA error or a
+malformed fused kernel.
 )";
 
 [[noreturn]] void usageError(const std::string &message) {
@@ -239,6 +262,16 @@ Options parseOptions(int argc, char **argv) {
       o.collectOut = value();
     } else if (arg == "--time-limit") {
       o.timeLimitSeconds = parsePositive(arg, value());
+    } else if (arg == "--list") {
+      o.list = true;
+    } else if (arg == "--check-epilogue") {
+      o.epilogueValues = value();
+    } else if (arg == "--epilogue-inputs") {
+      std::string error;
+      if (!parsePatternList(value(), o.epilogueInputs, error))
+        usageError("--epilogue-inputs: " + error);
+    } else if (arg == "--epilogue-overhead") {
+      o.epilogueOverhead = true;
     } else if (arg == "-v" || arg == "--verbose") {
       o.verbose = true;
     } else {
@@ -251,6 +284,10 @@ Options parseOptions(int argc, char **argv) {
     usageError("--topk N needs --candidates FILE");
   if (!o.collectSamples.empty() && o.collectOut.empty())
     usageError("--collect SAMPLES needs --out CSV");
+  if (o.epilogueOverhead &&
+      (o.checkOnly || o.sweep || !o.collectSamples.empty()))
+    usageError("--epilogue-overhead times kernels: it does not combine with "
+               "--check-only, --sweep or --collect");
   if (table4 || o.shapes.empty()) {
     std::vector<Shape> suite = table4Shapes();
     o.shapes.insert(o.shapes.begin(), suite.begin(), suite.end());

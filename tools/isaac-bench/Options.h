@@ -3,6 +3,7 @@
 #ifndef ISAAC_BENCH_OPTIONS_H
 #define ISAAC_BENCH_OPTIONS_H
 
+#include "EpilogueCheck.h"
 #include "Problem.h"
 
 #include <cstdint>
@@ -39,12 +40,20 @@ struct Options {
   // --candidates: per-problem kernel lists ("M,N,K" -> kernel names, in
   // the file's order, e.g. a model's ranking); --topk keeps the first N.
   std::map<std::string, std::vector<std::string>> candidates;
-  int topk = 0; // 0: all listed
+  int topk = 0;         // 0: all listed
   std::string cacheOut; // --cache-out: tuning-cache lines of the winners
   // --collect: time kernels on the inputs of a samples file (dataset mode).
   std::string collectSamples;
   std::string collectOut;
   double timeLimitSeconds = 0; // 0: none
+  // --list: print the kernels of the directory and exit (no GPU).
+  bool list = false;
+  // --check-epilogue: check computed epilogue values (no GPU).
+  std::string epilogueValues;
+  // --epilogue-inputs: layouts of fused epilogues' inputs when timing.
+  std::vector<InputPattern> epilogueInputs = {InputPattern::Column};
+  // --epilogue-overhead: time each plain kernel against its fused versions.
+  bool epilogueOverhead = false;
 };
 
 /// Parses argv; prints usage and exits on --help or an error.

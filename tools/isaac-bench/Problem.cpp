@@ -2,6 +2,8 @@
 
 #include "Problem.h"
 
+#include "isaac/Model/GemmConfig.h"
+
 #include <fstream>
 #include <sstream>
 
@@ -22,14 +24,24 @@ const char *layoutName(bool transA, bool transB) {
   return names[transA][transB];
 }
 
-const char *dtypeName(int dtype) { return dtype ? "f64" : "f32"; }
+const char *dtypeName(int dtype) {
+  return isaac::dtypeName(static_cast<isaac::DType>(dtype));
+}
+
+size_t dtypeSize(int dtype) {
+  return static_cast<size_t>(
+      isaac::dtypeBytes(static_cast<isaac::DType>(dtype)));
+}
 
 std::string Problem::layout() const { return layoutName(transA, transB); }
 
 std::string Problem::describe() const {
   std::ostringstream os;
   os << "M=" << M << " N=" << N << " K=" << K << " " << layout() << " "
-     << dtypeName(dtype) << " lda=" << lda << " ldb=" << ldb << " ldc=" << ldc;
+     << dtypeName(dtype);
+  if (outDtype != dtype)
+    os << "->" << dtypeName(outDtype);
+  os << " lda=" << lda << " ldb=" << ldb << " ldc=" << ldc;
   if (batch > 1)
     os << " batch=" << batch << " sA=" << sA << " sB=" << sB << " sC=" << sC;
   if (offset)
@@ -41,6 +53,7 @@ Problem makeProblem(const Shape &shape, int dtype, int64_t batch, int64_t ldPad,
                     int64_t stridePad, bool misalign) {
   Problem p;
   p.dtype = dtype;
+  p.outDtype = dtype;
   p.M = shape.M;
   p.N = shape.N;
   p.K = shape.K;

@@ -17,6 +17,9 @@
 
 namespace bench {
 
+/// Bytes of an element of an isaacDtype.
+size_t dtypeSize(int dtype);
+
 struct Shape {
   std::string label; // e.g. "LINPACK"; empty for user shapes
   int64_t M = 0, N = 0, K = 0;
@@ -25,7 +28,8 @@ struct Shape {
 };
 
 struct Problem {
-  int dtype = 0; // isaacDtype
+  int dtype = 0;    // isaacDtype of A, B, the accumulation, alpha and beta
+  int outDtype = 0; // isaacDtype of C: dtype, or a fused epilogue's output
   int64_t M = 0, N = 0, K = 0;
   bool transA = false, transB = false;
   int64_t lda = 0, ldb = 0, ldc = 0;
@@ -33,7 +37,10 @@ struct Problem {
   int64_t batch = 1;
   int64_t offset = 0; // elements between the allocation and the base pointers
 
-  size_t elementSize() const { return dtype ? 8 : 4; }
+  /// Bytes of an element of A and B (and of C without a fused epilogue).
+  size_t elementSize() const { return dtypeSize(dtype); }
+  /// Bytes of an element of C.
+  size_t outElementSize() const { return dtypeSize(outDtype); }
   /// Elements from the first to the last element of one matrix.
   int64_t footprintA() const;
   int64_t footprintB() const;
@@ -57,11 +64,13 @@ struct Problem {
 };
 
 const char *layoutName(bool transA, bool transB);
+/// "f32", "f64", "f16" or "bf16" for an isaacDtype.
 const char *dtypeName(int dtype);
 
 /// Resolves `shape` for `dtype`: leading dimensions default to the minimum
 /// plus `ldPad`, batch strides to a footprint plus `stridePad`, and base
-/// pointers move by one element when `misalign` is set.
+/// pointers move by one element when `misalign` is set. C is of `dtype`;
+/// set outDtype for a kernel with a fused epilogue.
 Problem makeProblem(const Shape &shape, int dtype, int64_t batch, int64_t ldPad,
                     int64_t stridePad, bool misalign);
 

@@ -5,7 +5,9 @@
 // list of problems with several large dimensions. Runs rotate through odd
 // leading dimensions, misaligned base pointers and batches, and each problem
 // runs with beta = 0 and beta != 0 and, for split-K kernels, in both the
-// atomic and the deterministic mode.
+// atomic and the deterministic mode (a fused kernel reduces through the
+// workspace in both, which is what the second run checks). A fused kernel's
+// epilogue inputs get a layout drawn per check (checkFusedKernel).
 //
 //===----------------------------------------------------------------------===//
 
@@ -115,6 +117,8 @@ int runSweep(const Options &o, const std::vector<KernelFile> &kernels,
           std::string where = p.describe() +
                               (beta != 0 ? " beta=0.5" : " beta=0") +
                               modeName(info, flags);
+          if (!outcome.inputs.empty())
+            where += ", " + outcome.inputs;
           if (!(outcome.maxError <= worstError)) {
             worstError = outcome.maxError;
             worstProblem = where;
@@ -122,7 +126,9 @@ int runSweep(const Options &o, const std::vector<KernelFile> &kernels,
           if (outcome.passed) {
             ++kernelPassed;
             if (o.verbose)
-              std::printf("  pass %s: %.3e\n", where.c_str(), outcome.maxError);
+              std::printf("  pass %s: %.3e%s\n", where.c_str(),
+                          outcome.maxError,
+                          outcome.errorIsFraction ? " of tol" : "");
             continue;
           }
           if (++kernelFailed <= kMaxReportedFailures)
@@ -133,10 +139,12 @@ int runSweep(const Options &o, const std::vector<KernelFile> &kernels,
     }
     passed += kernelPassed;
     failed += kernelFailed;
-    char line[512];
+    // A fused kernel's error is a fraction of each element's tolerance.
+    char line[1024];
     std::snprintf(line, sizeof(line),
-                  "%-64s %6lld passed %6lld failed  worst %.2e (%s)", info.name,
-                  kernelPassed, kernelFailed, worstError, worstProblem.c_str());
+                  "%-64s %6lld passed %6lld failed  worst %.2e%s (%s)",
+                  info.name, kernelPassed, kernelFailed, worstError,
+                  kernel.epilogue ? " of tol" : "", worstProblem.c_str());
     summaries.push_back(line);
     if (kernelFailed > kMaxReportedFailures)
       std::printf("  ... %lld more failures\n",

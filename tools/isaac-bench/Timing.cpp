@@ -20,7 +20,8 @@ void RotatingBuffers::prepare(const Problem &p, size_t l2Bytes, uint64_t seed,
   size_t size = p.elementSize();
   size_t bytesA = (p.offset + p.spanA()) * size;
   size_t bytesB = (p.offset + p.spanB()) * size;
-  size_t bytesC = (p.offset + p.spanC()) * size;
+  // C holds the output type of a fused epilogue.
+  size_t bytesC = (p.offset + p.spanC()) * p.outElementSize();
   size_t perCopy = bytesA + bytesB + bytesC;
   size_t freeBytes = 0, totalBytes = 0;
   CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
@@ -29,6 +30,7 @@ void RotatingBuffers::prepare(const Problem &p, size_t l2Bytes, uint64_t seed,
   count = static_cast<int>(
       std::min<size_t>({wanted, affordable, size_t(kMaxCopies)}));
   offsetBytes = p.offset * size;
+  offsetBytesC = p.offset * p.outElementSize();
   if (a.size() < static_cast<size_t>(count)) {
     a.resize(count);
     b.resize(count);
@@ -41,7 +43,8 @@ void RotatingBuffers::prepare(const Problem &p, size_t l2Bytes, uint64_t seed,
     uint64_t s = seed * 1000003u + i * 3u;
     fillUniform(a[i].data(), p.dtype, bytesA / size, s, stream);
     fillUniform(b[i].data(), p.dtype, bytesB / size, s + 1, stream);
-    fillUniform(c[i].data(), p.dtype, bytesC / size, s + 2, stream);
+    fillUniform(c[i].data(), p.outDtype, bytesC / p.outElementSize(), s + 2,
+                stream);
   }
   CUDA_CHECK(cudaStreamSynchronize(stream));
 }
@@ -52,6 +55,39 @@ unsigned RotatingBuffers::alignment() const {
     for (const DeviceBuffer *buffer : {&a[i], &b[i], &c[i]})
       bits |= reinterpret_cast<uintptr_t>(base(*buffer));
   return static_cast<unsigned>(bits & (~bits + 1));
+}
+
+void RotatingInputs::prepare(const KernelEpilogue &epilogue,
+                             const std::vector<InputPattern> &patterns,
+                             const Problem &p, int copies, uint64_t seed,
+                             cudaStream_t stream) {
+  const isaac::EpilogueProgram &program = epilogue.program;
+  int numInputs = program.numInputs();
+  count = std::max(1, copies);
+  args.assign(numInputs ? count : 0, {});
+  buffers.resize(count);
+  description.clear();
+  for (int i = 0; i < numInputs; ++i) {
+    InputPattern pattern =
+        patterns.empty() ? InputPattern::Column
+                         : patterns[std::min<size_t>(i, patterns.size() - 1)];
+    InputLayout layout = makeInputLayout(pattern, p, 0, true, 0, p.offset);
+    int type = static_cast<int>(program.inputTypes[i]);
+    size_t size = dtypeSize(type);
+    description += (i ? ", in" : "in") + std::to_string(i) + " " +
+                   dtypeName(type) + " " + layout.describe();
+    for (int copy = 0; copy < count; ++copy) {
+      buffers[copy].resize(numInputs);
+      DeviceBuffer &buffer = buffers[copy][i];
+      buffer.reserve(layout.count * size);
+      fillUniform(buffer.data(), type, layout.count,
+                  seed * 1000003u + copy * 17u + i, stream);
+      args[copy].push_back(
+          {static_cast<char *>(buffer.data()) + layout.offset * size,
+           layout.sBatch, layout.sRow, layout.sCol});
+    }
+  }
+  CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
 double medianMilliseconds(const std::function<void(int)> &op, int reps,

@@ -4,6 +4,7 @@
 #define ISAAC_BENCH_TIMING_H
 
 #include "DeviceBuffer.h"
+#include "EpilogueCheck.h"
 #include "Problem.h"
 
 #include <cuda_runtime.h>
@@ -24,7 +25,9 @@ public:
   int copies() const { return count; }
   void *A(int i) const { return base(a[i % count]); }
   void *B(int i) const { return base(b[i % count]); }
-  void *C(int i) const { return base(c[i % count]); }
+  void *C(int i) const {
+    return static_cast<char *>(c[i % count].data()) + offsetBytesC;
+  }
   /// The largest power of two (at most 256) dividing every base pointer.
   unsigned alignment() const;
 
@@ -35,6 +38,31 @@ private:
   std::vector<DeviceBuffer> a, b, c;
   int count = 0;
   size_t offsetBytes = 0;
+  size_t offsetBytesC = 0; // C may be of a fused epilogue's output type
+};
+
+/// The inputs of a fused epilogue for timing: as many copies as the
+/// RotatingBuffers they go with, each input laid out by its pattern.
+class RotatingInputs {
+public:
+  /// `patterns[i]` for input i (the last one for the rest); full and
+  /// transposed inputs get the minimum leading dimension, batched problems
+  /// a batch stride.
+  void prepare(const KernelEpilogue &epilogue,
+               const std::vector<InputPattern> &patterns, const Problem &p,
+               int copies, uint64_t seed, cudaStream_t stream);
+  /// The inputs of run `i`; null without inputs.
+  const isaacEpilogueInput *inputs(int i) const {
+    return args.empty() ? nullptr : args[i % count].data();
+  }
+  /// e.g. "in0 f32 col sBatch=0".
+  const std::string &describe() const { return description; }
+
+private:
+  std::vector<std::vector<DeviceBuffer>> buffers; // [copy][input]
+  std::vector<std::vector<isaacEpilogueInput>> args;
+  int count = 0;
+  std::string description;
 };
 
 /// Median GPU time in milliseconds of `op(rep)` over `reps` runs, after

@@ -8,6 +8,7 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "isaac/Model/GemmConfig.h"
@@ -36,6 +37,10 @@ std::string getTargetChip(Operation *op);
 LogicalResult verifyGemmConfig(function_ref<InFlightDiagnostic()> emitError,
                                const ::isaac::GemmConfig &config,
                                ::isaac::DType dtype, StringRef chip);
+
+/// Attaches the BufferizableOpInterface model of isaac.gemm (done when the
+/// dialect is loaded).
+void registerGemmBufferizationModel(MLIRContext *ctx);
 
 } // namespace mlir::isaac
 

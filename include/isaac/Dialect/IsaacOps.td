@@ -6,7 +6,89 @@
 include "isaac/Dialect/IsaacDialect.td"
 include "isaac/Dialect/IsaacAttrs.td"
 include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Isaac_GemmOp : Isaac_Op<"gemm", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DestinationStyleOpInterface,
+    IsolatedFromAbove,
+    SingleBlock]> {
+  let summary = "A (batched) GEMM with a fused epilogue";
+  let description = [{
+    `C[b, m, n] = epilogue(Σ_k op(A)[b, m, k]·op(B)[b, k, n], inputs...)`,
+    written into `init` (destination style: on tensors it returns the
+    result, on memrefs it writes `init`). `init` is only written, never
+    read: an accumulation into an existing C is an input read through the
+    identity map whose epilogue adds it.
+
+    Operands are rank-2 (rank 3 with a leading batch dimension): A is M×K
+    (K×M with `transpose_a`), B is K×N (N×K with `transpose_b`), `init`
+    M×N. A and B share one element type, the accumulation type; `init` may
+    have another (the epilogue converts). Each of the `inputs` (bias
+    vectors, residual tensors, scalars) is read per output element through
+    its map in `input_maps`, a projected permutation of the output's
+    iteration space (`(m, n)` or `(b, m, n)`): `affine_map<(m, n) -> (n)>`
+    is a per-column bias.
+
+    The region computes one output element from the accumulated value (its
+    first argument, of the accumulation type) and one element of each
+    input, with arith and math operations (the list is
+    include/isaac/Model/EpilogueOps.def), and yields it with `isaac.yield`.
+    `isaac-fuse-epilogues` forms these ops from a `linalg.matmul` /
+    `linalg.batch_matmul`, the `linalg.fill` of its init and the
+    elementwise operations on its result; `isaac-lower-to-gpu` compiles
+    them into one kernel (docs/abi.md, "Fused epilogues").
+
+    ```mlir
+    %r = isaac.gemm ins(%x, %w : tensor<16x512xf32>, tensor<512x256xf32>)
+           inputs(%bias : tensor<256xf32>)
+           outs(%init : tensor<16x256xf32>)
+           attributes {input_maps = [affine_map<(m, n) -> (n)>]} {
+    ^bb0(%acc: f32, %b: f32):
+      %s = arith.addf %acc, %b : f32
+      %zero = arith.constant 0.0 : f32
+      %relu = arith.maximumf %s, %zero : f32
+      isaac.yield %relu : f32
+    } -> tensor<16x256xf32>
+    ```
+  }];
+  let arguments = (ins AnyShaped:$a, AnyShaped:$b, Variadic<AnyShaped>:$inputs,
+                       AnyShaped:$init, UnitAttr:$transpose_a,
+                       UnitAttr:$transpose_b, AffineMapArrayAttr:$input_maps);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let regions = (region SizedRegion<1>:$epilogue);
+  let assemblyFormat = [{
+    `ins` `(` $a `,` $b `:` type($a) `,` type($b) `)`
+    (`inputs` `(` $inputs^ `:` type($inputs) `)`)?
+    `outs` `(` $init `:` type($init) `)`
+    attr-dict-with-keyword $epilogue (`->` type($results)^)?
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    MutableOperandRange getDpsInitsMutable() {
+      return MutableOperandRange(getInitMutable());
+    }
+    /// Rank of the iteration space (2, or 3 when batched).
+    int64_t getIterationRank() {
+      return ::llvm::cast<ShapedType>(getInit().getType()).getRank();
+    }
+    bool isBatched() { return getIterationRank() == 3; }
+    /// The accumulation element type (of A and B).
+    Type getAccumulatorType() {
+      return ::llvm::cast<ShapedType>(getA().getType()).getElementType();
+    }
+    /// The region's terminator.
+    YieldOp getYield();
+  }];
+}
+
+def Isaac_YieldOp : Isaac_Op<"yield",
+    [Pure, Terminator, HasParent<"GemmOp">]> {
+  let summary = "Yields the output element of an isaac.gemm epilogue";
+  let arguments = (ins AnyType:$value);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
+}
 
 def Isaac_LaunchGemmOp : Isaac_Op<"launch_gemm",
     [DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
@@ -20,13 +102,23 @@ def Isaac_LaunchGemmOp : Isaac_Op<"launch_gemm",
     Operands are rank-2 memrefs (rank 3 with a leading batch dimension) of
     f32 or f64 with static shapes; `trans_a`/`trans_b` say that A is stored
     K×M / B is stored N×K.
+
+    With `epilogue` (the canonical text of an epilogue program,
+    include/isaac/Model/Epilogue.h) the kernel applies that epilogue to
+    each output element, reading one element of each of `inputs` through
+    its map in `input_maps`; C may then have another element type, and the
+    call is to `isaacGemmLaunchEpilogue`.
   }];
   let arguments = (ins SymbolRefAttr:$kernel, AnyMemRef:$a, AnyMemRef:$b,
-                       AnyMemRef:$c, Isaac_GemmConfigAttr:$config,
+                       AnyMemRef:$c, Variadic<AnyMemRef>:$inputs,
+                       Isaac_GemmConfigAttr:$config,
                        BoolAttr:$trans_a, BoolAttr:$trans_b,
-                       F64Attr:$alpha, F64Attr:$beta);
+                       F64Attr:$alpha, F64Attr:$beta,
+                       OptionalAttr<StrAttr>:$epilogue,
+                       OptionalAttr<AffineMapArrayAttr>:$input_maps);
   let assemblyFormat = [{
-    $kernel `(` $a `,` $b `,` $c `)` attr-dict `:` type($a) `,` type($b) `,` type($c)
+    $kernel `(` $a `,` $b `,` $c `)` (`inputs` `(` $inputs^ `:` type($inputs) `)`)?
+    attr-dict `:` type($a) `,` type($b) `,` type($c)
   }];
   let hasVerifier = 1;
 }

@@ -16,12 +16,36 @@
 
 namespace isaac {
 
-enum class DType { F32, F64 };
+/// Element types. GEMM operands and accumulation are F32 or F64 today; F16
+/// and BF16 appear as the inputs and outputs of fused epilogues. The values
+/// are the runtime's isaacDtype (docs/abi.md).
+enum class DType { F32 = 0, F64 = 1, F16 = 2, BF16 = 3 };
 
 /// Size of one element in bytes.
-inline int dtypeBytes(DType t) { return t == DType::F32 ? 4 : 8; }
+inline int dtypeBytes(DType t) {
+  switch (t) {
+  case DType::F32:
+    return 4;
+  case DType::F64:
+    return 8;
+  case DType::F16:
+  case DType::BF16:
+    return 2;
+  }
+  return 0;
+}
 inline const char *dtypeName(DType t) {
-  return t == DType::F32 ? "f32" : "f64";
+  switch (t) {
+  case DType::F32:
+    return "f32";
+  case DType::F64:
+    return "f64";
+  case DType::F16:
+    return "f16";
+  case DType::BF16:
+    return "bf16";
+  }
+  return "?";
 }
 
 /// The tuning vector. Every field is a power of two.

@@ -11,6 +11,7 @@
 #ifndef ISAAC_MODEL_LEGALITY_H
 #define ISAAC_MODEL_LEGALITY_H
 
+#include "isaac/Model/Chip.h"
 #include "isaac/Model/GemmConfig.h"
 
 #include <optional>
@@ -19,7 +20,8 @@
 
 namespace isaac {
 
-/// Per-block hardware limits of a target chip.
+/// Per-block hardware limits of a target chip: the columns of the chip table
+/// (isaac/Model/Chips.def) that the legality rules and the cost models read.
 struct ChipLimits {
   std::string chip; ///< e.g. "sm_90"
   int maxThreadsPerBlock = 1024;
@@ -29,10 +31,10 @@ struct ChipLimits {
   int numSMs = 0; ///< a typical part of this chip (feature for the model)
 };
 
-/// Limits of a known chip ("sm_80", "sm_86", "sm_89", "sm_90", ...), or
-/// nullopt for a chip isaac does not know.
+/// Limits of a chip of the chip table ("sm_80", "sm_90", ...), or nullopt
+/// for a chip isaac does not name.
 std::optional<ChipLimits> getChipLimits(const std::string &chip);
-/// Comma-separated list of known chips, for diagnostics.
+/// Comma-separated list of the chips of the chip table, for diagnostics.
 std::string knownChips();
 
 /// Shared-memory layout of a kernel, in elements. A/B tiles are stored

@@ -48,7 +48,15 @@ typedef enum isaacStatus {
   ISAAC_ERROR_OUT_OF_MEMORY = 8
 } isaacStatus;
 
-typedef enum isaacDtype { ISAAC_F32 = 0, ISAAC_F64 = 1 } isaacDtype;
+/* Element types. A GEMM's own dtype (A, B, accumulation, alpha, beta) is
+   f32 or f64; the output and the inputs of a fused epilogue may also be f16
+   or bf16 (2-byte elements). */
+typedef enum isaacDtype {
+  ISAAC_F32 = 0,
+  ISAAC_F64 = 1,
+  ISAAC_F16 = 2,
+  ISAAC_BF16 = 3
+} isaacDtype;
 
 /* Flags of isaacGemmLaunch. */
 enum {
@@ -86,27 +94,43 @@ ISAAC_RUNTIME_EXPORT isaacStatus isaacInit(void);
 
 #define ISAAC_KERNEL_NAME_MAX 128
 #define ISAAC_CHIP_NAME_MAX 16
+/* A fused epilogue is identified by 16 lower-case hex digits (a hash of its
+   program), the `_ep<ID>` suffix of its kernels' names. */
+#define ISAAC_EPILOGUE_ID_LENGTH 16
+/* A fused epilogue reads at most this many extra tensors. */
+#define ISAAC_MAX_EPILOGUE_INPUTS 8
 
 /* One GEMM kernel, as described by its entry name and `// isaac.kernel`
-   line (docs/abi.md). */
+   (and, for a fused epilogue, `// isaac.epilogue`) lines (docs/abi.md). */
 typedef struct isaacKernelInfo {
   char name[ISAAC_KERNEL_NAME_MAX];
-  int32_t dtype;  /* isaacDtype */
+  int32_t dtype;  /* isaacDtype of A, B, the accumulation, alpha and beta */
   int32_t transA; /* 1 when A is stored transposed (layout tn, tt) */
   int32_t transB; /* 1 when B is stored transposed (layout nt, tt) */
   int32_t ml, nl, ms, ns, u, ks, kl, kg, vec;
   int32_t threads; /* (ml/ms)*(nl/ns)*kl */
   int32_t smem;    /* static shared memory in bytes; 0 when unknown */
   char chip[ISAAC_CHIP_NAME_MAX]; /* e.g. "sm_90"; "" when unknown */
+  /* The fused epilogue's ID, "" for a kernel without one. */
+  char epilogue[ISAAC_EPILOGUE_ID_LENGTH + 1];
+  int32_t outDtype; /* isaacDtype of C; equals dtype without an epilogue */
+  /* Number of epilogue inputs: 0 without an epilogue, -1 when unknown (a
+     fused kernel described by its name alone). */
+  int32_t numInputs;
+  /* isaacDtype of each input; entries from numInputs on are 0. */
+  int32_t inputDtypes[ISAAC_MAX_EPILOGUE_INPUTS];
 } isaacKernelInfo;
 
 /* Fills `out` from the `// isaac.kernel key=value ...` line of a PTX file
-   and checks that the keys agree with the entry name. */
+   (and its `// isaac.epilogue` line when the kernel has a fused epilogue)
+   and checks that the keys agree with the entry name and with each other. */
 ISAAC_RUNTIME_EXPORT isaacStatus isaacParseKernelInfo(const char *ptxText,
                                                       isaacKernelInfo *out);
 
-/* Fills `out` from an entry name `isaac_gemm_<dtype>_<layout>_ml.._v..`
-   alone (smem = 0, chip = ""). */
+/* Fills `out` from an entry name `isaac_gemm_<dtype>_<layout>_ml.._v..`,
+   optionally followed by `_ep<ID>`, alone (smem = 0, chip = "",
+   outDtype = dtype; numInputs = 0 without an epilogue, -1 with one, since
+   only the PTX header knows the epilogue's inputs). */
 ISAAC_RUNTIME_EXPORT isaacStatus isaacParseKernelName(const char *name,
                                                       isaacKernelInfo *out);
 
@@ -144,10 +168,23 @@ ISAAC_RUNTIME_EXPORT isaacStatus isaacGetFunction(isaacModule module,
  * GEMM launches
  *===--------------------------------------------------------------------===*/
 
+/* One extra tensor read by a fused epilogue. Element (b, m, n) of the
+   output reads ptr[b*sBatch + m*sRow + n*sCol]; the strides count elements
+   of the input's own type and 0 broadcasts along that index: a per-column
+   bias is {ptr, 0, 0, 1}, a per-row bias {ptr, 0, 1, 0}, an M x N residual
+   {ptr, sBatch, ld, 1}, a scalar {ptr, 0, 0, 0}. sBatch is only read when
+   batch > 1. */
+typedef struct isaacEpilogueInput {
+  const void *ptr; /* device pointer aligned to the input's element size */
+  int64_t sBatch, sRow, sCol;
+} isaacEpilogueInput;
+
 /* Arguments of one (batched) GEMM C = alpha*op(A)*op(B) + beta*C in the
    row-major storage convention of docs/abi.md. Pointers are device pointers
    aligned to the element size; strides are in elements and only read when
-   batch > 1. */
+   batch > 1. A kernel with a fused epilogue computes
+   C = epi(alpha*op(A)*op(B) + beta*C, inputs...) instead, with C of the
+   epilogue's output type. */
 typedef struct isaacGemmArgs {
   void *C;
   const void *A;
@@ -159,6 +196,10 @@ typedef struct isaacGemmArgs {
   double alpha, beta; /* rounded to float for f32 kernels */
   void *stream;       /* CUstream; NULL is the legacy default stream */
   int32_t flags;      /* ISAAC_DETERMINISTIC or 0 */
+  /* The fused epilogue's inputs: numInputs must equal the kernel's
+     (isaacKernelInfo.numInputs); 0 and NULL for kernels without one. */
+  int32_t numInputs;
+  const isaacEpilogueInput *inputs;
 } isaacGemmArgs;
 
 /* Checks `args` against `info` without touching the GPU: what the launch
@@ -168,20 +209,38 @@ ISAAC_RUNTIME_EXPORT isaacStatus isaacValidateGemm(const isaacKernelInfo *info,
 
 /* Launches the GEMM kernel `info->name` of `module` asynchronously on
    args->stream, with the split-K helper kernels of the module when
-   info->kg > 1. `module` must belong to the current context. */
+   info->kg > 1. `module` must belong to the current context. A kernel with
+   a fused epilogue needs the info of its PTX header (isaacParseKernelInfo),
+   which knows its inputs. */
 ISAAC_RUNTIME_EXPORT isaacStatus isaacGemmLaunchModule(
     isaacModule module, const isaacKernelInfo *info, const isaacGemmArgs *args);
 
 /* The host ABI that compiled code calls (docs/abi.md, "Host ABI"): loads
    (or finds in the cache) the module of `ptx`, checks that dtype, ml, nl,
    threads and kg agree with `kernelName`, and launches as
-   isaacGemmLaunchModule does. Returns 0 or an isaacStatus. */
+   isaacGemmLaunchModule does. Returns 0 or an isaacStatus. A kernel with a
+   fused epilogue that reads inputs is refused: it is launched with
+   isaacGemmLaunchEpilogue. */
 ISAAC_RUNTIME_EXPORT int32_t isaacGemmLaunch(
     const char *ptx, const char *kernelName, int32_t dtype, int32_t ml,
     int32_t nl, int32_t threads, int32_t kg, void *C, const void *A,
     const void *B, int32_t M, int32_t N, int32_t K, int32_t lda, int32_t ldb,
     int32_t ldc, int64_t sA, int64_t sB, int64_t sC, int32_t batch,
     double alpha, double beta, void *stream, int32_t flags);
+
+/* The host ABI of GEMMs with a fused epilogue (docs/abi.md): as
+   isaacGemmLaunch, for a kernel whose name ends in `_ep<ID>`, plus the
+   epilogue's inputs. The PTX header's `// isaac.epilogue` line must agree
+   with the name and with numInputs; C is of the epilogue's output type.
+   Split-K kernels (kg > 1) always reduce through the workspace and the
+   fused reduction kernel, whatever `flags` says. */
+ISAAC_RUNTIME_EXPORT int32_t isaacGemmLaunchEpilogue(
+    const char *ptx, const char *kernelName, int32_t dtype, int32_t ml,
+    int32_t nl, int32_t threads, int32_t kg, void *C, const void *A,
+    const void *B, int32_t M, int32_t N, int32_t K, int32_t lda, int32_t ldb,
+    int32_t ldc, int64_t sA, int64_t sB, int64_t sC, int32_t batch,
+    double alpha, double beta, void *stream, int32_t flags, int32_t numInputs,
+    const isaacEpilogueInput *inputs);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -10,6 +10,7 @@
 #ifndef ISAAC_TRANSFORMS_KERNELBUILDERS_H
 #define ISAAC_TRANSFORMS_KERNELBUILDERS_H
 
+#include "isaac/Model/Epilogue.h"
 #include "isaac/Model/GemmConfig.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -25,9 +26,16 @@ struct GemmKernelSpec {
   ::isaac::GemmConfig config;
   ::isaac::DType dtype = ::isaac::DType::F32;
   ::isaac::GemmLayout layout;
+  /// A fused epilogue (docs/abi.md, "Fused epilogues"); none for a plain
+  /// C = alpha*op(A)*op(B) + beta*C kernel.
+  std::optional<::isaac::EpilogueProgram> epilogue;
 
-  /// isaac_gemm_<dtype>_<layout>_<config>: the ABI's entry name.
+  /// isaac_gemm_<dtype>_<layout>_<config>[_ep<id>]: the ABI's entry name.
   std::string kernelName() const;
+  /// Element type of C.
+  ::isaac::DType outType() const {
+    return epilogue ? epilogue->outType : dtype;
+  }
 };
 
 /// Builds the GEMM kernel described by `spec` at the end of `module`
@@ -47,6 +55,14 @@ gpu::GPUFuncOp getOrBuildScaleKernel(OpBuilder &builder,
 gpu::GPUFuncOp getOrBuildSplitKReduceKernel(OpBuilder &builder,
                                             gpu::GPUModuleOp module,
                                             ::isaac::DType dtype);
+
+/// Builds `isaac_splitk_reduce_<dtype>_ep<id>`, the reducer of a fused
+/// kernel with KG > 1: C = epilogue(sum_g W[g] + beta*C, inputs...), if
+/// `module` lacks it.
+gpu::GPUFuncOp
+getOrBuildEpilogueReduceKernel(OpBuilder &builder, gpu::GPUModuleOp module,
+                               ::isaac::DType dtype,
+                               const ::isaac::EpilogueProgram &epilogue);
 
 } // namespace mlir::isaac
 

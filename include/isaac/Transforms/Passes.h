@@ -10,6 +10,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
@@ -26,9 +27,11 @@ namespace mlir::isaac {
 struct IsaacPipelineOptions : public PassPipelineOptions<IsaacPipelineOptions> {
   Option<std::string> chip{*this, "chip", llvm::cl::desc("Target chip"),
                            llvm::cl::init("sm_90")};
-  Option<std::string> features{*this, "features",
-                               llvm::cl::desc("PTX features"),
-                               llvm::cl::init("+ptx80")};
+  Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features of the NVVM target (empty: the chip "
+                     "table's PTX ISA version)"),
+      llvm::cl::init("")};
   Option<std::string> ptxDir{
       *this, "ptx-dir",
       llvm::cl::desc("Write each kernel's PTX to this directory"),
@@ -44,6 +47,12 @@ struct IsaacPipelineOptions : public PassPipelineOptions<IsaacPipelineOptions> {
   Option<unsigned> topk{*this, "topk",
                         llvm::cl::desc("Record the N best configurations"),
                         llvm::cl::init(1)};
+  Option<std::string> cudaPath{
+      *this, "cuda-path",
+      llvm::cl::desc("CUDA toolkit whose nvvm/libdevice is linked into "
+                     "kernels that need it (default: $CUDA_HOME, else "
+                     "/usr/local/cuda)"),
+      llvm::cl::init("")};
   Option<bool> strict{
       *this, "strict",
       llvm::cl::desc("Unsupported GEMMs are errors instead of remarks"),

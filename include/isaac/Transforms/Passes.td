@@ -5,6 +5,37 @@
 
 include "mlir/Pass/PassBase.td"
 
+def IsaacFuseEpilogues : Pass<"isaac-fuse-epilogues", "ModuleOp"> {
+  let summary = "Form isaac.gemm ops with fused fills and elementwise epilogues";
+  let description = [{
+    On tensors, turns every `linalg.matmul` / `linalg.batch_matmul` that
+    isaac can compile (see isaac-select-config) into an `isaac.gemm`, and
+    folds into its epilogue region:
+
+    - the `linalg.fill` of its init: a zero fill means C is never read
+      (beta = 0), another constant is added to every element; any other
+      init is an input added to the product (C += A·B);
+    - the chain of elementwise linalg operations (`linalg.generic` with only
+      parallel loops, named elementwise ops) that consume its result, as
+      long as each result has no other use: their other operands become
+      epilogue inputs read through broadcast maps (per-row and per-column
+      bias, residual tensors, scalars), looking through `linalg.broadcast`,
+      `linalg.transpose` and copy-like generics that feed them; their
+      bodies (arith and math ops, include/isaac/Model/EpilogueOps.def) are
+      appended to the epilogue, conversions to another output type
+      included.
+
+    A consumer whose body uses an operation epilogues do not support is
+    left alone with a remark naming the operation. GEMMs isaac cannot
+    compile (dynamic shapes, other element types) are not touched: they
+    take the generic GPU path later in the pipeline.
+  }];
+  let dependentDialects = [
+    "::mlir::isaac::IsaacDialect", "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect"
+  ];
+}
+
 def IsaacSelectConfig : Pass<"isaac-select-config", "ModuleOp"> {
   let summary = "Attach the best legal #isaac.gemm to each static GEMM";
   let description = [{
@@ -33,6 +64,9 @@ def IsaacSelectConfig : Pass<"isaac-select-config", "ModuleOp"> {
            "Record the N best configurations as isaac.candidates">,
     Option<"strict", "strict", "bool", /*default=*/"false",
            "Make unsupported GEMMs an error instead of a remark">,
+    Option<"remarkSkipped", "remark-skipped", "bool", /*default=*/"true",
+           "Remark on each GEMM left untouched (--isaac-pipeline turns this "
+           "off: the generic GPU path reports those ops)">,
     Option<"modelDir", "model-dir", "std::string", /*default=*/"\"\"",
            "Directory of trained models, <dir>/<chip>/gemm-<dtype>.mlp "
            "(empty: the source tree's models/; 'none': analytic heuristic "
@@ -46,27 +80,38 @@ def IsaacSelectConfig : Pass<"isaac-select-config", "ModuleOp"> {
 def IsaacLowerToGPU : Pass<"isaac-lower-to-gpu", "ModuleOp"> {
   let summary = "Lower configured GEMMs to generated GPU kernels";
   let description = [{
-    Replaces every `linalg.matmul` / `linalg.batch_matmul` carrying
-    `isaac.config` (plain or with A and/or B transposed through its
-    indexing maps) by an `isaac.launch_gemm` of a kernel generated for that
-    configuration, element type and layout: one `gpu.module` per kernel,
-    holding the GEMM `gpu.func` and, when KG > 1, the split-K helper
-    kernels (docs/abi.md). Operations without a configuration, or that the
-    generator cannot handle, are left untouched with a remark (an error
-    with `strict`).
+    Replaces every `linalg.matmul` / `linalg.batch_matmul` / `isaac.gemm`
+    on memrefs carrying `isaac.config` (A and/or B possibly transposed) by
+    an `isaac.launch_gemm` of a kernel generated for that configuration,
+    element type, layout and epilogue: one `gpu.module` per kernel, holding
+    the GEMM `gpu.func` and, when KG > 1, the split-K helper kernels
+    (docs/abi.md). An `isaac.gemm` whose epilogue is the identity or an
+    in-place accumulation is a plain GEMM (beta = 0 or 1); any other
+    epilogue is fused into the kernel. A zero `linalg.fill` of a
+    `linalg.matmul`'s output right before it becomes beta = 0. Operations
+    without a configuration, or that the generator cannot handle, are left
+    untouched with a remark (an error with `strict`); an `isaac.gemm` left
+    untouched is decomposed into a contraction and an elementwise
+    `linalg.generic`, which the generic GPU path can run.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
            "Target chip (sm_80, sm_90, ...)">,
-    Option<"features", "features", "std::string", /*default=*/"\"+ptx80\"",
-           "PTX features of the NVVM target">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "PTX features of the NVVM target (empty: the PTX ISA version of "
+           "the chip table, include/isaac/Model/Chips.def)">,
     Option<"strict", "strict", "bool", /*default=*/"false",
            "Make GEMMs that cannot be lowered an error instead of a remark">,
+    Option<"remarkSkipped", "remark-skipped", "bool", /*default=*/"true",
+           "Remark on each GEMM left untouched (--isaac-pipeline turns this "
+           "off: the generic GPU path reports those ops)">,
   ];
   let dependentDialects = [
     "::mlir::isaac::IsaacDialect", "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
-    "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"
+    "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::linalg::LinalgDialect"
   ];
 }
 
@@ -87,6 +132,152 @@ def IsaacLowerLaunch : Pass<"isaac-lower-launch", "ModuleOp"> {
     "::mlir::LLVM::LLVMDialect", "::mlir::func::FuncDialect",
     "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"
   ];
+}
+
+def IsaacAttachTarget : Pass<"isaac-attach-target", "ModuleOp"> {
+  let summary = "Give every gpu.module without a target the NVVM target of the chip";
+  let description = [{
+    Kernel modules that isaac-lower-to-gpu generates carry their NVVM target;
+    those `gpu-kernel-outlining` creates for the generic GPU path do not.
+    This pass attaches `#nvvm.target<chip = ..., features = ...>` (the
+    chip's PTX version unless `features` says otherwise) to each
+    `gpu.module` that has no target yet, and leaves the others alone
+    (`nvvm-attach-target` would add a second target to them).
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "Target chip (sm_80, sm_90, ...)">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "PTX features of the NVVM target (empty: the PTX ISA version of "
+           "the chip table, include/isaac/Model/Chips.def)">,
+  ];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+}
+
+def IsaacLegalizeMath : Pass<"isaac-legalize-math"> {
+  let summary = "Rewrite math ops in kernels into code NVPTX can run";
+  let description = [{
+    Runs on kernel code (`gpu.module`s) before `convert-gpu-to-nvvm`, so
+    that the math functions of fused epilogues and of the generic GPU path
+    need no libdevice in single and lower precision:
+
+    - f16 / bf16 math functions compute in f32 and round back;
+    - f32 tanh, erf, erfc, exp, expm1, log, log1p, log2, sin, cos, atan,
+      atan2, asin, acos and cbrt become MLIR's polynomial approximations
+      (arith only; a few ulp);
+    - rsqrt becomes 1 / sqrt, exp2(x) becomes exp(x · ln 2), and powf with
+      a small constant integer exponent becomes multiplications.
+
+    Everything else (f64 transcendental functions, powf with another
+    exponent) is left to `convert-gpu-to-nvvm`, which calls libdevice;
+    isaac-lower-launch refuses PTX that still calls libdevice because none
+    was found to link.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect"
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// The generic GPU path: everything isaac does not compile itself
+// (docs/architecture.md, "The generic GPU path").
+//===----------------------------------------------------------------------===//
+
+def IsaacStageHostConstants : Pass<"isaac-stage-host-constants", "ModuleOp"> {
+  let summary = "Copy host constants that kernels read into device buffers";
+  let description = [{
+    Bufferization turns `arith.constant dense<...>` tensors into
+    `memref.get_global` of host globals; kernels cannot read host memory.
+    For every global that a host function uses as device data (see
+    isaac-device-memory for the rule), the function gets, once, at its
+    entry, a `memref.alloc` of the global's type and a `memref.copy` from
+    the global into it, and every device use reads that buffer instead.
+    Runs after bufferization and before `buffer-deallocation-pipeline`, so
+    that the deallocation pipeline frees the buffer.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def IsaacDeviceMemory : Pass<"isaac-device-memory", "ModuleOp"> {
+  let summary = "Allocate host functions' device buffers with gpu.alloc";
+  let description = [{
+    Runs after `gpu-kernel-outlining`. In host functions, `memref.alloc`,
+    `memref.alloca` and `memref.dealloc` of device data become
+    `gpu.alloc` / `gpu.dealloc` (an alloca is freed at the end of its
+    block), and remaining `memref.copy` of device data becomes
+    `gpu.memcpy`.
+
+    Device data: memref values that may alias each other (views, casts,
+    `arith.select`, control flow, calls to functions of the module) form
+    one class. A class is host-only when it holds no function argument of
+    a public function, no `gpu.alloc`, is used by no kernel, no launch, no
+    external call and no operation other than host loads, stores, copies,
+    deallocations and metadata, and, unless the CPU itself loads or stores
+    it, is not copied to or from device data. The pointer and flag arrays
+    that `buffer-deallocation-pipeline` builds for its `dealloc_helper`
+    are host-only and stay `memref.alloc`; every other class is device
+    data.
+  }];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect"
+  ];
+}
+
+def IsaacOffload : Pass<"isaac-offload", "ModuleOp"> {
+  let summary = "Run every remaining operation on operand data as GPU code";
+  let description = [{
+    After isaac-lower-to-gpu, every operation of a host function (a
+    `func.func` outside `gpu.module`) that computes on operand data and
+    that isaac did not compile becomes a `gpu.launch` through upstream MLIR:
+
+    - linalg operations on memrefs (generic, named, fill, copy,
+      convolutions, reductions, transposes, GEMMs isaac did not take;
+      static or dynamic shapes): parallel dimensions are interchanged
+      outermost, `linalgOpToParallelLoops` gives one `scf.parallel` over
+      them with `scf.for` loops for the reductions inside; an operation
+      without parallel dimensions runs in one thread;
+    - `scf.parallel` loops written on the host (without reductions);
+      nested ones run sequentially in each thread;
+    - `memref.copy`: a `gpu.memcpy` when both sides have the identity
+      layout, else a copy kernel; copies between host-only buffers stay.
+
+    The parallel dimensions are collapsed into one, the innermost fastest
+    (consecutive threads touch consecutive elements), tiled by
+    `block-size`, and mapped to blocks (x) and threads (x) by the upstream
+    SCF-to-GPU conversion; out-of-range threads are guarded, and a launch
+    whose size is not known to be nonzero is skipped when empty.
+
+    Each offloaded operation gets one remark, `isaac: '<op>' runs on the
+    generic GPU path (untuned): <why>` (for matmuls: why isaac could not
+    take it); with `strict` it is an error instead. Operations inside
+    `gpu.module` or `gpu.launch`, and `isaac.launch_gemm`, are left alone.
+  }];
+  let options = [
+    Option<"strict", "strict", "bool", /*default=*/"false",
+           "Make every operation that takes the generic GPU path an error">,
+    Option<"blockSize", "block-size", "unsigned", /*default=*/"256",
+           "Threads per block of the generic kernels (1 to 1024)">,
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::affine::AffineDialect"
+  ];
+}
+
+def IsaacCheckHost : Pass<"isaac-check-host", "ModuleOp"> {
+  let summary = "Verify that host functions only launch kernels and manage buffers";
+  let description = [{
+    An allow-list check that runs at the end of the pipeline: host
+    functions may hold control flow (func, cf, scf without scf.parallel),
+    scalar arith/math/index operations, memref metadata operations,
+    `gpu.alloc/dealloc/memcpy/memset/launch_func/wait`,
+    `isaac.launch_gemm`, the LLVM operations isaac-lower-launch creates,
+    and loads, stores, copies, allocations and deallocations of host-only
+    buffers (isaac-device-memory's rule). Anything else is an error,
+    `isaac: host function @f would touch device memory from the CPU:
+    '<op>'`; a kernel launch given host memory is an error as well.
+  }];
 }
 
 #endif // ISAAC_PASSES

@@ -3,14 +3,22 @@
 // Implements the driver entry points the runtime resolves, with the CUDA
 // driver's C ABI. Modules "contain" the kernels named by `.entry NAME` in
 // their PTX text, as real ones do, and launches are recorded with their
-// parameter bytes decoded by the ABI's parameter types.
+// parameter bytes decoded by the parameters' types. Every call is also
+// written to a log, so that tests can check which driver calls a runtime
+// function made, in which order and on which stream. Nothing is executed and
+// device memory is never touched: allocations return addresses that no one
+// dereferences.
 //
 //===----------------------------------------------------------------------===//
 
 #include "FakeCudaDriver.h"
 
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -25,6 +33,11 @@ struct Module {
 struct Function {
   std::string name;
   int maxThreads;
+  std::vector<int> paramSizes;
+};
+
+struct Event {
+  unsigned flags;
 };
 
 struct State {
@@ -34,6 +47,10 @@ struct State {
   int moduleLoads = 0, allocations = 0, frees = 0, streamSyncs = 0;
   size_t lastAllocationBytes = 0;
   uint64_t lastAllocation = 0, nextAddress = 0x7f0000000000ull;
+  std::vector<std::string> calls;
+  std::string callText;
+  std::string failName;
+  CUresult failResult = 0;
 };
 
 State &state() {
@@ -42,19 +59,164 @@ State &state() {
 }
 
 thread_local void *current = nullptr;
-void *const kPrimaryContext = reinterpret_cast<void *>(0xc0de0000);
 
-/// Sizes of the parameters of kernel `name` per docs/abi.md.
-std::vector<int> paramSizes(const std::string &name) {
-  bool f64 = name.find("f64") != std::string::npos;
-  int t = f64 ? 8 : 4;
-  if (name.rfind("isaac_gemm_", 0) == 0)
-    return {8, 8, 8, 8, 4, 4, 4, 4, 4, 4, 8, 8, 8, t, t};
-  if (name.rfind("isaac_scale_", 0) == 0)
-    return {8, 4, 4, 4, 8, t};
-  if (name.rfind("isaac_splitk_reduce_", 0) == 0)
-    return {8, 8, 4, 4, 4, 8, 4, t};
-  return {};
+std::string hex(const void *pointer) {
+  char buffer[32];
+  std::snprintf(
+      buffer, sizeof(buffer), "%#llx",
+      static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(pointer)));
+  return buffer;
+}
+
+std::string hex(unsigned long long value) {
+  return hex(reinterpret_cast<const void *>(static_cast<uintptr_t>(value)));
+}
+
+/// Logs a call, its arguments formatted and `suffix` appended, and returns
+/// the failure injected for it, if any (0 else).
+CUresult logCall(const char *name, const std::string &suffix,
+                 const char *format, va_list args) {
+  char buffer[512];
+  std::vsnprintf(buffer, sizeof(buffer), format, args);
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  CUresult result = 0;
+  if (s.failName == name) {
+    result = s.failResult;
+    s.failName.clear();
+  }
+  std::string line = std::string(name) + "(" + buffer + ")" + suffix;
+  if (result)
+    line += " -> " + std::to_string(result);
+  s.calls.push_back(line);
+  return result;
+}
+
+CUresult call(const char *name, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+CUresult call(const char *name, const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  CUresult result = logCall(name, "", format, args);
+  va_end(args);
+  return result;
+}
+
+/// As call(), for launches: the log line also gives the context, the
+/// geometry and each parameter's value (its bytes as a little-endian
+/// integer in hex), e.g. " ctx=0xc0de0000 grid=4x1x1 block=128x1x1 smem=0
+/// params=0x7f0000000000,0x100,0x3f800000".
+CUresult launchCall(const char *name, const FakeLaunch &l, const char *format,
+                    ...) __attribute__((format(printf, 3, 4)));
+
+CUresult launchCall(const char *name, const FakeLaunch &l, const char *format,
+                    ...) {
+  char geometry[160];
+  std::snprintf(geometry, sizeof(geometry),
+                " ctx=%s grid=%ux%ux%u block=%ux%ux%u smem=%u params=",
+                hex(l.context).c_str(), l.grid[0], l.grid[1], l.grid[2],
+                l.block[0], l.block[1], l.block[2], l.sharedMemBytes);
+  std::string suffix = geometry;
+  for (int i = 0; i < l.numParams; ++i) {
+    unsigned long long value = 0;
+    std::memcpy(&value, l.params[i], std::min(l.paramSizes[i], 8));
+    suffix += (i ? "," : "") + hex(value);
+  }
+  va_list args;
+  va_start(args, format);
+  CUresult result = logCall(name, suffix, format, args);
+  va_end(args);
+  return result;
+}
+
+/// Appends " = <value>" to the last logged call.
+void logResult(const std::string &value) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (!s.calls.empty())
+    s.calls.back() += " = " + value;
+}
+
+int deviceOf(void *ctx) { return ctx == FAKE_PRIMARY_CONTEXT_0 ? 0 : 1; }
+
+/// Bytes of a PTX parameter type (.u64, .f32, .b8, ...); 0 if none.
+int typeBytes(const std::string &token) {
+  static const char *const types[] = {".u", ".s", ".b", ".f"};
+  for (const char *type : types)
+    if (token.compare(0, 2, type) == 0 && token.size() > 2 &&
+        token.find_first_not_of("0123456789", 2) == std::string::npos)
+      return std::stoi(token.substr(2)) / 8;
+  return 0;
+}
+
+/// Sizes of the parameters of `.entry name(...)` in `ptx`.
+std::vector<int> ptxParamSizes(const std::string &ptx,
+                               const std::string &name) {
+  std::vector<int> sizes;
+  size_t begin = ptx.find(".entry " + name + "(");
+  if (begin == std::string::npos)
+    return sizes;
+  begin = ptx.find('(', begin) + 1;
+  size_t end = ptx.find(')', begin);
+  std::stringstream list(ptx.substr(begin, end - begin));
+  std::string param;
+  while (std::getline(list, param, ',')) {
+    std::stringstream tokens(param);
+    std::string token;
+    int bytes = 0;
+    bool isParam = false;
+    while (tokens >> token) {
+      if (token == ".param") {
+        isParam = true;
+      } else if (token == ".align") {
+        tokens >> token;
+      } else if (int b = typeBytes(token)) {
+        bytes = b;
+      } else if (isParam && token.find('[') != std::string::npos) {
+        bytes *= std::stoi(token.substr(token.find('[') + 1));
+      }
+    }
+    if (isParam)
+      sizes.push_back(bytes);
+  }
+  return sizes;
+}
+
+/// Sizes of the parameters of kernel `name`: per docs/abi.md for isaac
+/// kernels without a fused epilogue (test PTX declares one placeholder
+/// parameter for them), else as the PTX declares them.
+std::vector<int> paramSizes(const std::string &name, const std::string &ptx) {
+  if (name.find("_ep") == std::string::npos) {
+    bool f64 = name.find("f64") != std::string::npos;
+    int t = f64 ? 8 : 4;
+    if (name.rfind("isaac_gemm_", 0) == 0)
+      return {8, 8, 8, 8, 4, 4, 4, 4, 4, 4, 8, 8, 8, t, t};
+    if (name.rfind("isaac_scale_", 0) == 0)
+      return {8, 4, 4, 4, 8, t};
+    if (name.rfind("isaac_splitk_reduce_", 0) == 0)
+      return {8, 8, 4, 4, 4, 8, 4, t};
+  }
+  return ptxParamSizes(ptx, name);
+}
+
+/// Fills in the kernel's name, the context and the parameters.
+void decode(FakeLaunch &launch, const Function *f, void **params) {
+  std::strncpy(launch.name, f->name.c_str(), sizeof(launch.name) - 1);
+  launch.context = current;
+  launch.numParams =
+      static_cast<int>(std::min<size_t>(f->paramSizes.size(), FAKE_MAX_PARAMS));
+  for (int i = 0; i < launch.numParams; ++i) {
+    launch.paramSizes[i] = f->paramSizes[i];
+    std::memcpy(launch.params[i], params[i],
+                std::min<size_t>(f->paramSizes[i], 8));
+  }
+}
+
+void record(const FakeLaunch &launch) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.launches.push_back(launch);
 }
 
 } // namespace
@@ -64,14 +226,16 @@ std::vector<int> paramSizes(const std::string &name) {
 EXPORT CUresult cuInit(unsigned) { return 0; }
 
 EXPORT CUresult cuDeviceGet(int *device, int ordinal) {
-  if (ordinal != 0)
-    return 101;
-  *device = 0;
+  if (CUresult result = call("cuDeviceGet", "%d", ordinal))
+    return result;
+  if (ordinal < 0 || ordinal > 1)
+    return 101; // CUDA_ERROR_INVALID_DEVICE
+  *device = ordinal;
   return 0;
 }
 
-EXPORT CUresult cuDevicePrimaryCtxRetain(void **ctx, int) {
-  *ctx = kPrimaryContext;
+EXPORT CUresult cuDevicePrimaryCtxRetain(void **ctx, int device) {
+  *ctx = device == 0 ? FAKE_PRIMARY_CONTEXT_0 : FAKE_PRIMARY_CONTEXT_1;
   return 0;
 }
 
@@ -90,6 +254,23 @@ EXPORT CUresult cuCtxGetId(void *ctx, unsigned long long *id) {
   return 0;
 }
 
+EXPORT CUresult cuCtxGetDevice(int *device) {
+  if (!current)
+    return 201; // CUDA_ERROR_INVALID_CONTEXT
+  *device = deviceOf(current);
+  return 0;
+}
+
+EXPORT CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
+  if (CUresult result =
+          call("cuDeviceGetAttribute", "%d, device=%d", attribute, device))
+    return result;
+  if (attribute != 115) // CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED
+    return 1;
+  *value = device == 0;
+  return 0;
+}
+
 EXPORT CUresult cuStreamGetId(void *stream, unsigned long long *id) {
   *id = reinterpret_cast<uintptr_t>(stream) + 7;
   return 0;
@@ -98,6 +279,13 @@ EXPORT CUresult cuStreamGetId(void *stream, unsigned long long *id) {
 EXPORT CUresult cuModuleLoadDataEx(void **module, const void *image,
                                    unsigned numOptions, int *options,
                                    void **values) {
+  std::string optLevel = "default";
+  for (unsigned i = 0; i < numOptions; ++i)
+    if (options[i] == 7) // CU_JIT_OPTIMIZATION_LEVEL
+      optLevel = std::to_string(reinterpret_cast<uintptr_t>(values[i]));
+  if (CUresult result = call("cuModuleLoadDataEx", "options=%u, optLevel=%s",
+                             numOptions, optLevel.c_str()))
+    return result;
   const char *ptx = static_cast<const char *>(image);
   if (std::strstr(ptx, FAKE_JIT_FAILURE_MARKER)) {
     for (unsigned i = 0; i + 1 < numOptions; ++i) {
@@ -119,15 +307,35 @@ EXPORT CUresult cuModuleLoadDataEx(void **module, const void *image,
   return 0;
 }
 
+EXPORT CUresult cuModuleUnload(void *module) {
+  if (!current) {
+    call("cuModuleUnload", "%s, no context", hex(module).c_str());
+    return 201; // CUDA_ERROR_INVALID_CONTEXT
+  }
+  if (CUresult result = call("cuModuleUnload", "%s", hex(module).c_str()))
+    return result;
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  for (Module *&m : s.modules)
+    if (m == module) {
+      delete m;
+      m = nullptr;
+      return 0;
+    }
+  return 400; // CUDA_ERROR_INVALID_HANDLE
+}
+
 EXPORT CUresult cuModuleGetFunction(void **function, void *module,
                                     const char *name) {
+  if (CUresult result = call("cuModuleGetFunction", "%s", name))
+    return result;
   const Module *m = static_cast<const Module *>(module);
   std::string entry = std::string(".entry ") + name + "(";
   if (m->ptx.find(entry) == std::string::npos)
     return 500; // CUDA_ERROR_NOT_FOUND
   int maxThreads =
       m->ptx.find(FAKE_MAX_THREADS_MARKER) != std::string::npos ? 32 : 1024;
-  *function = new Function{name, maxThreads};
+  *function = new Function{name, maxThreads, paramSizes(name, m->ptx)};
   return 0;
 }
 
@@ -138,15 +346,20 @@ EXPORT CUresult cuFuncGetAttribute(int *value, int attribute, void *function) {
   return 0;
 }
 
+EXPORT CUresult cuFuncSetAttribute(void *function, int attribute, int value) {
+  return call("cuFuncSetAttribute", "%s, %d, %d",
+              static_cast<Function *>(function)->name.c_str(), attribute,
+              value);
+}
+
 EXPORT CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy,
                                unsigned gz, unsigned bx, unsigned by,
                                unsigned bz, unsigned smem, void *stream,
                                void **params, void **extra) {
+  const Function *f = static_cast<const Function *>(function);
   if (stream == FAKE_FAILING_STREAM || extra)
     return 1; // CUDA_ERROR_INVALID_VALUE
-  const Function *f = static_cast<const Function *>(function);
   FakeLaunch launch = {};
-  std::strncpy(launch.name, f->name.c_str(), sizeof(launch.name) - 1);
   launch.grid[0] = gx;
   launch.grid[1] = gy;
   launch.grid[2] = gz;
@@ -155,19 +368,68 @@ EXPORT CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy,
   launch.block[2] = bz;
   launch.sharedMemBytes = smem;
   launch.stream = stream;
-  std::vector<int> sizes = paramSizes(f->name);
-  launch.numParams = static_cast<int>(sizes.size());
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    launch.paramSizes[i] = sizes[i];
-    std::memcpy(launch.params[i], params[i], sizes[i]);
-  }
-  State &s = state();
-  std::lock_guard<std::mutex> lock(s.mutex);
-  s.launches.push_back(launch);
+  decode(launch, f, params);
+  if (CUresult result = launchCall("cuLaunchKernel", launch, "%s, stream=%s",
+                                   f->name.c_str(), hex(stream).c_str()))
+    return result;
+  record(launch);
   return 0;
 }
 
-EXPORT CUresult cuMemAlloc_v2(unsigned long long *pointer, size_t bytes) {
+/// cuda.h's CUlaunchConfig and CUlaunchAttribute.
+struct LaunchAttribute {
+  int id;
+  char pad[4];
+  union {
+    char bytes[64];
+    unsigned dims[3];
+    int policy;
+  } value;
+};
+
+struct LaunchConfig {
+  unsigned grid[3], block[3], sharedMemBytes;
+  void *stream;
+  LaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+
+EXPORT CUresult cuLaunchKernelEx(const LaunchConfig *config, void *function,
+                                 void **params, void **extra) {
+  const Function *f = static_cast<const Function *>(function);
+  std::string attributes;
+  FakeLaunch launch = {};
+  for (unsigned i = 0; i < config->numAttrs; ++i) {
+    const LaunchAttribute &a = config->attrs[i];
+    if (a.id == 4) { // CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+      std::memcpy(launch.cluster, a.value.dims, sizeof(launch.cluster));
+      attributes += ", cluster=" + std::to_string(a.value.dims[0]) + "x" +
+                    std::to_string(a.value.dims[1]) + "x" +
+                    std::to_string(a.value.dims[2]);
+    } else if (a.id == 5) { // ..._CLUSTER_SCHEDULING_POLICY_PREFERENCE
+      attributes += ", policy=" + std::to_string(a.value.policy);
+    } else {
+      attributes += ", attribute " + std::to_string(a.id);
+    }
+  }
+  if (extra)
+    return 1;
+  std::memcpy(launch.grid, config->grid, sizeof(launch.grid));
+  std::memcpy(launch.block, config->block, sizeof(launch.block));
+  launch.sharedMemBytes = config->sharedMemBytes;
+  launch.stream = config->stream;
+  decode(launch, f, params);
+  if (CUresult result = launchCall(
+          "cuLaunchKernelEx", launch, "%s, stream=%s%s", f->name.c_str(),
+          hex(config->stream).c_str(), attributes.c_str()))
+    return result;
+  record(launch);
+  return 0;
+}
+
+namespace {
+
+CUresult allocate(unsigned long long *pointer, size_t bytes) {
   State &s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
   ++s.allocations;
@@ -178,24 +440,111 @@ EXPORT CUresult cuMemAlloc_v2(unsigned long long *pointer, size_t bytes) {
   return 0;
 }
 
-EXPORT CUresult cuMemFree_v2(unsigned long long) {
+void countFree() {
   State &s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
   ++s.frees;
+}
+
+} // namespace
+
+EXPORT CUresult cuMemAlloc_v2(unsigned long long *pointer, size_t bytes) {
+  if (CUresult result = call("cuMemAlloc", "%zu", bytes))
+    return result;
+  allocate(pointer, bytes);
+  logResult(hex(*pointer));
   return 0;
 }
 
-EXPORT CUresult cuStreamSynchronize(void *) {
+EXPORT CUresult cuMemFree_v2(unsigned long long pointer) {
+  if (CUresult result = call("cuMemFree", "%s", hex(pointer).c_str()))
+    return result;
+  countFree();
+  return 0;
+}
+
+EXPORT CUresult cuMemAllocAsync(unsigned long long *pointer, size_t bytes,
+                                void *stream) {
+  if (CUresult result =
+          call("cuMemAllocAsync", "%zu, stream=%s", bytes, hex(stream).c_str()))
+    return result;
+  allocate(pointer, bytes);
+  logResult(hex(*pointer));
+  return 0;
+}
+
+EXPORT CUresult cuMemFreeAsync(unsigned long long pointer, void *stream) {
+  if (CUresult result = call("cuMemFreeAsync", "%s, stream=%s",
+                             hex(pointer).c_str(), hex(stream).c_str()))
+    return result;
+  countFree();
+  return 0;
+}
+
+EXPORT CUresult cuMemcpyAsync(unsigned long long dst, unsigned long long src,
+                              size_t bytes, void *stream) {
+  return call("cuMemcpyAsync", "%s, %s, %zu, stream=%s", hex(dst).c_str(),
+              hex(src).c_str(), bytes, hex(stream).c_str());
+}
+
+EXPORT CUresult cuMemsetD32Async(unsigned long long dst, unsigned value,
+                                 size_t count, void *stream) {
+  return call("cuMemsetD32Async", "%s, %#x, %zu, stream=%s", hex(dst).c_str(),
+              value, count, hex(stream).c_str());
+}
+
+EXPORT CUresult cuMemsetD16Async(unsigned long long dst, unsigned short value,
+                                 size_t count, void *stream) {
+  return call("cuMemsetD16Async", "%s, %#x, %zu, stream=%s", hex(dst).c_str(),
+              value, count, hex(stream).c_str());
+}
+
+EXPORT CUresult cuStreamSynchronize(void *stream) {
+  if (CUresult result =
+          call("cuStreamSynchronize", "stream=%s", hex(stream).c_str()))
+    return result;
   State &s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
   ++s.streamSyncs;
   return 0;
 }
 
+EXPORT CUresult cuEventCreate(void **event, unsigned flags) {
+  if (CUresult result = call("cuEventCreate", "flags=%u", flags))
+    return result;
+  *event = new Event{flags};
+  logResult(hex(*event));
+  return 0;
+}
+
+EXPORT CUresult cuEventDestroy_v2(void *event) {
+  if (CUresult result = call("cuEventDestroy", "%s", hex(event).c_str()))
+    return result;
+  delete static_cast<Event *>(event);
+  return 0;
+}
+
+EXPORT CUresult cuEventRecord(void *event, void *stream) {
+  return call("cuEventRecord", "%s, stream=%s", hex(event).c_str(),
+              hex(stream).c_str());
+}
+
+EXPORT CUresult cuEventSynchronize(void *event) {
+  return call("cuEventSynchronize", "%s", hex(event).c_str());
+}
+
+EXPORT CUresult cuStreamWaitEvent(void *stream, void *event, unsigned flags) {
+  return call("cuStreamWaitEvent", "stream=%s, %s, flags=%u",
+              hex(stream).c_str(), hex(event).c_str(), flags);
+}
+
 EXPORT CUresult cuGetErrorName(CUresult error, const char **name) {
   switch (error) {
   case 1:
     *name = "CUDA_ERROR_INVALID_VALUE";
+    return 0;
+  case 2:
+    *name = "CUDA_ERROR_OUT_OF_MEMORY";
     return 0;
   case 218:
     *name = "CUDA_ERROR_INVALID_PTX";
@@ -208,6 +557,9 @@ EXPORT CUresult cuGetErrorString(CUresult error, const char **text) {
   switch (error) {
   case 1:
     *text = "invalid argument";
+    return 0;
+  case 2:
+    *text = "out of memory";
     return 0;
   case 218:
     *text = "a PTX JIT compilation failed";
@@ -242,3 +594,23 @@ EXPORT size_t fakeCudaLastAllocationBytes() {
 EXPORT uint64_t fakeCudaLastAllocation() { return state().lastAllocation; }
 EXPORT int fakeCudaStreamSyncs() { return state().streamSyncs; }
 EXPORT void *fakeCudaCurrentContext() { return current; }
+
+EXPORT const char *fakeCudaCalls() {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.callText.clear();
+  for (const std::string &line : s.calls)
+    s.callText += line + "\n";
+  return s.callText.c_str();
+}
+
+EXPORT void fakeCudaClearCalls() {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  state().calls.clear();
+}
+
+EXPORT void fakeCudaFailNext(const char *name, int result) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  state().failName = name;
+  state().failResult = result;
+}

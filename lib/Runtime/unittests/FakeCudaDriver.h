@@ -2,7 +2,9 @@
 //
 // The fake driver records what the runtime asks of it, so that the launch
 // protocol of docs/abi.md (parameter bytes, grids, helper kernels, split-K
-// workspace, module cache) can be tested on machines without a GPU.
+// workspace, module cache) and the mgpu* functions of the upstream GPU path
+// (streams, events, memory, modules) can be tested on machines without a
+// GPU.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,14 +14,22 @@
 #include <cstddef>
 #include <cstdint>
 
+#define FAKE_MAX_PARAMS 64
+
 struct FakeLaunch {
   char name[128];
   unsigned grid[3], block[3], sharedMemBytes;
+  /// Thread block cluster of cuLaunchKernelEx; 0 for cuLaunchKernel.
+  unsigned cluster[3];
   void *stream;
+  /// The context current on the launching thread.
+  void *context;
   int numParams;
-  /// Parameter bytes, as many per parameter as the ABI gives its type.
-  unsigned char params[16][8];
-  int paramSizes[16];
+  /// Parameter bytes, as many per parameter as the kernel declares: isaac
+  /// kernels without an epilogue by the ABI's types for their name, others
+  /// by the `.param` list of their `.entry` in the PTX.
+  unsigned char params[FAKE_MAX_PARAMS][8];
+  int paramSizes[FAKE_MAX_PARAMS];
 };
 
 /// Inspection entry points, looked up with dlsym by the test.
@@ -34,6 +44,12 @@ struct FakeCudaApi {
   uint64_t (*lastAllocation)();
   int (*streamSyncs)();
   void *(*currentContext)();
+  /// Every driver call since the last clearCalls, one per line, e.g.
+  /// "cuMemAllocAsync(256, stream=0x1) = 0x7f0000000000".
+  const char *(*calls)();
+  void (*clearCalls)();
+  /// Makes the next call of the entry point `name` return `result`.
+  void (*failNext)(const char *name, int result);
 };
 
 // Names of the markers that make the fake fail, put into PTX text or
@@ -41,5 +57,11 @@ struct FakeCudaApi {
 #define FAKE_JIT_FAILURE_MARKER "FAKE_JIT_FAILURE"
 #define FAKE_FAILING_STREAM ((void *)0xbad0)
 #define FAKE_MAX_THREADS_MARKER "fake.maxthreads=32"
+
+// Contexts: the primary contexts of the fake's two devices. Device 0 has
+// memory pools (cuMemAllocAsync), device 1 has none; any other context
+// belongs to device 1.
+#define FAKE_PRIMARY_CONTEXT_0 ((void *)0xc0de0000)
+#define FAKE_PRIMARY_CONTEXT_1 ((void *)0xc0de2000)
 
 #endif // ISAAC_RUNTIME_UNITTESTS_FAKECUDADRIVER_H

@@ -3,7 +3,8 @@
 // Runs the runtime against FakeCudaDriver, which records every launch with
 // its parameter bytes, to check what no CPU-only test could otherwise see:
 // the kernel parameters' order, sizes and values, the grids and blocks, the
-// helper kernels and workspace of split-K, and the module cache.
+// helper kernels and workspace of split-K, the module cache, and the extra
+// parameters and reduction of kernels with a fused epilogue.
 //
 //===----------------------------------------------------------------------===//
 
@@ -351,6 +352,259 @@ void testModuleApi() {
   fakeSetCurrent(saved);
 }
 
+//===--- Fused epilogues
+//---------------------------------------------------===//
+
+const char *const kEpilogueId = "00c0ffee12345678";
+const char *const kFusedGemm =
+    "isaac_gemm_f32_nn_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4_ep00c0ffee12345678";
+const char *const kFusedSplitK =
+    "isaac_gemm_f32_nn_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg4_v4_ep00c0ffee12345678";
+const char *const kFusedReduce = "isaac_splitk_reduce_f32_ep00c0ffee12345678";
+
+/// A PTX entry declaring `sizes` (in bytes) as its parameters, so that the
+/// fake decodes a fused kernel's parameters as the PTX declares them.
+std::string entry(const std::string &name, const std::vector<int> &sizes) {
+  std::string text = "\n.visible .entry " + name + "(";
+  for (size_t i = 0; i < sizes.size(); ++i)
+    text += std::string(i ? "," : "") + "\n\t.param ." +
+            (sizes[i] == 8 ? "u64" : "u32") + " " + name + "_param_" +
+            std::to_string(i);
+  return text + "\n)\n{\n\tret;\n}\n";
+}
+
+/// The PTX of a fused f32 kernel `name` (and its fused reducer when split
+/// over K) whose epilogue writes bf16 and reads f16, f32 and bf16 inputs.
+std::string fusedPtx(const char *name, int kg) {
+  std::string header =
+      std::string("// isaac.kernel name=") + name +
+      " dtype=f32 layout=nn ml=64 nl=64 ms=8 ns=8 u=8 ks=1 kl=1 kg=" +
+      std::to_string(kg) +
+      " vec=4 threads=64 smem=8192 chip=sm_90 epilogue=00c0ffee12345678\n"
+      "// isaac.epilogue id=00c0ffee12345678 out=bf16 inputs=3 in0=f16 "
+      "in1=f32 in2=bf16 program=gelu(acc*in2+in0+in1)\n";
+  std::vector<int> gemm = {8, 8, 8, 8, 4, 4, 4, 4, 4, 4, 8, 8, 8, 4, 4};
+  std::vector<int> reduce = {8, 8, 4, 4, 4, 8, 4, 4};
+  for (int i = 0; i < 12; ++i) {
+    gemm.push_back(8);
+    reduce.push_back(8);
+  }
+  std::string ptx = header + ptxWith({}) + entry(name, gemm);
+  if (kg > 1)
+    ptx += entry("isaac_scale_f32", {8, 4, 4, 4, 8, 4}) +
+           entry("isaac_splitk_reduce_f32", {8, 8, 4, 4, 4, 8, 4, 4}) +
+           entry(kFusedReduce, reduce);
+  return ptx;
+}
+
+struct FusedGemm : Gemm {
+  isaacEpilogueInput inputs[3] = {
+      {reinterpret_cast<const void *>(0x40002), 0, 0, 1},     // bias (f16)
+      {reinterpret_cast<const void *>(0x50000), 7000, 70, 1}, // residual
+      {reinterpret_cast<const void *>(0x60002), 0, 0, 0}};    // scalar
+  int numInputs = 3;
+
+  FusedGemm(const char *name, int kg) : Gemm{name, ISAAC_F32, 64, 64, 64, kg} {
+    C = 0x10002; // bf16 output
+    lda = 30;
+    ldb = 70;
+    ldc = 70;
+  }
+
+  int launch(const std::string &ptx) const {
+    return isaacGemmLaunchEpilogue(
+        ptx.c_str(), name, dtype, ml, nl, threads, kg,
+        reinterpret_cast<void *>(C), reinterpret_cast<const void *>(A),
+        reinterpret_cast<const void *>(B), M, N, K, lda, ldb, ldc, sA, sB, sC,
+        batch, alpha, beta, stream, flags, numInputs, inputs);
+  }
+};
+
+/// The four parameters of each input from `first` on: ptr, sBatch (0 for
+/// a single matrix), sRow, sCol, all .u64.
+void checkInputParams(const FakeLaunch &l, int first, const FusedGemm &g) {
+  CHECK(l.numParams == first + 4 * g.numInputs);
+  for (int i = 0; i < g.numInputs; ++i) {
+    const isaacEpilogueInput &in = g.inputs[i];
+    int p = first + 4 * i;
+    for (int j = 0; j < 4; ++j)
+      CHECK(l.paramSizes[p + j] == 8);
+    CHECK(param<uint64_t>(l, p) == reinterpret_cast<uintptr_t>(in.ptr));
+    CHECK(param<uint64_t>(l, p + 1) ==
+          (g.batch > 1 ? static_cast<uint64_t>(in.sBatch) : 0));
+    CHECK(param<uint64_t>(l, p + 2) == static_cast<uint64_t>(in.sRow));
+    CHECK(param<uint64_t>(l, p + 3) == static_cast<uint64_t>(in.sCol));
+  }
+}
+
+/// The first 15 parameters as for any GEMM, then the inputs'.
+void checkFusedGemmParams(const FakeLaunch &l, const FusedGemm &g,
+                          uint64_t workspace) {
+  FakeLaunch fixed = l;
+  fixed.numParams = 15;
+  checkGemmParams(fixed, g, workspace);
+  checkInputParams(l, 15, g);
+}
+
+void testFusedGemm() {
+  fake.reset();
+  FusedGemm g(kFusedGemm, 1);
+  g.batch = 3;
+  g.sA = 100 * 30;
+  g.sB = 30 * 70;
+  g.sC = 100 * 70;
+  int allocations = fake.allocations();
+  CHECK_STATUS(g.launch(fusedPtx(kFusedGemm, 1)), ISAAC_SUCCESS, "");
+  // One launch, W = 0, no workspace.
+  CHECK(fake.launchCount() == 1);
+  CHECK(fake.allocations() == allocations);
+  if (fake.launchCount() == 1) {
+    FakeLaunch l = launchAt(0);
+    CHECK(std::strcmp(l.name, kFusedGemm) == 0);
+    checkFusedGemmParams(l, g, 0);
+  }
+
+  // A single matrix: each input's batch stride is passed as 0, whatever it
+  // is (as C's).
+  fake.reset();
+  g.batch = 1;
+  g.inputs[1].sBatch = -12345;
+  CHECK_STATUS(g.launch(fusedPtx(kFusedGemm, 1)), ISAAC_SUCCESS, "");
+  CHECK(fake.launchCount() == 1);
+  if (fake.launchCount() == 1) {
+    FakeLaunch l = launchAt(0);
+    checkFusedGemmParams(l, g, 0);
+    CHECK(param<uint64_t>(l, 15 + 4 + 1) == 0);
+  }
+
+  // The module API takes the same inputs through isaacGemmArgs, and needs
+  // the header's description of the kernel.
+  fake.reset();
+  std::string ptx = fusedPtx(kFusedGemm, 1);
+  isaacModule module = nullptr;
+  CHECK_STATUS(isaacModuleLoad(ptx.c_str(), &module), ISAAC_SUCCESS, "");
+  isaacKernelInfo info, nameOnly;
+  CHECK_STATUS(isaacParseKernelInfo(ptx.c_str(), &info), ISAAC_SUCCESS, "");
+  CHECK_STATUS(isaacParseKernelName(kFusedGemm, &nameOnly), ISAAC_SUCCESS, "");
+  isaacGemmArgs args = {};
+  args.C = reinterpret_cast<void *>(g.C);
+  args.A = reinterpret_cast<const void *>(g.A);
+  args.B = reinterpret_cast<const void *>(g.B);
+  args.M = g.M;
+  args.N = g.N;
+  args.K = g.K;
+  args.lda = g.lda;
+  args.ldb = g.ldb;
+  args.ldc = g.ldc;
+  args.batch = 1;
+  args.alpha = g.alpha;
+  args.beta = g.beta;
+  args.stream = g.stream;
+  args.numInputs = 3;
+  args.inputs = g.inputs;
+  CHECK_STATUS(isaacGemmLaunchModule(module, &info, &args), ISAAC_SUCCESS, "");
+  CHECK(fake.launchCount() == 1);
+  if (fake.launchCount() == 1)
+    checkFusedGemmParams(launchAt(0), g, 0);
+  CHECK_STATUS(isaacGemmLaunchModule(module, &nameOnly, &args),
+               ISAAC_ERROR_INVALID_VALUE, "are unknown");
+  args.numInputs = 2;
+  CHECK_STATUS(isaacGemmLaunchModule(module, &info, &args),
+               ISAAC_ERROR_INVALID_VALUE,
+               "isaacGemmLaunchModule(isaac_gemm_f32_nn_ml64_nl64_ms8_ns8_u8_"
+               "ks1_kl1_kg1_v4_ep00c0ffee12345678): numInputs=2 disagrees");
+  CHECK(fake.launchCount() == 1);
+}
+
+void testFusedSplitK() {
+  // Whatever the flags: an epilogue cannot be applied per K-slice, so the
+  // slices go through the workspace and the fused reduction applies it.
+  for (int flags : {0, static_cast<int>(ISAAC_DETERMINISTIC)}) {
+    fake.reset();
+    FusedGemm g(kFusedSplitK, 4);
+    g.K = 1000;
+    g.lda = 1000;
+    g.batch = 2;
+    g.sA = 100 * 1000;
+    g.sB = 1000 * 70;
+    g.sC = 100 * 70;
+    g.flags = flags;
+    // A fresh stream, so that the workspace is allocated here.
+    g.stream = reinterpret_cast<void *>(0x7000 + 0x100 * flags);
+    int allocations = fake.allocations();
+    CHECK_STATUS(g.launch(fusedPtx(kFusedSplitK, 4)), ISAAC_SUCCESS, "");
+    CHECK(fake.allocations() == allocations + 1);
+    // batch*kg*M*N elements of the GEMM's dtype (f32), not of bf16.
+    CHECK(fake.lastAllocationBytes() >= size_t(2) * 4 * 100 * 70 * 4);
+    uint64_t workspace = fake.lastAllocation();
+    // No scale kernel: GEMM into W, then the fused reduction.
+    CHECK(fake.launchCount() == 2);
+    if (fake.launchCount() != 2)
+      continue;
+    FakeLaunch gemm = launchAt(0);
+    CHECK(std::strcmp(gemm.name, kFusedSplitK) == 0);
+    checkFusedGemmParams(gemm, g, workspace);
+    FakeLaunch reduce = launchAt(1);
+    CHECK(std::strcmp(reduce.name, kFusedReduce) == 0);
+    checkHelperLaunch(reduce, g);
+    CHECK(param<uint64_t>(reduce, 0) == g.C);
+    CHECK(param<uint64_t>(reduce, 1) == workspace);
+    CHECK(param<uint32_t>(reduce, 2) == 100u);
+    CHECK(param<uint32_t>(reduce, 3) == 70u);
+    CHECK(param<uint32_t>(reduce, 4) == 70u);
+    CHECK(param<uint64_t>(reduce, 5) == 7000u);
+    CHECK(param<uint32_t>(reduce, 6) == 4u);
+    CHECK(param<float>(reduce, 7) == 0.5f);
+    checkInputParams(reduce, 8, g);
+  }
+
+  // The plain reducer does not apply the epilogue: the fused one must be
+  // there.
+  FusedGemm g(kFusedSplitK, 4);
+  g.K = 1000;
+  g.lda = 1000;
+  std::string ptx = fusedPtx(kFusedSplitK, 4);
+  size_t at = ptx.find(".entry " + std::string(kFusedReduce));
+  ptx.replace(at, 6, ".entry_removed");
+  CHECK_STATUS(g.launch(ptx), ISAAC_ERROR_KERNEL_NOT_FOUND,
+               std::string("no kernel named '") + kFusedReduce + "'");
+}
+
+/// A fused epilogue without inputs (an activation) launches through either
+/// host entry point, with the 15 parameters of any GEMM.
+void testFusedWithoutInputs() {
+  const char *name = "isaac_gemm_f64_tn_ml32_nl16_ms4_ns4_u4_ks1_kl2_kg1_v2_"
+                     "ep0000000000000001";
+  std::string ptx =
+      std::string("// isaac.kernel name=") + name +
+      " dtype=f64 layout=tn ml=32 nl=16 ms=4 ns=4 u=4 ks=1 kl=2 kg=1 vec=2 "
+      "threads=64 smem=0 epilogue=0000000000000001\n"
+      "// isaac.epilogue id=0000000000000001 out=f16 inputs=0 "
+      "program=relu(acc)\n" +
+      ptxWith({}) + entry(name, {8, 8, 8, 8, 4, 4, 4, 4, 4, 4, 8, 8, 8, 8, 8});
+  Gemm g{name, ISAAC_F64, 32, 16, 64, 1};
+  g.C = 0x10002; // f16 output
+  g.A = 0x20008;
+  g.lda = 100;
+  g.ldb = 70;
+  for (int viaEpilogueEntry = 0; viaEpilogueEntry < 2; ++viaEpilogueEntry) {
+    fake.reset();
+    int status = viaEpilogueEntry
+                     ? isaacGemmLaunchEpilogue(
+                           ptx.c_str(), name, g.dtype, g.ml, g.nl, g.threads,
+                           g.kg, reinterpret_cast<void *>(g.C),
+                           reinterpret_cast<const void *>(g.A),
+                           reinterpret_cast<const void *>(g.B), g.M, g.N, g.K,
+                           g.lda, g.ldb, g.ldc, g.sA, g.sB, g.sC, g.batch,
+                           g.alpha, g.beta, g.stream, g.flags, 0, nullptr)
+                     : g.launch(ptx);
+    CHECK_STATUS(status, ISAAC_SUCCESS, "");
+    CHECK(fake.launchCount() == 1);
+    if (fake.launchCount() == 1)
+      checkGemmParams(launchAt(0), g, 0);
+  }
+}
+
 void testConcurrentLaunches() {
   std::string ptx = ptxWith({kNt, "// concurrent"});
   int loads = fake.moduleLoads();
@@ -399,6 +653,9 @@ void runFakeDriverTests(const char *path) {
             lookup(library, "fakeCudaLastAllocation", fake.lastAllocation) &&
             lookup(library, "fakeCudaStreamSyncs", fake.streamSyncs) &&
             lookup(library, "fakeCudaCurrentContext", fake.currentContext) &&
+            lookup(library, "fakeCudaCalls", fake.calls) &&
+            lookup(library, "fakeCudaClearCalls", fake.clearCalls) &&
+            lookup(library, "fakeCudaFailNext", fake.failNext) &&
             lookup(library, "cuCtxSetCurrent", fakeSetCurrent);
   CHECK(ok);
   if (!ok)
@@ -414,4 +671,8 @@ void runFakeDriverTests(const char *path) {
   testDriverErrors();
   testModuleApi();
   testConcurrentLaunches();
+  testFusedGemm();
+  testFusedSplitK();
+  testFusedWithoutInputs();
+  runMgpuTests(fake, fakeSetCurrent);
 }

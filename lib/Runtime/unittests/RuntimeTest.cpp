@@ -201,6 +201,41 @@ void testLastStatus() {
   CHECK(isaacGetLastStatus() == ISAAC_SUCCESS);
 }
 
+/// Records a failure from a thread_local destructor that runs after the
+/// runtime's own thread_local objects are gone, as the global destructors
+/// of compiled programs (module unloads) do at exit.
+struct FailsAtThreadExit {
+  int *status = nullptr;
+  std::string *message = nullptr;
+  ~FailsAtThreadExit() {
+    if (!status)
+      return;
+    isaacKernelInfo info;
+    std::string name(300, 'x');
+    isaacParseKernelName(name.c_str(), &info);
+    *status = isaacGetLastStatus();
+    *message = isaacGetLastError();
+  }
+};
+thread_local FailsAtThreadExit failsAtThreadExit;
+
+void testErrorsAfterThreadExit() {
+  int status = ISAAC_SUCCESS;
+  std::string message;
+  std::thread thread([&] {
+    // Constructed before the runtime's first message on this thread, so
+    // destroyed after it.
+    failsAtThreadExit.status = &status;
+    failsAtThreadExit.message = &message;
+    isaacKernelInfo info;
+    std::string name(200, 'y'); // a message too long for in-place storage
+    isaacParseKernelName(name.c_str(), &info);
+  });
+  thread.join();
+  CHECK(status == ISAAC_ERROR_PARSE);
+  CHECK(message.find("'xxxxxxxx") != std::string::npos);
+}
+
 /// Device pointers are never dereferenced on the host, so distinct aligned
 /// addresses stand in for them.
 void *fakePointer(uintptr_t address) {
@@ -455,10 +490,12 @@ int main(int argc, char **argv) {
   CHECK(isaacGetLastStatus() == ISAAC_SUCCESS);
   CHECK(isaacHeaderTestFromC() == 0);
   testLastStatus();
+  testErrorsAfterThreadExit();
   testParseKernelInfo();
   testParseKernelName();
   testValidation();
   testLaunchArguments();
+  runEpilogueTests();
   const char *mode = "";
   if (fakeDriver) {
     runFakeDriverTests(fakeDriver);
@@ -466,10 +503,12 @@ int main(int argc, char **argv) {
   } else if (stubDriver) {
     testStubDriver();
     testThreadLocalErrors(ISAAC_ERROR_CUDA);
+    runMgpuWithoutDriverTests(ISAAC_ERROR_CUDA);
     mode = " (stub driver)";
   } else {
     testMissingDriver();
     testThreadLocalErrors(ISAAC_ERROR_DRIVER_NOT_FOUND);
+    runMgpuWithoutDriverTests(ISAAC_ERROR_DRIVER_NOT_FOUND);
   }
 
   std::printf("isaac-runtime-test%s: %d checks, %d failed\n", mode, testChecks,

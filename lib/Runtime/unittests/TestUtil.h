@@ -46,4 +46,16 @@ void testFailed(const char *file, int line, const std::string &what);
 /// Tests of the launch protocol against the fake driver at `path`.
 void runFakeDriverTests(const char *path);
 
+/// Tests of fused-epilogue names, headers and arguments (no driver needed).
+void runEpilogueTests();
+
+struct FakeCudaApi;
+/// Tests of the mgpu* functions against the fake driver, whose API and
+/// cuCtxSetCurrent runFakeDriverTests has looked up.
+void runMgpuTests(const FakeCudaApi &fake, int (*setCurrent)(void *ctx));
+
+/// The mgpu* functions without a usable driver (missing, or the stub whose
+/// cuInit fails with `expectedStatus`).
+void runMgpuWithoutDriverTests(int expectedStatus);
+
 #endif // ISAAC_RUNTIME_UNITTESTS_TESTUTIL_H

@@ -1,0 +1,468 @@
+/* isaac DL example: runs the functions build.sh compiled from model.mlir
+ * (a 3-layer MLP at batch 1, 16, 512 and with a dynamic batch, a transformer
+ * block's projections, an f16 classifier head) on device memory, checks
+ * every output element against an fp64 CPU reference, and times each
+ * function (CUDA events, median of --reps calls after warm-up).
+ *
+ * The compiled functions take MLIR memref descriptors through their
+ * `llvm.emit_c_interface` wrappers, inputs first, then one out-parameter per
+ * tensor result (--isaac-pipeline turns results into out-parameters). All
+ * data pointers are device pointers from cudaMalloc.
+ *
+ * Usage: isaac-dl [--reps N] [--only NAME]
+ * Exit status: 0 when every output passes, 1 when one is wrong, 2 when a
+ * CUDA or isaac runtime call fails. */
+
+#include "isaac/Runtime/Runtime.h"
+
+#include <cuda_runtime_api.h>
+
+#include <float.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*===--- Memref descriptors (MLIR's C interface) --------------------------===*/
+
+typedef struct {
+  void *allocated, *aligned;
+  int64_t offset, sizes[1], strides[1];
+} MemRef1;
+
+typedef struct {
+  void *allocated, *aligned;
+  int64_t offset, sizes[2], strides[2];
+} MemRef2;
+
+#define M1 MemRef1 *
+#define M2 MemRef2 *
+void _mlir_ciface_mlp_b1(M2 x, M2 w1, M1 b1, M2 w2, M1 b2, M2 w3, M1 b3, M2 y);
+void _mlir_ciface_mlp_b16(M2 x, M2 w1, M1 b1, M2 w2, M1 b2, M2 w3, M1 b3,
+                          M2 y);
+void _mlir_ciface_mlp_b512(M2 x, M2 w1, M1 b1, M2 w2, M1 b2, M2 w3, M1 b3,
+                           M2 y);
+void _mlir_ciface_mlp_dynamic(M2 x, M2 w1, M1 b1, M2 w2, M1 b2, M2 w3, M1 b3,
+                              M2 y);
+void _mlir_ciface_transformer_block(M2 x, M2 wq, M1 bq, M2 wk, M1 bk, M2 wv,
+                                    M1 bv, M2 wo, M1 bo, M2 w1, M1 b1, M2 w2,
+                                    M1 b2, M2 q, M2 k, M2 y);
+void _mlir_ciface_classifier_f16(M2 x, M2 w, M1 b, M2 y);
+
+/* The sizes of gen_model.py. */
+enum { D_IN = 512, D_H = 1024, D_OUT = 256, T = 128, D = 512, F = 2048 };
+
+/*===--- Errors, memory, random data --------------------------------------===*/
+
+#define CUDA_CHECK(call)                                                       \
+  do {                                                                         \
+    cudaError_t err_ = (call);                                                 \
+    if (err_ != cudaSuccess) {                                                 \
+      fprintf(stderr, "%s:%d: %s failed: %s (%s)\n", __FILE__, __LINE__,       \
+              #call, cudaGetErrorName(err_), cudaGetErrorString(err_));        \
+      exit(2);                                                                 \
+    }                                                                          \
+  } while (0)
+
+/* Compiled host code ignores the runtime's return values; failures are
+   kept in its per-thread last status. */
+static void checkIsaac(const char *what) {
+  int32_t status = isaacGetLastStatus();
+  if (status != ISAAC_SUCCESS) {
+    fprintf(stderr, "%s: isaac runtime failed: %s: %s\n", what,
+            isaacStatusName(status), isaacGetLastError());
+    exit(2);
+  }
+}
+
+static void *xmalloc(size_t bytes) {
+  void *p = malloc(bytes ? bytes : 1);
+  if (!p) {
+    fprintf(stderr, "out of host memory (%zu bytes)\n", bytes);
+    exit(2);
+  }
+  return p;
+}
+
+static uint64_t rngState = 0x15aac2017u;
+
+static double randomUniform(void) { /* in [-1, 1) */
+  uint64_t z = (rngState += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  z ^= z >> 31;
+  return (double)(z >> 11) * 0x1.0p-52 - 1.0;
+}
+
+/*===--- Tensors: host fp32 values, an fp64 copy, a device copy -----------===*/
+
+typedef struct {
+  int64_t rows, cols; /* cols = 0: a vector of `rows` */
+  float *host;
+  double *ref;        /* fp64 reference (outputs) or the values (inputs) */
+  double *mag;        /* |.| propagated through the computation */
+  void *dev;
+  int f16;            /* device elements are f16 */
+} Tensor;
+
+static size_t count(const Tensor *t) {
+  return (size_t)t->rows * (size_t)(t->cols ? t->cols : 1);
+}
+
+/* An input with values uniform in [-scale, scale). */
+static Tensor input(int64_t rows, int64_t cols, double scale) {
+  Tensor t = {rows, cols, NULL, NULL, NULL, NULL, 0};
+  size_t n = count(&t);
+  t.host = xmalloc(n * sizeof(float));
+  t.ref = xmalloc(n * sizeof(double));
+  t.mag = xmalloc(n * sizeof(double));
+  for (size_t i = 0; i < n; ++i) {
+    t.host[i] = (float)(scale * randomUniform());
+    t.ref[i] = t.host[i];
+    t.mag[i] = fabs(t.ref[i]);
+  }
+  CUDA_CHECK(cudaMalloc(&t.dev, n * sizeof(float)));
+  CUDA_CHECK(cudaMemcpy(t.dev, t.host, n * sizeof(float),
+                        cudaMemcpyHostToDevice));
+  return t;
+}
+
+static Tensor output(int64_t rows, int64_t cols, int f16) {
+  Tensor t = {rows, cols, NULL, NULL, NULL, NULL, f16};
+  size_t n = count(&t);
+  t.host = xmalloc(n * sizeof(float));
+  t.ref = xmalloc(n * sizeof(double));
+  t.mag = xmalloc(n * sizeof(double));
+  CUDA_CHECK(cudaMalloc(&t.dev, n * (f16 ? 2 : sizeof(float))));
+  /* NaN everywhere: an element the program forgets to write fails. */
+  CUDA_CHECK(cudaMemset(t.dev, 0xff, n * (f16 ? 2 : sizeof(float))));
+  return t;
+}
+
+static void release(Tensor *t) {
+  free(t->host);
+  free(t->ref);
+  free(t->mag);
+  CUDA_CHECK(cudaFree(t->dev));
+}
+
+static MemRef1 desc1(const Tensor *t) {
+  MemRef1 d = {t->dev, t->dev, 0, {t->rows}, {1}};
+  return d;
+}
+static MemRef2 desc2(const Tensor *t) {
+  MemRef2 d = {t->dev, t->dev, 0, {t->rows, t->cols}, {t->cols, 1}};
+  return d;
+}
+
+/*===--- The fp64 reference ------------------------------------------------===*/
+
+typedef enum { NONE, RELU, GELU_TANH, GELU_ERF } Act;
+
+static double activate(Act act, double v) {
+  switch (act) {
+  case RELU:
+    return v > 0 ? v : 0;
+  case GELU_TANH:
+    return 0.5 * v *
+           (1 + tanh(0.7978845608028654 * (v + 0.044715 * v * v * v)));
+  case GELU_ERF:
+    return 0.5 * v * (1 + erf(v * 0.7071067811865476));
+  default:
+    return v;
+  }
+}
+
+/* out = act(in @ w + b) [+ res] in fp64. `mag` gets the same computation
+   on magnitudes (|in| @ |w| + |b|, scaled by the activation's Lipschitz
+   bound, + |res|): the scale of the rounding error any correct float
+   evaluation can make, against which errors are measured. */
+static void dense(const Tensor *in, const Tensor *w, const Tensor *b, Act act,
+                  const Tensor *res, Tensor *out) {
+  int64_t rows = in->rows, k = in->cols, n = w->cols;
+  double lip = act == NONE || act == RELU ? 1.0 : 1.13;
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t j = 0; j < n; ++j) {
+      double acc = 0, mag = 0;
+      for (int64_t i = 0; i < k; ++i) {
+        acc += in->ref[r * k + i] * w->ref[i * n + j];
+        mag += in->mag[r * k + i] * fabs(w->ref[i * n + j]);
+      }
+      double v = activate(act, acc + b->ref[j]);
+      mag = lip * (mag + fabs(b->ref[j]));
+      if (res) {
+        v += res->ref[r * n + j];
+        mag += res->mag[r * n + j];
+      }
+      out->ref[r * n + j] = v;
+      out->mag[r * n + j] = mag;
+    }
+}
+
+static float halfToFloat(uint16_t h) {
+  uint32_t sign = (uint32_t)(h >> 15) << 31, exp = (h >> 10) & 0x1f,
+           frac = h & 0x3ff;
+  float v;
+  if (exp == 0)
+    v = ldexpf((float)frac, -24);
+  else if (exp == 31)
+    v = frac ? NAN : INFINITY;
+  else
+    v = ldexpf((float)(frac | 0x400), (int)exp - 25);
+  return sign ? -v : v;
+}
+
+/* Copies the device output back and compares every element: error =
+   |got - ref| / (mag + tiny), tolerance per output type. Returns 1 on
+   pass and prints one line. */
+static int check(const char *fn, const char *what, Tensor *t, double tol,
+                 double *worstOut) {
+  size_t n = count(t);
+  if (t->f16) {
+    uint16_t *h = xmalloc(n * 2);
+    CUDA_CHECK(cudaMemcpy(h, t->dev, n * 2, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < n; ++i)
+      t->host[i] = halfToFloat(h[i]);
+    free(h);
+  } else {
+    CUDA_CHECK(cudaMemcpy(t->host, t->dev, n * sizeof(float),
+                          cudaMemcpyDeviceToHost));
+  }
+  double worst = -1;
+  size_t worstAt = 0, bad = 0;
+  for (size_t i = 0; i < n; ++i) {
+    double e = fabs((double)t->host[i] - t->ref[i]) / (t->mag[i] + DBL_MIN);
+    if (!(e <= DBL_MAX))
+      e = INFINITY; /* NaN: an element not written, or garbage */
+    if (!(e <= tol))
+      ++bad;
+    if (e > worst) {
+      worst = e;
+      worstAt = i;
+    }
+  }
+  printf("  %-18s %-3s %6" PRId64 "x%-5" PRId64 " max error %.3g (tolerance "
+         "%.0e) at %zu: got %.7g, expected %.7g: %s\n",
+         fn, what, t->rows, t->cols, worst, tol, worstAt,
+         (double)t->host[worstAt], t->ref[worstAt], bad ? "WRONG" : "ok");
+  if (worst > *worstOut)
+    *worstOut = worst;
+  return bad == 0;
+}
+
+/*===--- Timing -------------------------------------------------------------===*/
+
+static int reps = 20;
+
+static int cmpFloat(const void *a, const void *b) {
+  float x = *(const float *)a, y = *(const float *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Median time of one call of `run` (milliseconds; CUDA events around the
+   call, so host-side launch costs count where the GPU waits for them),
+   after 3 warm-ups. *backToBack gets the mean time per call of `reps`
+   calls issued back to back (throughput). */
+static double timeCalls(void (*run)(void *), void *ctx, double *backToBack) {
+  cudaEvent_t start, stop;
+  CUDA_CHECK(cudaEventCreate(&start));
+  CUDA_CHECK(cudaEventCreate(&stop));
+  for (int i = 0; i < 3; ++i)
+    run(ctx);
+  float *ms = xmalloc(sizeof(float) * (size_t)reps);
+  for (int i = 0; i < reps; ++i) {
+    CUDA_CHECK(cudaEventRecord(start, 0));
+    run(ctx);
+    CUDA_CHECK(cudaEventRecord(stop, 0));
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    CUDA_CHECK(cudaEventElapsedTime(&ms[i], start, stop));
+  }
+  qsort(ms, (size_t)reps, sizeof(float), cmpFloat);
+  double median = ms[reps / 2];
+  CUDA_CHECK(cudaEventRecord(start, 0));
+  for (int i = 0; i < reps; ++i)
+    run(ctx);
+  CUDA_CHECK(cudaEventRecord(stop, 0));
+  CUDA_CHECK(cudaEventSynchronize(stop));
+  float total = 0;
+  CUDA_CHECK(cudaEventElapsedTime(&total, start, stop));
+  *backToBack = total / reps;
+  free(ms);
+  CUDA_CHECK(cudaEventDestroy(start));
+  CUDA_CHECK(cudaEventDestroy(stop));
+  return median;
+}
+
+/*===--- The MLP ------------------------------------------------------------===*/
+
+typedef void (*MlpFn)(M2, M2, M1, M2, M1, M2, M1, M2);
+
+typedef struct {
+  MlpFn fn;
+  Tensor *x, *w1, *b1, *w2, *b2, *w3, *b3, *y;
+} MlpCall;
+
+static void runMlp(void *p) {
+  MlpCall *c = p;
+  MemRef2 x = desc2(c->x), w1 = desc2(c->w1), w2 = desc2(c->w2),
+          w3 = desc2(c->w3), y = desc2(c->y);
+  MemRef1 b1 = desc1(c->b1), b2 = desc1(c->b2), b3 = desc1(c->b3);
+  c->fn(&x, &w1, &b1, &w2, &b2, &w3, &b3, &y);
+}
+
+static int mlp(const char *name, MlpFn fn, int64_t batch, double *worst) {
+  Tensor x = input(batch, D_IN, 1.0);
+  Tensor w1 = input(D_IN, D_H, 1.0 / sqrt(D_IN)), b1 = input(D_H, 0, 0.1);
+  Tensor w2 = input(D_H, D_H, 1.0 / sqrt(D_H)), b2 = input(D_H, 0, 0.1);
+  Tensor w3 = input(D_H, D_OUT, 1.0 / sqrt(D_H)), b3 = input(D_OUT, 0, 0.1);
+  Tensor y = output(batch, D_OUT, 0);
+  Tensor h1 = output(batch, D_H, 0), h2 = output(batch, D_H, 0);
+  dense(&x, &w1, &b1, RELU, NULL, &h1);
+  dense(&h1, &w2, &b2, GELU_TANH, NULL, &h2);
+  dense(&h2, &w3, &b3, NONE, NULL, &y);
+
+  MlpCall call = {fn, &x, &w1, &b1, &w2, &b2, &w3, &b3, &y};
+  isaacClearLastError();
+  runMlp(&call);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  checkIsaac(name);
+  int ok = check(name, "y", &y, 1e-5, worst);
+  double b2b;
+  double ms = timeCalls(runMlp, &call, &b2b);
+  checkIsaac(name);
+  double flops = 2.0 * batch * (D_IN * D_H + D_H * D_H + D_H * D_OUT);
+  printf("TIME %s batch=%" PRId64 " %.4f ms %.2f TFLOPS back-to-back %.4f "
+         "ms\n",
+         name, batch, ms, flops / ms * 1e-9, b2b);
+  Tensor *all[] = {&x, &w1, &b1, &w2, &b2, &w3, &b3, &y, &h1, &h2};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
+    release(all[i]);
+  return ok;
+}
+
+/*===--- The transformer block ----------------------------------------------===*/
+
+typedef struct {
+  Tensor *x, *wq, *bq, *wk, *bk, *wv, *bv, *wo, *bo, *w1, *b1, *w2, *b2;
+  Tensor *q, *k, *y;
+} BlockCall;
+
+static void runBlock(void *p) {
+  BlockCall *c = p;
+  MemRef2 x = desc2(c->x), wq = desc2(c->wq), wk = desc2(c->wk),
+          wv = desc2(c->wv), wo = desc2(c->wo), w1 = desc2(c->w1),
+          w2 = desc2(c->w2), q = desc2(c->q), k = desc2(c->k),
+          y = desc2(c->y);
+  MemRef1 bq = desc1(c->bq), bk = desc1(c->bk), bv = desc1(c->bv),
+          bo = desc1(c->bo), b1 = desc1(c->b1), b2 = desc1(c->b2);
+  _mlir_ciface_transformer_block(&x, &wq, &bq, &wk, &bk, &wv, &bv, &wo, &bo,
+                                 &w1, &b1, &w2, &b2, &q, &k, &y);
+}
+
+static int block(double *worst) {
+  const char *name = "transformer_block";
+  Tensor x = input(T, D, 1.0);
+  double sd = 1.0 / sqrt(D), sf = 1.0 / sqrt(F);
+  Tensor wq = input(D, D, sd), bq = input(D, 0, 0.1);
+  Tensor wk = input(D, D, sd), bk = input(D, 0, 0.1);
+  Tensor wv = input(D, D, sd), bv = input(D, 0, 0.1);
+  Tensor wo = input(D, D, sd), bo = input(D, 0, 0.1);
+  Tensor w1 = input(D, F, sd), b1 = input(F, 0, 0.1);
+  Tensor w2 = input(F, D, sf), b2 = input(D, 0, 0.1);
+  Tensor q = output(T, D, 0), k = output(T, D, 0), y = output(T, D, 0);
+  Tensor v = output(T, D, 0), o = output(T, D, 0), h = output(T, F, 0);
+  dense(&x, &wq, &bq, NONE, NULL, &q);
+  dense(&x, &wk, &bk, NONE, NULL, &k);
+  dense(&x, &wv, &bv, NONE, NULL, &v);
+  dense(&v, &wo, &bo, NONE, &x, &o);
+  dense(&o, &w1, &b1, GELU_ERF, NULL, &h);
+  dense(&h, &w2, &b2, NONE, &o, &y);
+
+  BlockCall call = {&x, &wq, &bq, &wk, &bk, &wv, &bv, &wo,
+                    &bo, &w1, &b1, &w2, &b2, &q,  &k,  &y};
+  isaacClearLastError();
+  runBlock(&call);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  checkIsaac(name);
+  int ok = check(name, "q", &q, 1e-5, worst) &
+           check(name, "k", &k, 1e-5, worst) &
+           check(name, "y", &y, 1e-5, worst);
+  double b2b;
+  double ms = timeCalls(runBlock, &call, &b2b);
+  checkIsaac(name);
+  double flops = 2.0 * T * (4.0 * D * D + 2.0 * D * F);
+  printf("TIME %s tokens=%d %.4f ms %.2f TFLOPS back-to-back %.4f ms\n", name,
+         T, ms, flops / ms * 1e-9, b2b);
+  Tensor *all[] = {&x, &wq, &bq, &wk, &bk, &wv, &bv, &wo, &bo,
+                   &w1, &b1, &w2, &b2, &q,  &k,  &y,  &v,  &o, &h};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
+    release(all[i]);
+  return ok;
+}
+
+/*===--- The f16 classifier head ------------------------------------------===*/
+
+static int classifier(double *worst) {
+  const char *name = "classifier_f16";
+  Tensor x = input(64, D_H, 1.0);
+  Tensor w = input(D_H, D_OUT, 1.0 / sqrt(D_H)), b = input(D_OUT, 0, 0.1);
+  Tensor y = output(64, D_OUT, /*f16=*/1);
+  dense(&x, &w, &b, RELU, NULL, &y);
+  MemRef2 dx = desc2(&x), dw = desc2(&w), dy = desc2(&y);
+  MemRef1 db = desc1(&b);
+  isaacClearLastError();
+  _mlir_ciface_classifier_f16(&dx, &dw, &db, &dy);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  checkIsaac(name);
+  /* f16 keeps 11 significant bits: 2^-11 of the value, plus the GEMM's. */
+  int ok = check(name, "y", &y, 1e-3, worst);
+  Tensor *all[] = {&x, &w, &b, &y};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
+    release(all[i]);
+  return ok;
+}
+
+int main(int argc, char **argv) {
+  const char *only = NULL;
+  for (int i = 1; i < argc; ++i) {
+    if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
+      reps = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+      only = argv[++i];
+    else {
+      fprintf(stderr, "usage: %s [--reps N] [--only NAME]\n", argv[0]);
+      return 2;
+    }
+  }
+  if (reps < 1)
+    reps = 1;
+  setvbuf(stdout, NULL, _IOLBF, 0);
+  CUDA_CHECK(cudaSetDevice(0));
+  CUDA_CHECK(cudaFree(0)); /* make the primary context current */
+  struct cudaDeviceProp prop;
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  printf("device: %s (sm_%d%d)\n", prop.name, prop.major, prop.minor);
+
+  int passed = 1, n = 0;
+  double worst = 0;
+#define RUN(NAME, CALL)                                                        \
+  if (!only || strcmp(only, NAME) == 0) {                                      \
+    passed &= (CALL);                                                          \
+    ++n;                                                                       \
+  }
+  RUN("mlp_b1", mlp("mlp_b1", _mlir_ciface_mlp_b1, 1, &worst));
+  RUN("mlp_b16", mlp("mlp_b16", _mlir_ciface_mlp_b16, 16, &worst));
+  RUN("mlp_b512", mlp("mlp_b512", _mlir_ciface_mlp_b512, 512, &worst));
+  RUN("mlp_dynamic", mlp("mlp_dynamic", _mlir_ciface_mlp_dynamic, 16, &worst));
+  RUN("mlp_dynamic_b512",
+      mlp("mlp_dynamic", _mlir_ciface_mlp_dynamic, 512, &worst));
+  RUN("transformer_block", block(&worst));
+  RUN("classifier_f16", classifier(&worst));
+#undef RUN
+  printf("%s: %d functions of model.mlir checked against fp64, max error "
+         "%.3g, on %s\n",
+         passed ? "PASS" : "FAIL", n, worst, prop.name);
+  return passed ? 0 : 1;
+}

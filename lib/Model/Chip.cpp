@@ -1,0 +1,80 @@
+//===- Chip.cpp - The chips isaac compiles for ----------------------------===//
+
+#include "isaac/Model/Chip.h"
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+
+using namespace isaac;
+
+// A row that emits a PTX version its chip does not have would make LLVM
+// abort on every compile for that chip.
+#define CHIP(Name, SMs, MaxThreadsPerBlock, StaticSmemPerBlock,                \
+             MaxDynSmemPerBlock, RegsPerBlock, MaxRegsPerThread, MinPtx,       \
+             EmitPtx, PeakF32, PeakF64, PeakF16Tensor, DramGBs, MmaSync,       \
+             Wgmma)                                                            \
+  static_assert(EmitPtx >= MinPtx, #Name ": EmitPtx is older than MinPtx");    \
+  static_assert(StaticSmemPerBlock <= MaxDynSmemPerBlock,                      \
+                #Name ": static shared memory exceeds the per-block maximum");
+#include "isaac/Model/Chips.def"
+
+const std::vector<ChipInfo> &isaac::allChips() {
+  static const std::vector<ChipInfo> chips = {
+// clang-format off
+#define CHIP(Name, SMs, MaxThreadsPerBlock, StaticSmemPerBlock,                \
+             MaxDynSmemPerBlock, RegsPerBlock, MaxRegsPerThread, MinPtx,       \
+             EmitPtx, PeakF32, PeakF64, PeakF16Tensor, DramGBs, MmaSync,       \
+             Wgmma)                                                            \
+  {#Name, SMs, MaxThreadsPerBlock, StaticSmemPerBlock, MaxDynSmemPerBlock,     \
+   RegsPerBlock, MaxRegsPerThread, MinPtx, EmitPtx, PeakF32, PeakF64,          \
+   PeakF16Tensor, DramGBs, MmaSync, Wgmma},
+// clang-format on
+#include "isaac/Model/Chips.def"
+  };
+  return chips;
+}
+
+const ChipInfo *isaac::findChip(const std::string &name) {
+  for (const ChipInfo &c : allChips())
+    if (name == c.name)
+      return &c;
+  return nullptr;
+}
+
+std::string isaac::ptxVersionString(int ptx) {
+  return std::to_string(ptx / 10) + "." + std::to_string(ptx % 10);
+}
+
+std::string ChipInfo::ptxFeature() const {
+  return "+ptx" + std::to_string(emitPtx);
+}
+
+std::string isaac::checkPtxFeatures(const ChipInfo &chip,
+                                    const std::string &features) {
+  // NVPTX applies every +ptxNN it is given; the newest one wins.
+  int ptx = 0;
+  std::string selected;
+  std::istringstream in(features);
+  for (std::string f; std::getline(in, f, ',');) {
+    f.erase(std::remove_if(f.begin(), f.end(),
+                           [](unsigned char ch) { return std::isspace(ch); }),
+            f.end());
+    if (f.size() <= 4 || f.compare(0, 4, "+ptx") != 0 ||
+        !std::all_of(f.begin() + 4, f.end(),
+                     [](unsigned char ch) { return std::isdigit(ch); }))
+      continue;
+    int v = std::stoi(f.substr(4, 6));
+    if (v > ptx) {
+      ptx = v;
+      selected = f;
+    }
+  }
+  // Without a version LLVM picks the chip's minimum itself.
+  if (ptx == 0 || ptx >= chip.minPtx)
+    return "";
+  return "features '" + features + "' select PTX ISA " + ptxVersionString(ptx) +
+         " (" + selected + "); " + chip.name + " needs PTX ISA " +
+         ptxVersionString(chip.minPtx) +
+         " or later (isaac's default for it: " + chip.ptxFeature() + ")";
+}
