@@ -31,6 +31,12 @@
 //    one fused multiply-add per input, ascending), only without the
 //    products by zero, which leave a sum unchanged (up to the sign of a
 //    zero, which neither ReLU nor any comparison sees);
+//  - only the prescreen+1 best first-member scores matter: a block whose
+//    32 scores are proven below the (prescreen+1)-th best found so far is
+//    not finished. The proof computes the last hidden layer's rows of
+//    positive output weight (and the few most negative ones) exactly; the
+//    other rows can only lower the output (ReLU outputs are >= 0), which
+//    bounds the float sum of the reference up to its rounding (TiledNet);
 //  - the blocks are split over threads; each configuration's score is
 //    written to its own slot, so the result does not depend on them;
 //  - step 3 finds the prescreen-th and the next largest score by a radix
@@ -42,10 +48,11 @@
 // algorithm (test/Model/search.test), `mlp-kernel-check` the scores bit
 // for bit; test/Model/topk-golden-*.test pin the top 10 of ~6,000 inputs
 // recorded with the search before this file existed. Bounds on the
-// network over groups of configurations do not help here: for the
-// shipped 19-64-128-64-1 members, interval and symbolic bounds are looser
-// than the spread of the scores even over three configurations
-// (docs/model-format.md, "The search").
+// network over groups of configurations, from the features they can take,
+// do not help: for the shipped 19-64-128-64-1 members, interval and
+// symbolic bounds are looser than the spread of the scores even over three
+// configurations (docs/model-format.md, "The search"); hence the bound on
+// exactly computed activations above.
 //
 //===----------------------------------------------------------------------===//
 
