@@ -61,6 +61,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -103,6 +104,12 @@ template <typename V> ISAAC_ALWAYS_INLINE void storeV(float *p, const V &v) {
   std::memcpy(p, &v, sizeof v);
 }
 
+/// nz[r] = whether row r of y (rows x kLanes) has a bit set in some lane.
+/// After a ReLU the other rows are +0 in every lane, and a product by them
+/// changes no sum: the next layer skips them. Called on each tile of rows
+/// as it is stored, while it is in the first-level cache.
+using NzFn = void (*)(const float *y, int rows, uint8_t *nz);
+
 //===----------------------------------------------------------------------===//
 // Dense layers over a block of kLanes configurations with zero inputs
 // skipped.
@@ -127,15 +134,19 @@ struct TiledLayer {
 };
 
 template <typename V, int R>
-ISAAC_ALWAYS_INLINE void tileRows(const float *wt, const float *bias,
-                                  const float *x, const uint16_t *act, int nAct,
-                                  float *y, bool relu) {
+ISAAC_ALWAYS_INLINE void
+tileRows(const float *wt, const float *bias, const float *init, const float *x,
+         const uint16_t *act, int nAct, float *y, bool relu) {
   constexpr int L = sizeof(V) / sizeof(float);
   constexpr int NV = kLanes / L;
   V a[R][NV];
   for (int r = 0; r < R; ++r)
-    for (int v = 0; v < NV; ++v)
-      a[r][v] = V{} + bias[r];
+    for (int v = 0; v < NV; ++v) {
+      if (init)
+        loadV(a[r][v], init + r * kLanes + v * L);
+      else
+        a[r][v] = V{} + bias[r];
+    }
   for (int t = 0; t < nAct; ++t) {
     const int i = act[t];
     V xv[NV];
@@ -157,29 +168,36 @@ ISAAC_ALWAYS_INLINE void tileRows(const float *wt, const float *bias,
 }
 
 /// Tile sizes a kernel of `big`-row tiles uses: `big`, then 4, then 1.
+/// With `init`, the accumulators of row r start from init[r * kLanes ..]
+/// (a partial sum over earlier inputs) instead of the bias.
+/// With `nz`, scan(tile, rows, nz + first row) marks the non-zero rows.
 template <typename V, int Big>
-ISAAC_ALWAYS_INLINE void layerImpl(const TiledLayer &L, const float *x,
-                                   const uint16_t *act, int nAct, float *y) {
+ISAAC_ALWAYS_INLINE void
+layerImpl(const TiledLayer &L, const float *x, const uint16_t *act, int nAct,
+          float *y, const float *init, bool relu, uint8_t *nz, NzFn scan) {
   int o = 0;
   for (int rows : L.tiles) {
     const float *wt = L.w.data() + size_t(o) * L.in;
     float *yo = y + size_t(o) * kLanes;
+    const float *io = init ? init + size_t(o) * kLanes : nullptr;
     if (rows == Big)
-      tileRows<V, Big>(wt, L.b.data() + o, x, act, nAct, yo, L.relu);
+      tileRows<V, Big>(wt, L.b.data() + o, io, x, act, nAct, yo, relu);
     else if (rows == 4)
-      tileRows<V, 4>(wt, L.b.data() + o, x, act, nAct, yo, L.relu);
+      tileRows<V, 4>(wt, L.b.data() + o, io, x, act, nAct, yo, relu);
     else
-      tileRows<V, 1>(wt, L.b.data() + o, x, act, nAct, yo, L.relu);
+      tileRows<V, 1>(wt, L.b.data() + o, io, x, act, nAct, yo, relu);
+    if (nz)
+      scan(yo, rows, nz + o);
     o += rows;
   }
 }
 
 using LayerFn = void (*)(const TiledLayer &, const float *, const uint16_t *,
-                         int, float *);
+                         int, float *, const float *init, bool relu,
+                         uint8_t *nz);
 /// Writes the indices of the rows of y (rows x kLanes) with a bit set in
 /// some lane to act, in the order `order` lists them (null: ascending);
-/// returns how many. After a ReLU the others are +0 in every lane, and a
-/// product by them changes no sum: the next layer skips them.
+/// returns how many (NzFn's test, for the features).
 using ActiveFn = int (*)(const float *y, int rows, const uint16_t *order,
                          uint16_t *act);
 /// max over the kLanes lanes of sum_i w[i] * y[i][lane] (rows x kLanes,
@@ -200,6 +218,16 @@ int activeGeneric(const float *y, int rows, const uint16_t *order,
     n += any != 0;
   }
   return n;
+}
+
+void nzGeneric(const float *y, int rows, uint8_t *nz) {
+  for (int r = 0; r < rows; ++r) {
+    uint64_t words[kLanes / 2], any = 0;
+    std::memcpy(words, y + size_t(r) * kLanes, sizeof words);
+    for (uint64_t w : words)
+      any |= w;
+    nz[r] = any != 0;
+  }
 }
 
 double boundGeneric(const float *y, const double *w, int rows) {
@@ -234,6 +262,15 @@ activeAvx512(const float *y, int rows, const uint16_t *order, uint16_t *act) {
     n += _mm512_test_epi32_mask(v, v) != 0;
   }
   return n;
+}
+__attribute__((target("avx512f"))) void nzAvx512(const float *y, int rows,
+                                                 uint8_t *nz) {
+  for (int r = 0; r < rows; ++r) {
+    const float *row = y + size_t(r) * kLanes;
+    __m512i v =
+        _mm512_or_si512(_mm512_loadu_si512(row), _mm512_loadu_si512(row + 16));
+    nz[r] = _mm512_test_epi32_mask(v, v) != 0;
+  }
 }
 __attribute__((target("avx512f"))) double
 boundAvx512(const float *y, const double *w, int rows) {
@@ -276,24 +313,36 @@ activeAvx2(const float *y, int rows, const uint16_t *order, uint16_t *act) {
   }
   return n;
 }
+__attribute__((target("avx2"))) void nzAvx2(const float *y, int rows,
+                                            uint8_t *nz) {
+  for (int r = 0; r < rows; ++r) {
+    const __m256i *row =
+        reinterpret_cast<const __m256i *>(y + size_t(r) * kLanes);
+    __m256i v = _mm256_or_si256(
+        _mm256_or_si256(_mm256_loadu_si256(row), _mm256_loadu_si256(row + 1)),
+        _mm256_or_si256(_mm256_loadu_si256(row + 2),
+                        _mm256_loadu_si256(row + 3)));
+    nz[r] = !_mm256_testz_si256(v, v);
+  }
+}
 #endif
 
 void layerBaseline(const TiledLayer &L, const float *x, const uint16_t *act,
-                   int nAct, float *y) {
-  layerImpl<v4f, kRowsBaseline>(L, x, act, nAct, y);
+                   int nAct, float *y, const float *init, bool relu,
+                   uint8_t *nz) {
+  layerImpl<v4f, kRowsBaseline>(L, x, act, nAct, y, init, relu, nz, nzGeneric);
 }
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define ISAAC_SEARCH_MULTIVERSION 1
-__attribute__((target("avx2,fma"))) void layerAvx2(const TiledLayer &L,
-                                                   const float *x,
-                                                   const uint16_t *act,
-                                                   int nAct, float *y) {
-  layerImpl<v8f, kRowsAvx2>(L, x, act, nAct, y);
+__attribute__((target("avx2,fma"))) void
+layerAvx2(const TiledLayer &L, const float *x, const uint16_t *act, int nAct,
+          float *y, const float *init, bool relu, uint8_t *nz) {
+  layerImpl<v8f, kRowsAvx2>(L, x, act, nAct, y, init, relu, nz, nzAvx2);
 }
 __attribute__((target("avx512f,avx512vl,avx2,fma"))) void
 layerAvx512(const TiledLayer &L, const float *x, const uint16_t *act, int nAct,
-            float *y) {
-  layerImpl<v16f, kRowsAvx512>(L, x, act, nAct, y);
+            float *y, const float *init, bool relu, uint8_t *nz) {
+  layerImpl<v16f, kRowsAvx512>(L, x, act, nAct, y, init, relu, nz, nzAvx512);
 }
 #endif
 
@@ -614,21 +663,17 @@ public:
   Scorer(const TiledNet &net, const std::vector<TiledLayer> &first)
       : net(net), first(first), x(size_t(kC) * kLanes) {
     int width = kC;
-    for (const TiledLayer &t : first)
-      width = std::max(width, t.out + (&t == &first.back() ? 0 : 0));
     for (const std::vector<TiledLayer> &ts : net.tiles) {
       int rows = 0;
       for (const TiledLayer &t : ts)
         rows += t.out;
       width = std::max(width, rows);
     }
-    int rows0 = 0;
-    for (const TiledLayer &t : first)
-      rows0 += t.out;
-    width = std::max(width, rows0);
+    width = std::max(width, firstRows());
     buf[0].resize(size_t(width) * kLanes);
     buf[1].resize(size_t(width) * kLanes);
     act.resize(size_t(width));
+    nz.resize(size_t(width));
   }
 
   /// The block's features: x[i * kLanes + lane].
@@ -636,21 +681,57 @@ public:
   /// Where to add the split layer's outputs, row by row (reordered rows),
   /// or null.
   double *rowSums = nullptr;
+  /// Rows of the first layer (its tile sets together).
+  int firstRows() const {
+    int rows = 0;
+    for (const TiledLayer &t : first)
+      rows += t.out;
+    return rows;
+  }
+
+  /// The first layer's sums over the config inputs [0, upTo) only, without
+  /// the ReLU: p[row * kLanes + lane] (rows in the order of the tile sets).
+  /// block(..., p, upTo) goes on from there, exactly as block() would have
+  /// summed: the same operations in the same order.
+  void partialFirst(float *p, int upTo) {
+    const Kernel &k = kernel();
+    int nAct = k.active(x.data(), upTo, nullptr, act.data());
+    size_t o = 0;
+    for (const TiledLayer &t : first) {
+      k.fn(t, x.data(), act.data(), nAct, p + o * kLanes, nullptr, false,
+           nullptr);
+      o += size_t(t.out);
+    }
+  }
 
   /// Scores the block into y[0..cnt). With `cut` > -infinity, a block all
   /// of whose configurations are proven to score below `cut` is not
-  /// finished: y gets -infinity, and the result is false.
-  bool block(size_t cnt, float *y, float cut) {
+  /// finished: y gets -infinity, and the result is false. With `init`, the
+  /// first layer starts from partialFirst(init, from) and sums the inputs
+  /// [from, kC) only (features below `from` are not read).
+  bool block(size_t cnt, float *y, float cut, const float *init = nullptr,
+             int from = 0) {
     const Kernel &k = kernel();
     // Features that are +0 in every lane (e.g. log2 KS for KS = 1) are
     // skipped like zero activations.
-    int nAct = k.active(x.data(), kC, nullptr, act.data());
+    int nAct;
+    if (from == 0) {
+      nAct = k.active(x.data(), kC, nullptr, act.data());
+    } else {
+      uint16_t order[kC];
+      for (int i = from; i < kC; ++i)
+        order[i - from] = uint16_t(i);
+      nAct = k.active(x.data(), kC - from, order, act.data());
+    }
     const float *in = x.data();
     for (size_t l = 0; l < net.layers; ++l) {
       const std::vector<TiledLayer> &ts = l == 0 ? first : net.tiles[l];
+      const float *i0 = l == 0 ? init : nullptr;
       float *out = buf[l % 2].data();
-      k.fn(ts[0], in, act.data(), nAct, out);
-      if (l + 1 == net.layers) { // the output
+      const bool last = l + 1 == net.layers;
+      k.fn(ts[0], in, act.data(), nAct, out, i0, ts[0].relu,
+           last ? nullptr : nz.data());
+      if (last) { // the output
         std::copy(out, out + cnt, y);
         return true;
       }
@@ -663,20 +744,20 @@ public:
         }
       }
       if (ts.size() == 2) {
-        k.fn(ts[1], in, act.data(), nAct, out + size_t(ts[0].out) * kLanes);
+        size_t o = size_t(ts[0].out) * kLanes;
+        k.fn(ts[1], in, act.data(), nAct, out + o, i0 ? i0 + o : nullptr,
+             ts[1].relu, nz.data() + ts[0].out);
         if (rowSums) // the split layer's row sums, for the choice of rows
           for (size_t row = 0; row < net.rowOf.size(); ++row)
             for (size_t lane = 0; lane < cnt; ++lane)
               rowSums[row] += out[row * kLanes + lane];
         // The output layer visits its inputs in their original order.
-        nAct = k.active(out, int(net.outOrder.size()), net.outOrder.data(),
-                        act.data());
+        nAct = activeRows(int(net.outOrder.size()), net.outOrder.data());
       } else {
-        nAct = k.active(out, ts[0].out,
-                        l + 2 == net.layers && !net.outOrder.empty()
-                            ? net.outOrder.data()
-                            : nullptr,
-                        act.data());
+        nAct =
+            activeRows(ts[0].out, l + 2 == net.layers && !net.outOrder.empty()
+                                      ? net.outOrder.data()
+                                      : nullptr);
       }
       in = out;
     }
@@ -684,11 +765,24 @@ public:
   }
 
 private:
+  /// The rows nz marks, in the order `order` lists them (null: ascending),
+  /// into act; returns how many.
+  int activeRows(int rows, const uint16_t *order) {
+    int n = 0;
+    for (int i = 0; i < rows; ++i) {
+      uint16_t r = order ? order[i] : uint16_t(i);
+      act[size_t(n)] = r; // branch-free: the pattern is data
+      n += nz[r];
+    }
+    return n;
+  }
+
   const TiledNet &net;
   const std::vector<TiledLayer> &first;
   std::vector<float> x;
   std::vector<float> buf[2];
   std::vector<uint16_t> act;
+  std::vector<uint8_t> nz;
 };
 
 /// The search of one shape: S, its features and the members' scores.
@@ -766,6 +860,10 @@ public:
       float f[kC];
       fb.fillConfigPart(space->config(g, 0), f);
       std::memcpy(&derived[g * 5], f + kNumParams, 5 * sizeof(float));
+    }
+    if (!canPrune) {
+      scoreByBase(m, derived, y);
+      return 0;
     }
     const size_t blocks = (n + kLanes - 1) / kLanes;
     // Pruning needs a cut early: every 16th block is scored first, in full;
@@ -944,6 +1042,77 @@ public:
     return prunedConfigs;
   }
 
+  /// scoreAll without pruning, base group by base group. The first
+  /// layer's sums over the inputs before KG (ML, NL, MS, NS, U, KS, KL) do
+  /// not depend on KG: they are computed once per block of a base group
+  /// (partialFirst) and go on for each of its KG groups from there, the
+  /// same operations in the same order for every configuration. Each
+  /// base group's blocks start at its first member, so that a block of
+  /// each KG group holds the same MS, NS, KS, KL and VEC in each lane.
+  void scoreByBase(size_t m, const std::vector<float> &derived,
+                   std::vector<float> &y) {
+    constexpr int kFirstKGInput = 7; // inputs 0..6 precede log2 KG
+    const size_t n = space->n, nKG = space->kgs.size();
+    const TiledNet &net = r.nets[m];
+    const std::vector<TiledLayer> &layer0 = first(m);
+    // Work items: (base group, block of it).
+    std::vector<std::pair<uint32_t, uint32_t>> items;
+    for (size_t b = 0; b < space->bases.size(); ++b) {
+      size_t size = space->bases[b].end - space->bases[b].begin;
+      for (size_t j = 0; j * kLanes < size; ++j)
+        items.push_back({uint32_t(b), uint32_t(j)});
+    }
+    std::atomic<size_t> next{0};
+    auto work = [&]() {
+      Scorer sc(net, layer0);
+      std::vector<float> partial(size_t(sc.firstRows()) * kLanes);
+      float *x = sc.features();
+      for (size_t it; (it = next.fetch_add(1, std::memory_order_relaxed)) <
+                      items.size();) {
+        const SpaceIndex::BaseGroup &b = space->bases[items[it].first];
+        const size_t size = b.end - b.begin;
+        const size_t i0 = size_t(items[it].second) * kLanes;
+        const size_t cnt = std::min<size_t>(kLanes, size - i0);
+        const SpaceIndex::Inner *inner = space->inner.data() + b.begin + i0;
+        // Short blocks repeat their last configuration.
+        for (size_t lane = 0; lane < kLanes; ++lane) {
+          const SpaceIndex::Inner &in = inner[std::min(lane, cnt - 1)];
+          float *f = x + lane;
+          f[0 * kLanes] = float(log2Of(b.rep.ml));
+          f[1 * kLanes] = float(log2Of(b.rep.nl));
+          f[2 * kLanes] = float(in.ms);
+          f[3 * kLanes] = float(in.ns);
+          f[4 * kLanes] = float(log2Of(b.rep.u));
+          f[5 * kLanes] = float(in.ks);
+          f[6 * kLanes] = float(in.kl);
+          f[8 * kLanes] = float(in.vec);
+        }
+        sc.partialFirst(partial.data(), kFirstKGInput);
+        for (size_t t = 0; t < nKG; ++t) {
+          const size_t g = size_t(items[it].first) * nKG + t;
+          const float kg = float(log2Of(space->kgs[t]));
+          for (size_t lane = 0; lane < kLanes; ++lane) {
+            float *f = x + lane;
+            f[7 * kLanes] = kg;
+            for (int q = 0; q < 5; ++q)
+              f[(kNumParams + q) * kLanes] = derived[g * 5 + size_t(q)];
+          }
+          float yb[kLanes];
+          sc.block(cnt, yb, -std::numeric_limits<float>::infinity(),
+                   partial.data(), kFirstKGInput);
+          std::copy(yb, yb + cnt, y.data() + space->offset[g] + i0);
+        }
+      }
+    };
+    size_t nThreads = n >= 65536 ? r.threads : 1;
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < nThreads; ++t)
+      pool.emplace_back(work);
+    work();
+    for (std::thread &t : pool)
+      t.join();
+  }
+
   /// Member `m`'s scores of `configs`.
   void scoreList(size_t m, const std::vector<GemmConfig> &configs, float *y) {
     Scorer sc(r.nets[m], first(m));
@@ -1072,7 +1241,11 @@ std::vector<Ranked> MLPRanker::searchBest(const GemmShape &shape,
                                           const ChipLimits &chip, unsigned k,
                                           size_t *evaluated) {
   const size_t members = model->folded_.size();
+  auto clock = [] { return std::chrono::steady_clock::now(); };
+  const auto tStart = clock();
   Context ctx(*this, shape, chip);
+  const auto tSpace = clock();
+  auto tScored = tSpace;
   const size_t n = ctx.size();
   // MLPModel::forwardMean's combination of the members' outputs.
   auto mean = [&](const std::vector<std::vector<float>> &outs, float *y,
@@ -1117,6 +1290,7 @@ std::vector<Ranked> MLPRanker::searchBest(const GemmShape &shape,
     const size_t P = prescreen;
     std::vector<float> y0;
     prunedConfigs = ctx.scoreAll(0, y0, P);
+    tScored = clock();
     // The P-th and the (P+1)-th largest score, through a histogram of the
     // top 16 bits of order-preserving keys.
     bool nan = false;
@@ -1227,11 +1401,18 @@ std::vector<Ranked> MLPRanker::searchBest(const GemmShape &shape,
     const char *v = std::getenv("ISAAC_SEARCH_TRACE");
     return v && *v && std::string(v) != "0";
   }();
-  if (trace)
+  if (trace) {
+    auto ms = [](auto a, auto b) {
+      return std::chrono::duration<double, std::milli>(b - a).count();
+    };
+    const auto tEnd = clock();
     std::fprintf(stderr,
                  "isaac-search: %zu configurations, %zu pruned, tie at the "
-                 "cut: %s\n",
-                 n, prunedConfigs, tieAtCut ? "yes" : "no");
+                 "cut: %s; %.1f ms: space %.1f, first member %.1f, rest "
+                 "%.1f\n",
+                 n, prunedConfigs, tieAtCut ? "yes" : "no", ms(tStart, tEnd),
+                 ms(tStart, tSpace), ms(tSpace, tScored), ms(tScored, tEnd));
+  }
   return best.take();
 }
 
