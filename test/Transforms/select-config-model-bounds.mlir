@@ -3,7 +3,8 @@
 // used: a weight of 1e308 (infinite as a float), an output-mean of 1e38
 // (which once silently changed the chosen configuration), a vanishing
 // standard deviation, and a model whose every number is within bounds but
-// whose predictions on the probe set are not (the member's line).
+// whose predictions on the probe set are out of bounds or not finite (the
+// member's line).
 // Inputs/edit-model.py changes a record and re-signs the file.
 //
 // RUN: rm -rf %t && mkdir -p %t/w/sm_90 %t/mean/sm_90 %t/std/sm_90 %t/bias/sm_90 %t/probe/sm_90 %t/ok/sm_90
@@ -30,6 +31,18 @@
 // RUN: %python %S/Inputs/edit-model.py %t/probe.tmp '^output-std .*$' 'output-std 64' > %t/probe/sm_90/gemm-f32.mlp
 // RUN: not isaac-opt %s --isaac-select-config="model-dir=%t/probe" 2>&1 | FileCheck %s --check-prefix=PROBE
 // PROBE: error: isaac: cannot use the trained model: {{.*}}probe/sm_90/gemm-f32.mlp:17: member 0 predicts {{[0-9.e+]+}} (log2 TFLOPS) on the probe {{[0-9]+}}x{{[0-9]+}}x{{[0-9]+}} {{nn|nt|tn|tt}} batch {{[0-9]+}} #isaac.gemm<{{[^>]*}}>; a usable model predicts finite values within [-1000, 1000]
+//
+// Every number within bounds, nine hidden layers of weights 1000: the
+// predictions overflow to +infinity, and the loader names the network's
+// first line (`layer 0` of a version-1 file). The same shape with small
+// weights loads.
+// RUN: mkdir -p %t/inf/sm_90 %t/deep/sm_90
+// RUN: %python %S/Inputs/deep-model.py %S/Inputs/models/sm_90/gemm-f32.mlp 9 8 1000 > %t/inf/sm_90/gemm-f32.mlp
+// RUN: not isaac-opt %s --isaac-select-config="model-dir=%t/inf" 2>&1 | FileCheck %s --check-prefix=INF
+// INF: error: isaac: cannot use the trained model: {{.*}}inf/sm_90/gemm-f32.mlp:13: member 0 predicts inf (log2 TFLOPS) on the probe 1x1x1 nn batch 1 #isaac.gemm<ml = 1, nl = 1, ms = 1, ns = 1, u = 1, ks = 1, kl = 1, kg = 1, vec = 1>; a usable model predicts finite values within [-1000, 1000]
+// RUN: %python %S/Inputs/deep-model.py %S/Inputs/models/sm_90/gemm-f32.mlp 9 8 0.01 > %t/deep/sm_90/gemm-f32.mlp
+// RUN: isaac-opt %s --isaac-select-config="model-dir=%t/deep" 2>&1 | FileCheck %s --check-prefix=DEEP
+// DEEP: remark: isaac: configuration chosen by the trained model {{.*}}deep/sm_90/gemm-f32.mlp
 //
 // Re-signing alone changes nothing: the same file loads.
 // RUN: %python %S/Inputs/edit-model.py %S/Inputs/models/sm_90/gemm-f32.mlp '^(output-mean .*)$' '\g<1>' > %t/ok/sm_90/gemm-f32.mlp

@@ -8,6 +8,8 @@
 // RUN: not isaac-opt %s --isaac-select-config="model-dir=%t/nonexistent" 2>&1 | FileCheck %s --check-prefix=MISSING -DT=%t
 // MISSING: select-config-model-paths.mlir:{{[0-9]+}}:3: error: isaac: model-dir '[[T]]/nonexistent' does not exist
 // MISSING-NOT: remark
+// The whole pipeline passes model-dir on: the same error.
+// RUN: not isaac-opt %s --isaac-pipeline="chip=sm_90 model-dir=%t/nonexistent" 2>&1 | FileCheck %s --check-prefix=MISSING -DT=%t
 // RUN: not isaac-opt %s --isaac-select-config="model-dir=%t/file.mlp" 2>&1 | FileCheck %s --check-prefix=FILE -DT=%t
 // FILE: error: isaac: model-dir '[[T]]/file.mlp' is not a directory (it names the directory holding <chip>/gemm-<dtype>.mlp)
 //
