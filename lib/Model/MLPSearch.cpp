@@ -431,6 +431,9 @@ struct SpaceIndex {
   std::vector<int> kgs; ///< supported KG values, increasing
   std::vector<BaseGroup> bases;
   std::vector<Inner> inner;
+  /// log2 MS, NS, KS, KL and VEC of inner[i] as floats (the features),
+  /// one array each, so that a block copies them 32 at a time.
+  std::vector<float> innerCols[5];
   /// Group g = base * kgs.size() + kg index holds positions
   /// [offset[g], offset[g + 1]).
   std::vector<uint32_t> offset;
@@ -537,6 +540,15 @@ buildSpace(DType dtype, const ChipLimits &chip,
     for (size_t k = 0; k < space->kgs.size(); ++k)
       space->offset.push_back(space->offset.back() + (b.end - b.begin));
   space->n = space->offset.back();
+  for (std::vector<float> &col : space->innerCols)
+    col.reserve(space->inner.size());
+  for (const SpaceIndex::Inner &in : space->inner) {
+    space->innerCols[0].push_back(float(in.ms));
+    space->innerCols[1].push_back(float(in.ns));
+    space->innerCols[2].push_back(float(in.ks));
+    space->innerCols[3].push_back(float(in.kl));
+    space->innerCols[4].push_back(float(in.vec));
+  }
   return space;
 }
 
@@ -911,26 +923,46 @@ public:
       for (size_t i = i0; i < i1; i += interleaved ? nThreads : 1) {
         size_t base = size_t(list[i]) * kLanes;
         size_t cnt = std::min<size_t>(kLanes, n - base);
-        // Short blocks repeat their last configuration, as predict's do.
-        for (size_t lane = 0; lane < kLanes; ++lane) {
-          size_t p = base + std::min(lane, cnt - 1);
-          if (p >= space->offset[g + 1] || p < space->offset[g])
-            enter(space->groupOf(p));
-          const SpaceIndex::Inner &in = inner[p - space->offset[g]];
-          // The parameters' log2 (exact in float), as fillConfigPart
-          // writes them, then the group's derived features.
-          float *f = x + lane;
-          f[0 * kLanes] = fixed[0];
-          f[1 * kLanes] = fixed[1];
-          f[2 * kLanes] = float(in.ms);
-          f[3 * kLanes] = float(in.ns);
-          f[4 * kLanes] = fixed[2];
-          f[5 * kLanes] = float(in.ks);
-          f[6 * kLanes] = float(in.kl);
-          f[7 * kLanes] = fixed[3];
-          f[8 * kLanes] = float(in.vec);
+        if (base >= space->offset[g + 1] || base < space->offset[g])
+          enter(space->groupOf(base));
+        if (cnt == kLanes && base + kLanes <= space->offset[g + 1]) {
+          // A whole block inside group g: the same values as below.
+          const size_t at =
+              size_t(inner - space->inner.data()) + (base - space->offset[g]);
+          static constexpr int kCol[5] = {2, 3, 5, 6, 8}; // MS NS KS KL VEC
           for (int q = 0; q < 5; ++q)
-            f[(kNumParams + q) * kLanes] = derived[g * 5 + size_t(q)];
+            std::memcpy(x + kCol[q] * kLanes, space->innerCols[q].data() + at,
+                        kLanes * sizeof(float));
+          static constexpr int kFixed[4] = {0, 1, 4, 7}; // ML NL U KG
+          for (int q = 0; q < 4; ++q)
+            std::fill(x + kFixed[q] * kLanes, x + (kFixed[q] + 1) * kLanes,
+                      fixed[q]);
+          for (int q = 0; q < 5; ++q)
+            std::fill(x + (kNumParams + q) * kLanes,
+                      x + (kNumParams + q + 1) * kLanes,
+                      derived[g * 5 + size_t(q)]);
+        } else {
+          // Short blocks repeat their last configuration, as predict's do.
+          for (size_t lane = 0; lane < kLanes; ++lane) {
+            size_t p = base + std::min(lane, cnt - 1);
+            if (p >= space->offset[g + 1] || p < space->offset[g])
+              enter(space->groupOf(p));
+            const SpaceIndex::Inner &in = inner[p - space->offset[g]];
+            // The parameters' log2 (exact in float), as fillConfigPart
+            // writes them, then the group's derived features.
+            float *f = x + lane;
+            f[0 * kLanes] = fixed[0];
+            f[1 * kLanes] = fixed[1];
+            f[2 * kLanes] = float(in.ms);
+            f[3 * kLanes] = float(in.ns);
+            f[4 * kLanes] = fixed[2];
+            f[5 * kLanes] = float(in.ks);
+            f[6 * kLanes] = float(in.kl);
+            f[7 * kLanes] = fixed[3];
+            f[8 * kLanes] = float(in.vec);
+            for (int q = 0; q < 5; ++q)
+              f[(kNumParams + q) * kLanes] = derived[g * 5 + size_t(q)];
+          }
         }
         float *yb = y.data() + base;
         float cut = kNone;
