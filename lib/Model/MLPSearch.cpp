@@ -31,6 +31,10 @@
 //    one fused multiply-add per input, ascending), only without the
 //    products by zero, which leave a sum unchanged (up to the sign of a
 //    zero, which neither ReLU nor any comparison sees);
+//  - the first layer's sums over the inputs that precede KG do not depend
+//    on KG: where nothing is pruned, they are computed once per block of a
+//    base group and continued for each of its KGs (the same chain of
+//    operations; for one wide hidden layer it halves the work);
 //  - only the prescreen+1 best first-member scores matter: a block whose
 //    32 scores are proven below the (prescreen+1)-th best found so far is
 //    not finished. The proof computes the last hidden layer's rows of
