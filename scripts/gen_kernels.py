@@ -131,6 +131,10 @@ _F32_KG2 = "ml = 32, nl = 16, ms = 1, ns = 4, u = 4, ks = 1, kl = 1, kg = 2, vec
 _F32_KL4 = "ml = 16, nl = 16, ms = 2, ns = 2, u = 8, ks = 1, kl = 4, kg = 1, vec = 2"
 _F64_KG1 = "ml = 32, nl = 32, ms = 4, ns = 4, u = 8, ks = 1, kl = 1, kg = 1, vec = 2"
 _F64_KG8 = "ml = 16, nl = 16, ms = 2, ns = 2, u = 16, ks = 2, kl = 4, kg = 8, vec = 1"
+# KG above the runtime's kMaxWorkspaceKG (16): in atomic mode the last block
+# of each tile applies the epilogue (tile counters).
+_F32_KG32 = "ml = 32, nl = 32, ms = 4, ns = 4, u = 8, ks = 1, kl = 2, kg = 32, vec = 2"
+_F64_KG32 = "ml = 16, nl = 16, ms = 2, ns = 2, u = 8, ks = 1, kl = 2, kg = 32, vec = 1"
 
 # (dtype, epilogue, configuration, layout, batched): every epilogue with a
 # KG = 1 and a KG > 1 configuration, the four layouts spread over them (all
@@ -159,6 +163,11 @@ FUSED = [
     ("f64", "bias_col_relu", _F64_KG1, "nn", False),
     ("f64", "bias_col_relu", _F64_KG8, "tt", True),
     ("f64", "bias_col_relu", _F64_KG8, "nt", False),
+    ("f32", "bias_col_relu", _F32_KG32, "tn", True),
+    ("f32", "residual_gelu_tanh", _F32_KG32, "tt", False),
+    ("f32", "bias_relu_f16", _F32_KG32, "nt", False),
+    ("f32", "residual_bf16", _F32_KG32, "nn", True),
+    ("f64", "bias_col_relu", _F64_KG32, "nn", True),
 ]
 
 
@@ -290,7 +299,9 @@ def epilogue_cpu_block(ops, name, text, rows, contract):
     bits of x, the inputs and the program's result."""
     decls = [d.strip() for d in text.split(";")]
     sig = [p.strip() for p in decls[0].split(",")]
-    types = {n: t for n, t in (p.split(":") for p in sig)}
+    # An input's type may carry the indices it varies with (f32[n]): the
+    # values do not depend on them.
+    types = {n: t.split("[")[0] for n, t in (p.split(":") for p in sig)}
     params = [n for n, _ in (p.split(":") for p in sig)]
     acc = types["x"]
     lines = ['  vector.print str "kernel %s\\n"' % name,

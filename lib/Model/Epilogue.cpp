@@ -104,6 +104,19 @@ double isaac::roundToType(double v, DType t) {
   return v;
 }
 
+const char *isaac::epilogueDimsSuffix(uint8_t dims) {
+  switch (dims) {
+  case kEpilogueScalar:
+    return "[]";
+  case kEpilogueRow:
+    return "[m]";
+  case kEpilogueCol:
+    return "[n]";
+  default:
+    return "";
+  }
+}
+
 EpilogueType EpilogueProgram::typeOf(int v) const {
   if (v == 0)
     return EpilogueType::of(accType);
@@ -115,6 +128,11 @@ EpilogueType EpilogueProgram::typeOf(int v) const {
 std::string EpilogueProgram::verify() const {
   if (numInputs() > kMaxEpilogueInputs)
     return "more than " + std::to_string(kMaxEpilogueInputs) + " inputs";
+  if (inputDims.size() > inputTypes.size())
+    return "dimensions given for more inputs than there are";
+  for (uint8_t d : inputDims)
+    if (d > kEpilogueRowCol)
+      return "an input's dimensions are not a subset of (m, n)";
   for (size_t i = 0; i < insts.size(); ++i) {
     const EpilogueInst &inst = insts[i];
     int self = 1 + numInputs() + static_cast<int>(i);
@@ -185,7 +203,8 @@ std::string EpilogueProgram::str() const {
   std::ostringstream os;
   os << "x:" << dtypeName(accType);
   for (int i = 0; i < numInputs(); ++i)
-    os << ", in" << i << ":" << dtypeName(inputTypes[i]);
+    os << ", in" << i << ":" << dtypeName(inputTypes[i])
+       << epilogueDimsSuffix(dimsOf(i));
   for (size_t i = 0; i < insts.size(); ++i) {
     const EpilogueInst &inst = insts[i];
     os << "; v" << i << " = " << epilogueOpMnemonic(inst.op);
@@ -277,10 +296,30 @@ std::optional<EpilogueProgram> EpilogueProgram::parse(const std::string &text,
   names.push_back("x");
   while (expect(",")) {
     std::string want = "in" + std::to_string(p.numInputs());
-    if (!expect(want.c_str()) || !expect(":") || !parseType(ty) ||
-        ty.isPredicate)
+    if (!expect(want.c_str()) || !expect(":") || i >= t.size())
       return fail("expected '" + want + ":<type>'");
-    p.inputTypes.push_back(ty.dtype);
+    // The type may carry the input's dimensions: f32[n], f32[m], f32[].
+    std::string word = t[i];
+    uint8_t dims = kEpilogueRowCol;
+    if (size_t open = word.find('['); open != std::string::npos) {
+      std::string suffix = word.substr(open);
+      word = word.substr(0, open);
+      bool known = false;
+      for (uint8_t d : {kEpilogueScalar, kEpilogueRow, kEpilogueCol})
+        if (suffix == epilogueDimsSuffix(d)) {
+          dims = d;
+          known = true;
+        }
+      if (!known)
+        return fail("expected the dimensions '[]', '[m]' or '[n]'");
+    }
+    std::optional<DType> d = parseDType(word);
+    if (!d)
+      return fail("expected '" + want + ":<type>'");
+    ++i;
+    p.inputTypes.push_back(*d);
+    if (dims != kEpilogueRowCol)
+      p.setDims(p.numInputs() - 1, dims);
     names.push_back(want);
   }
   // Instructions, then the yield.

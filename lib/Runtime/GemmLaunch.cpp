@@ -3,12 +3,14 @@
 // Implements the launch protocol of docs/abi.md: the grid and block of the
 // GEMM kernel, and for split-K kernels (kg > 1) either the prescale of C
 // before atomic accumulation or the workspace and the ordered reduction after
-// it. Kernels with a fused epilogue take four more parameters per epilogue
-// input and, split over K, always reduce through the workspace: an epilogue
-// that is not linear cannot be applied to each K-slice's partial sum. A
-// kernel launched with arguments it does not expect writes out of bounds or
-// silently computes garbage, so everything checkable is checked on the host
-// first.
+// it. Kernels with a fused epilogue take the tile counters and four more
+// parameters per epilogue input. An epilogue that is not linear cannot be
+// applied to each K-slice's partial sum: split over K, such kernels add the
+// slices into a zeroed array and the last block of each tile applies it
+// (atomic mode), or reduce through the workspace and the epilogue's reducer
+// (deterministic mode). A kernel launched with arguments it does not expect
+// writes out of bounds or silently computes garbage, so everything checkable
+// is checked on the host first.
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,14 +76,67 @@ isaacStatus validateInputs(const isaacKernelInfo &info,
                       "%s: strides sBatch=%" PRId64 ", sRow=%" PRId64
                       " and sCol=%" PRId64 " must not be negative",
                       name.c_str(), in.sBatch, in.sRow, in.sCol);
+    // The kernel never reads the stride of an index the input was compiled
+    // as broadcast along: a non-zero one means a different input.
+    int32_t broadcast = info.inputBroadcast[i];
+    if ((broadcast & ISAAC_BROADCAST_ROWS) && in.sRow != 0)
+      return setError(ISAAC_ERROR_INVALID_VALUE,
+                      "%s: kernel %s reads it as the same for every row "
+                      "(compiled for a broadcast input), so sRow must be 0, "
+                      "not %" PRId64,
+                      name.c_str(), info.name, in.sRow);
+    if ((broadcast & ISAAC_BROADCAST_COLS) && in.sCol != 0)
+      return setError(ISAAC_ERROR_INVALID_VALUE,
+                      "%s: kernel %s reads it as the same for every column "
+                      "(compiled for a broadcast input), so sCol must be 0, "
+                      "not %" PRId64,
+                      name.c_str(), info.name, in.sCol);
   }
   return ISAAC_SUCCESS;
 }
 
+/// Above this KG, a fused split-K kernel in atomic mode finishes each tile
+/// in its last block (tile counters); up to it, it reduces through the
+/// workspace like the deterministic mode. The reducer reads KG values per
+/// element: cheap, bandwidth-bound for small KG, latency-bound for large
+/// KG, where the last-block fixup (whose fence and counter cost a fixed tail
+/// per block) wins. Measured on an H100 with Table 4's top-1 kernels
+/// (docs/perf.md, "Fused epilogues").
+constexpr int32_t kMaxWorkspaceKG = 16;
+
+/// In atomic mode, split-K kernels with a fused epilogue and KG above
+/// kMaxWorkspaceKG add their slices into T (batch*M*N accumulators) and
+/// count arrivals per tile in S; both live in one zeroed buffer of the
+/// stream, which the kernels leave zero.
+bool usesTileCounters(const isaacKernelInfo &info, int32_t flags) {
+  return info.kg > kMaxWorkspaceKG && hasEpilogue(info) &&
+         !(flags & ISAAC_DETERMINISTIC);
+}
+
 /// Split-K kernels reduce through the workspace in deterministic mode, and
-/// always when the epilogue is fused.
+/// fused ones also in atomic mode unless they use tile counters.
 bool usesWorkspace(const isaacKernelInfo &info, int32_t flags) {
-  return info.kg > 1 && (hasEpilogue(info) || (flags & ISAAC_DETERMINISTIC));
+  return info.kg > 1 &&
+         ((flags & ISAAC_DETERMINISTIC) ||
+          (hasEpilogue(info) && !usesTileCounters(info, flags)));
+}
+
+/// Offset of S behind T, and the buffer's size, in bytes; false on
+/// overflow.
+bool tileCounterLayout(const isaacKernelInfo &info, const isaacGemmArgs &a,
+                       size_t &countersOffset, size_t &bytes) {
+  size_t sums = dtypeSize(info.dtype), tiles = 4;
+  if (__builtin_mul_overflow(sums, static_cast<size_t>(a.batch), &sums) ||
+      __builtin_mul_overflow(sums, static_cast<size_t>(a.M), &sums) ||
+      __builtin_mul_overflow(sums, static_cast<size_t>(a.N), &sums) ||
+      __builtin_mul_overflow(tiles, static_cast<size_t>(a.batch), &tiles) ||
+      __builtin_mul_overflow(
+          tiles, static_cast<size_t>(ceilDiv(a.M, info.ml)), &tiles) ||
+      __builtin_mul_overflow(
+          tiles, static_cast<size_t>(ceilDiv(a.N, info.nl)), &tiles))
+    return false;
+  countersOffset = (sums + 255) / 256 * 256;
+  return !__builtin_add_overflow(countersOffset, tiles, &bytes);
 }
 
 isaacStatus validateGemm(const isaacKernelInfo &info, const isaacGemmArgs &a) {
@@ -180,6 +235,12 @@ isaacStatus validateGemm(const isaacKernelInfo &info, const isaacGemmArgs &a) {
                         "the split-K workspace of batch*kg*M*N elements "
                         "does not fit in the address space");
     }
+    size_t countersOffset = 0, bytes = 0;
+    if (usesTileCounters(info, a.flags) &&
+        !tileCounterLayout(info, a, countersOffset, bytes))
+      return setError(ISAAC_ERROR_UNSUPPORTED,
+                      "the split-K partial sums of batch*M*N elements do not "
+                      "fit in the address space");
   }
   return ISAAC_SUCCESS;
 }
@@ -205,6 +266,7 @@ isaacStatus launch(const Driver &d, const isaacFunction_st &function,
 /// types must have exactly the ABI's sizes.
 struct GemmParams {
   uint64_t C, A, B, W;
+  uint64_t S; ///< tile counters (fused kernels)
   uint32_t M, N, K, lda, ldb, ldc;
   uint64_t sA, sB, sC;
   uint32_t kg;
@@ -219,15 +281,19 @@ struct GemmParams {
   void *beta() { return isF64 ? static_cast<void *>(&betaD) : &betaF; }
 };
 
-/// A kernel's parameter list: the fixed parameters, then the four of each
-/// epilogue input.
+/// A kernel's parameter list: the fixed parameters, the tile counters (the
+/// fused GEMM kernel, not its reducer), then the four of each epilogue
+/// input.
 struct ParamList {
-  void *params[15 + 4 * ISAAC_MAX_EPILOGUE_INPUTS];
+  void *params[16 + 4 * ISAAC_MAX_EPILOGUE_INPUTS];
   int count = 0;
 
-  ParamList(std::initializer_list<void *> fixed, GemmParams &p) {
+  ParamList(std::initializer_list<void *> fixed, GemmParams &p,
+            uint64_t *counters = nullptr) {
     for (void *param : fixed)
       params[count++] = param;
+    if (counters)
+      params[count++] = counters;
     for (int i = 0; i < p.numInputs; ++i)
       for (uint64_t &value : p.inputs[i])
         params[count++] = &value;
@@ -284,6 +350,7 @@ isaacStatus launchGemm(isaacModule_st &module, const isaacKernelInfo &info,
   CUstream stream = static_cast<CUstream>(a.stream);
   bool splitK = info.kg > 1;
   bool useWorkspace = usesWorkspace(info, a.flags);
+  bool useCounters = usesTileCounters(info, a.flags);
 
   // Held until every kernel is enqueued: the workspace of this stream must
   // not be reallocated by another thread in between.
@@ -297,7 +364,7 @@ isaacStatus launchGemm(isaacModule_st &module, const isaacKernelInfo &info,
                     "%d on this GPU (too many registers)",
                     info.name, info.threads, gemm->maxThreadsPerBlock);
   isaacFunction_st *helper = nullptr;
-  if (splitK) {
+  if (splitK && !useCounters) {
     std::string name =
         std::string(useWorkspace ? "isaac_splitk_reduce_" : "isaac_scale_") +
         dtypeName(info.dtype);
@@ -316,10 +383,20 @@ isaacStatus launchGemm(isaacModule_st &module, const isaacKernelInfo &info,
       return status;
     p.W = workspace;
   }
+  if (useCounters) {
+    size_t countersOffset = 0, bytes = 0;
+    tileCounterLayout(info, a, countersOffset, bytes); // checked above
+    CUdeviceptr buffer = 0;
+    if (isaacStatus status =
+            getWorkspace(ctxId, stream, bytes, buffer, /*zeroed=*/true))
+      return status;
+    p.W = buffer;
+    p.S = buffer + countersOffset;
+  }
 
   int64_t helperGridX = ceilDiv(a.N, kHelperBlockX);
   int64_t helperGridY = ceilDiv(a.M, kHelperBlockY);
-  if (splitK && !useWorkspace) {
+  if (splitK && !useWorkspace && !useCounters) {
     void *scaleParams[] = {&p.C, &p.M, &p.N, &p.ldc, &p.sC, p.beta()};
     if (isaacStatus status =
             launch(*d, *helper, helperGridX, helperGridY, a.batch,
@@ -329,7 +406,7 @@ isaacStatus launchGemm(isaacModule_st &module, const isaacKernelInfo &info,
   ParamList gemmParams({&p.C, &p.A, &p.B, &p.W, &p.M, &p.N, &p.K, &p.lda,
                         &p.ldb, &p.ldc, &p.sA, &p.sB, &p.sC, p.alpha(),
                         p.beta()},
-                       p);
+                       p, hasEpilogue(info) ? &p.S : nullptr);
   if (isaacStatus status = launch(
           *d, *gemm, ceilDiv(a.M, info.ml), ceilDiv(a.N, info.nl),
           static_cast<int64_t>(a.batch) * info.kg,

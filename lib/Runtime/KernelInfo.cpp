@@ -124,6 +124,13 @@ isaacStatus checkEpilogue(const isaacKernelInfo &info, const char *name,
                       "kernel %s: inputDtypes[%d]=%d is not 0 (f32), 1 (f64), "
                       "2 (f16) or 3 (bf16)",
                       name, i, info.inputDtypes[i]);
+  for (int32_t i = 0; i < ISAAC_MAX_EPILOGUE_INPUTS; ++i)
+    if (info.inputBroadcast[i] < 0 ||
+        info.inputBroadcast[i] > (ISAAC_BROADCAST_ROWS | ISAAC_BROADCAST_COLS))
+      return setError(status,
+                      "kernel %s: inputBroadcast[%d]=%d is not a set of "
+                      "ISAAC_BROADCAST_ROWS and ISAAC_BROADCAST_COLS",
+                      name, i, info.inputBroadcast[i]);
   return ISAAC_SUCCESS;
 }
 
@@ -442,13 +449,33 @@ isaacStatus parseEpilogueLine(const std::string &line, isaacKernelInfo &info) {
                         "isaac.epilogue line: in%d given but inputs=%d", i,
                         count);
       info.inputDtypes[i] = 0;
+      info.inputBroadcast[i] = 0;
       continue;
     }
     if (!seenIn[i])
       return setError(ISAAC_ERROR_PARSE,
                       "isaac.epilogue line: inputs=%d but in%d is missing",
                       count, i);
-    if (!parseStorageType(in[i], info.inputDtypes[i]))
+    // The type, then the indices the input varies with: f32 (both),
+    // f32[n], f32[m], f32[].
+    std::string type = in[i];
+    info.inputBroadcast[i] = 0;
+    if (size_t open = type.find('['); open != std::string::npos) {
+      std::string dims = type.substr(open);
+      type = type.substr(0, open);
+      if (dims == "[]")
+        info.inputBroadcast[i] = ISAAC_BROADCAST_ROWS | ISAAC_BROADCAST_COLS;
+      else if (dims == "[m]")
+        info.inputBroadcast[i] = ISAAC_BROADCAST_COLS;
+      else if (dims == "[n]")
+        info.inputBroadcast[i] = ISAAC_BROADCAST_ROWS;
+      else
+        return setError(ISAAC_ERROR_PARSE,
+                        "isaac.epilogue line: in%d=%s: the dimensions %s are "
+                        "not [], [m] or [n]",
+                        i, in[i].c_str(), dims.c_str());
+    }
+    if (!parseStorageType(type, info.inputDtypes[i]))
       return setError(ISAAC_ERROR_PARSE,
                       "isaac.epilogue line: in%d=%s is not f32, f64, f16 or "
                       "bf16",

@@ -26,6 +26,8 @@ struct ContextCache {
   /// are confirmed against the stored header (samePtxPrefix).
   std::unordered_map<const char *, isaacModule_st *> byAddress;
   std::unordered_map<uint64_t, Workspace> workspaces;
+  /// Zero at rest (getWorkspace's `zeroed`).
+  std::unordered_map<uint64_t, Workspace> zeroedWorkspaces;
 };
 
 /// Keyed by the driver's context id (see getCurrentContext).
@@ -212,7 +214,7 @@ isaacStatus getFunction(isaacModule_st &module, const char *name,
 }
 
 isaacStatus getWorkspace(uint64_t ctxId, CUstream stream, size_t bytes,
-                         CUdeviceptr &workspace) {
+                         CUdeviceptr &workspace, bool zeroed) {
   const Driver *d = nullptr;
   if (isaacStatus status = getDriver(d))
     return status;
@@ -224,7 +226,9 @@ isaacStatus getWorkspace(uint64_t ctxId, CUstream stream, size_t bytes,
     if (d->cuStreamGetId(stream, &id) == CUDA_SUCCESS)
       streamId = id;
   }
-  Workspace &ws = contextCaches()[ctxId].workspaces[streamId];
+  ContextCache &cache = contextCaches()[ctxId];
+  Workspace &ws = (zeroed ? cache.zeroedWorkspaces
+                          : cache.workspaces)[streamId];
   if (ws.bytes >= bytes) {
     workspace = ws.pointer;
     return ISAAC_SUCCESS;
@@ -252,6 +256,14 @@ isaacStatus getWorkspace(uint64_t ctxId, CUstream stream, size_t bytes,
                        result == kOutOfMemory ? ISAAC_ERROR_OUT_OF_MEMORY
                                               : ISAAC_ERROR_CUDA);
   }
+  // Cleared in stream order, before the kernels that rely on it.
+  if (zeroed)
+    if (CUresult result =
+            d->cuMemsetD32Async(pointer, 0, rounded / 4, stream)) {
+      d->cuMemFree(pointer);
+      return cudaFailure(result, "cuMemsetD32Async",
+                         "clearing the split-K partial sums and counters");
+    }
   ws.pointer = pointer;
   ws.bytes = rounded;
   workspace = pointer;

@@ -75,8 +75,13 @@ isaacStatus getFunction(isaacModule_st &module, const char *name,
 /// `stream` in the context `ctxId`. The memory stays valid while the cache
 /// mutex is held, so callers enqueue the kernels that use it before
 /// unlocking. Requires the cache mutex.
+///
+/// With `zeroed`, a separate buffer of the stream that is zero when it is
+/// handed out the first time (cleared on `stream` after each allocation)
+/// and that every user leaves zero again: the partial sums and tile
+/// counters of fused split-K kernels in atomic mode.
 isaacStatus getWorkspace(uint64_t ctxId, CUstream stream, size_t bytes,
-                         CUdeviceptr &workspace);
+                         CUdeviceptr &workspace, bool zeroed = false);
 
 } // namespace isaac::runtime
 

@@ -126,7 +126,25 @@ private:
   SmallVector<Value> computeTile(Value stageBase, ValueRange acc, Value klId,
                                  Value tm, Value tn);
   void emitEpilogue(ArrayRef<Value> acc, Value tm, Value tn, Value g,
-                    Value batch, Value wBase, Value alpha, Value beta);
+                    Value batch, Value wBase, Value sBase, Value alpha,
+                    Value beta);
+  /// Stores the thread's tile of C = epilogue(x + beta*C_old), x(i, j, ok)
+  /// giving element (i, j)'s alpha*acc where it is used (ok: whether it is
+  /// in C; null on the fast path, where all are).
+  void storeOutput(function_ref<Value(int, int, Value)> x, Value rowBase,
+                   Value colBase, Value beta);
+  void emitSplitKFixup(Value tm, Value tn, Value batch, Value isGroup0,
+                       Value tBase, Value sBase, Value beta);
+  Value partialSumPtr(Value tBase, Value batch, Value row, Value col);
+  /// Calls fn(i, j, row, col, inBounds) for each element of the thread's
+  /// MS x NS tile of C, whose first row and column are given.
+  void forEachElement(Value rowBase, Value colBase,
+                      function_ref<void(int, int, Value, Value, Value)> fn);
+  Value cPtr(Value row, Value col) {
+    return e.gep(st.cBase,
+                 e.add(e.mul(e.ext64(row), e.ext64(st.ldc)), e.ext64(col)),
+                 outTy);
+  }
 };
 
 ThreadChunks GemmBuilder::computeChunks(const FetchPlan &p) {
@@ -253,9 +271,31 @@ SmallVector<Value> GemmBuilder::computeTile(Value stageBase, ValueRange accIn,
   return acc;
 }
 
+void GemmBuilder::forEachElement(
+    Value rowBase, Value colBase,
+    function_ref<void(int, int, Value, Value, Value)> fn) {
+  for (int i = 0; i < c.ms; ++i) {
+    Value row = e.add(rowBase, e.ci32(i));
+    Value rowOk = e.slt(row, st.M);
+    for (int j = 0; j < c.ns; ++j) {
+      Value col = e.add(colBase, e.ci32(j));
+      fn(i, j, row, col, e.land(rowOk, e.slt(col, st.N)));
+    }
+  }
+}
+
+Value GemmBuilder::partialSumPtr(Value tBase, Value batch, Value row,
+                                 Value col) {
+  // T is a dense batch x M x N array of the accumulator type.
+  Value plane = e.mul(e.ext64(st.M), e.ext64(st.N));
+  Value off = e.add(e.mul(e.ext64(batch), plane),
+                    e.add(e.mul(e.ext64(row), e.ext64(st.N)), e.ext64(col)));
+  return e.gep(tBase, off);
+}
+
 void GemmBuilder::emitEpilogue(ArrayRef<Value> acc, Value tm, Value tn, Value g,
-                               Value batch, Value wBase, Value alpha,
-                               Value beta) {
+                               Value batch, Value wBase, Value sBase,
+                               Value alpha, Value beta) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
   Value rowBase = e.add(st.m0, e.mul(tm, e.ci32(c.ms)));
@@ -263,86 +303,168 @@ void GemmBuilder::emitEpilogue(ArrayRef<Value> acc, Value tm, Value tn, Value g,
   SmallVector<Value> scaled;
   for (Value v : acc)
     scaled.push_back(e.fmul(alpha, v));
-
-  // Per-element coordinates and bounds; shared by every store flavour.
-  auto forEach = [&](function_ref<void(int, int, Value, Value, Value)> fn) {
-    for (int i = 0; i < c.ms; ++i) {
-      Value row = e.add(rowBase, e.ci32(i));
-      Value rowOk = e.slt(row, st.M);
-      for (int j = 0; j < c.ns; ++j) {
-        Value col = e.add(colBase, e.ci32(j));
-        fn(i, j, row, col, e.land(rowOk, e.slt(col, st.N)));
-      }
-    }
-  };
-  auto cPtr = [&](Value row, Value col) {
-    return e.gep(st.cBase,
-                 e.add(e.mul(e.ext64(row), e.ext64(st.ldc)), e.ext64(col)),
-                 outTy);
-  };
-
-  if (c.kg > 1) {
-    // Deterministic mode: a dense M x N plane per (batch, slice).
-    auto storeWorkspace = [&] {
-      Value plane = e.mul(e.ext64(st.M), e.ext64(st.N));
-      Value slice = e.add(e.mul(e.ext64(batch), e.ci64(c.kg)), e.ext64(g));
-      Value wTile = e.gep(wBase, e.mul(slice, plane));
-      forEach([&](int i, int j, Value row, Value col, Value ok) {
-        Value off = e.add(e.mul(e.ext64(row), e.ext64(st.N)), e.ext64(col));
-        e.predicatedStore(e.gep(wTile, off), scaled[i * c.ns + j], ok);
-      });
-    };
-    // A fused epilogue is not linear: it cannot be applied per K slice, so
-    // slices always go to the workspace and the reducer applies it.
-    if (epilogue) {
-      storeWorkspace();
-      return;
-    }
-    Value useWorkspace =
-        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, wBase,
-                             LLVM::ZeroOp::create(b, loc, e.gptr));
-    auto ifOp = scf::IfOp::create(b, loc, useWorkspace, /*withElse=*/true);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      storeWorkspace();
-    }
-    {
-      // Atomic mode: the caller pre-scaled C by beta.
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifOp.elseBlock());
-      forEach([&](int i, int j, Value row, Value col, Value ok) {
-        e.predicatedReduceAdd(cPtr(row, col), scaled[i * c.ns + j], ok);
-      });
-    }
+  if (c.kg == 1) {
+    storeOutput([&](int i, int j, Value) { return scaled[i * c.ns + j]; },
+                rowBase, colBase, beta);
     return;
   }
 
-  // The epilogue inputs' row and column offsets, computed once for the
-  // thread's MS rows and NS columns, before the branches below.
-  SmallVector<SmallVector<Value>> rowOff, colOff;
+  // Deterministic mode: a dense M x N plane per (batch, slice).
+  auto storeWorkspace = [&] {
+    Value plane = e.mul(e.ext64(st.M), e.ext64(st.N));
+    Value slice = e.add(e.mul(e.ext64(batch), e.ci64(c.kg)), e.ext64(g));
+    Value wTile = e.gep(wBase, e.mul(slice, plane));
+    forEachElement(
+        rowBase, colBase, [&](int i, int j, Value row, Value col, Value ok) {
+          Value off = e.add(e.mul(e.ext64(row), e.ext64(st.N)), e.ext64(col));
+          e.predicatedStore(e.gep(wTile, off), scaled[i * c.ns + j], ok);
+        });
+  };
+  // A fused epilogue is not linear: it cannot be applied per K slice. With
+  // tile counters (atomic mode) the slices add into the zeroed array T at
+  // W and the tile's last block applies it (emitSplitKFixup); without them
+  // (deterministic mode) the slices go to the workspace and the reducer
+  // kernel applies it. Without a fused epilogue, a null W means atomic mode
+  // and the caller has pre-scaled C by beta.
+  bool fused = epilogue.has_value();
+  Value useWorkspace = LLVM::ICmpOp::create(
+      b, loc, fused ? LLVM::ICmpPredicate::eq : LLVM::ICmpPredicate::ne,
+      fused ? sBase : wBase, LLVM::ZeroOp::create(b, loc, e.gptr));
+  auto ifOp = scf::IfOp::create(b, loc, useWorkspace, /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    storeWorkspace();
+  }
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    forEachElement(rowBase, colBase,
+                   [&](int i, int j, Value row, Value col, Value ok) {
+                     Value ptr = fused ? partialSumPtr(wBase, batch, row, col)
+                                       : cPtr(row, col);
+                     e.predicatedReduceAdd(ptr, scaled[i * c.ns + j], ok);
+                   });
+  }
+}
+
+void GemmBuilder::emitSplitKFixup(Value tm, Value tn, Value batch,
+                                  Value isGroup0, Value tBase, Value sBase,
+                                  Value beta) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  Value atomicMode =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, sBase,
+                           LLVM::ZeroOp::create(b, loc, e.gptr));
+  // Uniform over the grid: every thread of every block takes it or not.
+  auto modeIf = scf::IfOp::create(b, loc, atomicMode, /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(modeIf.thenBlock());
+  // Count the block in: the KG-th block to arrive at a tile is its last.
+  // As CUTLASS's split-K semaphores: the barrier orders every thread's
+  // partial sums (the red.adds above) before thread 0's fence, which
+  // releases them to the GPU (cumulativity); only thread 0 waits for it.
+  e.barrier();
+  Value gx = e.gridDim(gpu::Dimension::x);
+  Value gy = e.gridDim(gpu::Dimension::y);
+  Value bx = e.sreg(gpu::Dimension::x, true);
+  Value by = e.sreg(gpu::Dimension::y, true);
+  Value tile = e.add(e.mul(e.ext64(batch), e.mul(e.ext64(gx), e.ext64(gy))),
+                     e.add(e.mul(e.ext64(by), e.ext64(gx)), e.ext64(bx)));
+  Value counter = e.gep(sBase, tile, e.i32);
+  // The staging buffers are free: the flag lives in their first word.
+  Value flag = st.smem;
+  {
+    auto ifOp =
+        scf::IfOp::create(b, loc, e.eq(st.tid, e.ci32(0)), /*withElse=*/false);
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    e.fenceGpu();
+    Value old = e.atomicAddAcqRel(counter, e.ci32(1));
+    Value last = e.eq(old, e.ci32(c.kg - 1));
+    LLVM::StoreOp::create(b, loc, arith::ExtUIOp::create(b, loc, e.i32, last),
+                          flag, 4);
+    // Every block of the tile has arrived: reset the counter for the next
+    // launch (the runtime keeps T and the counters zero between launches).
+    auto lastIf = scf::IfOp::create(b, loc, last, /*withElse=*/false);
+    b.setInsertionPointToStart(lastIf.thenBlock());
+    LLVM::StoreOp::create(b, loc, e.ci32(0), counter, 4);
+  }
+  e.barrier();
+  Value isLast = e.eq(LLVM::LoadOp::create(b, loc, e.i32, flag, 4), e.ci32(1));
+  auto lastIf =
+      scf::IfOp::create(b, loc, e.land(isLast, isGroup0), /*withElse=*/false);
+  b.setInsertionPointToStart(lastIf.thenBlock());
+  // Thread 0's acquire and the barrier order the other blocks' sums before
+  // these loads; read them from L2 (not a stale L1 line), leave T zero.
+  // The sums are loaded a chunk of rows (up to 16 elements) at a time where
+  // the epilogue first needs them: all at once would raise the kernel's
+  // register count (its occupancy in every mode), one at a time would
+  // serialize the L2 round trips.
+  Value rowBase = e.add(st.m0, e.mul(tm, e.ci32(c.ms)));
+  Value colBase = e.add(st.n0, e.mul(tn, e.ci32(c.ns)));
+  int chunkRows = std::max(1, std::min(c.ms, 16 / c.ns));
+  SmallVector<Value> cached(c.ms * c.ns);
+  auto sum = [&](int i, int j, Value) -> Value {
+    // storeOutput visits each of its code paths row by row from (0, 0);
+    // values of another path are not visible here.
+    if (i == 0 && j == 0)
+      std::fill(cached.begin(), cached.end(), Value());
+    if (!cached[i * c.ns + j]) {
+      int first = i / chunkRows * chunkRows;
+      int last = std::min(c.ms, first + chunkRows);
+      SmallVector<std::pair<Value, Value>> written;
+      for (int r = first; r < last; ++r) {
+        Value row = e.add(rowBase, e.ci32(r));
+        Value rowOk = e.slt(row, st.M);
+        for (int q = 0; q < c.ns; ++q) {
+          Value col = e.add(colBase, e.ci32(q));
+          Value ok = e.land(rowOk, e.slt(col, st.N));
+          Value ptr = partialSumPtr(tBase, batch, row, col);
+          cached[r * c.ns + q] = e.predicatedLoad(ptr, ok, ".cg");
+          written.push_back({ptr, ok});
+        }
+      }
+      for (auto [ptr, ok] : written)
+        e.predicatedStore(ptr, e.cf(0.0), ok);
+    }
+    return cached[i * c.ns + j];
+  };
+  storeOutput(sum, rowBase, colBase, beta);
+}
+
+void GemmBuilder::storeOutput(function_ref<Value(int, int, Value)> x,
+                              Value rowBase, Value colBase, Value beta) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+
+  // The epilogue's broadcast inputs, loaded once per row or column of the
+  // thread's tile, before the branches below.
   if (epilogue && epilogue->numInputs() > 0) {
-    for (int i = 0; i < c.ms; ++i)
-      rowOff.push_back(epilogue->rowOffsets(e, e.add(rowBase, e.ci32(i))));
-    for (int j = 0; j < c.ns; ++j)
-      colOff.push_back(epilogue->colOffsets(e, e.add(colBase, e.ci32(j))));
+    SmallVector<Value> rows, cols, rowOk, colOk;
+    for (int i = 0; i < c.ms; ++i) {
+      rows.push_back(e.add(rowBase, e.ci32(i)));
+      rowOk.push_back(e.slt(rows.back(), st.M));
+    }
+    for (int j = 0; j < c.ns; ++j) {
+      cols.push_back(e.add(colBase, e.ci32(j)));
+      colOk.push_back(e.slt(cols.back(), st.N));
+    }
+    epilogue->loadTile(e, rows, cols, rowOk, colOk);
   }
   // The output element (i, j) from alpha*acc, the old C (`old`, of C's
   // type, or null when beta is not applied) and the epilogue.
-  auto finish = [&](int i, int j, Value row, Value col, Value old,
-                    Value ok) -> Value {
-    Value v = scaled[i * c.ns + j];
+  auto finish = [&](int i, int j, Value old, Value ok) -> Value {
+    Value v = x(i, j, ok);
     if (old)
       v = e.fadd(e.fmul(beta, e.convert(old, e.elemTy)), v);
     if (!epilogue)
       return v;
-    return epilogue->apply(e, v, row, col, ok,
-                           rowOff.empty() ? ArrayRef<Value>() : rowOff[i],
-                           colOff.empty() ? ArrayRef<Value>() : colOff[j]);
+    return epilogue->applyTile(e, v, i, j, ok);
   };
 
-  // KG == 1: C = epilogue(alpha*acc + beta*C). Fast path for interior tiles
-  // with aligned C: vector stores, no predicates. beta == 0 never reads C.
+  // C = epilogue(alpha*acc + beta*C). Fast path for interior tiles with
+  // aligned C: vector stores, no predicates. beta == 0 never reads C.
   int outBytes = outTy.getIntOrFloatBitWidth() / 8;
   int sw = 16 / outBytes;
   while (sw > 1 && c.ns % sw != 0)
@@ -371,12 +493,12 @@ void GemmBuilder::emitEpilogue(ArrayRef<Value> acc, Value tm, Value tn, Value g,
           if (withBeta)
             old = e.loadVector(ptr, sw, outTy);
           SmallVector<Value> out;
-          for (int x = 0; x < sw; ++x) {
-            Value col = epilogue ? e.add(colBase, e.ci32(j + x)) : Value();
-            out.push_back(finish(i, j + x, row, col,
-                                 withBeta ? old[x] : Value(), Value()));
-          }
-          e.storeVector(ptr, out);
+          for (int x = 0; x < sw; ++x)
+            out.push_back(
+                finish(i, j + x, withBeta ? old[x] : Value(), Value()));
+          // C's type given: GCC cannot see that `out` is not empty and
+          // warns when its first element's type is read.
+          e.storeVector(ptr, out, outTy);
         }
       }
     }
@@ -389,11 +511,12 @@ void GemmBuilder::emitEpilogue(ArrayRef<Value> acc, Value tm, Value tn, Value g,
       OpBuilder::InsertionGuard g2(b);
       b.setInsertionPointToStart(withBeta ? betaIf.elseBlock()
                                           : betaIf.thenBlock());
-      forEach([&](int i, int j, Value row, Value col, Value ok) {
-        Value ptr = cPtr(row, col);
-        Value old = withBeta ? e.predicatedLoad(ptr, ok, outTy) : Value();
-        e.predicatedStore(ptr, finish(i, j, row, col, old, ok), ok);
-      });
+      forEachElement(
+          rowBase, colBase, [&](int i, int j, Value row, Value col, Value ok) {
+            Value ptr = cPtr(row, col);
+            Value old = withBeta ? e.predicatedLoad(ptr, ok, outTy) : Value();
+            e.predicatedStore(ptr, finish(i, j, old, ok), ok);
+          });
     }
   }
 }
@@ -426,8 +549,10 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   st.aBase = e.gep(A, e.mul(e.ext64(batch), sA));
   st.bBase = e.gep(B, e.mul(e.ext64(batch), sB));
   st.cBase = e.gep(C, e.mul(e.ext64(batch), sC), outTy);
+  // Fused kernels: the tile counters, then four parameters per input.
+  Value S = epilogue ? args[15] : Value();
   if (epilogue)
-    epilogue->bind(e, args, /*first=*/15, batch);
+    epilogue->bind(e, args, /*first=*/16, batch);
 
   // K slice of this block: Kc = ceil(ceil(K/KG)/U)*U, so that only the
   // last slice can end in a partial tile.
@@ -589,8 +714,10 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(epilogueIf.thenBlock());
-    emitEpilogue(acc, tm, tn, g, batch, W, alpha, beta);
+    emitEpilogue(acc, tm, tn, g, batch, W, S, alpha, beta);
   }
+  if (epilogue && c.kg > 1)
+    emitSplitKFixup(tm, tn, batch, isGroup0, W, S, beta);
   gpu::ReturnOp::create(b, loc);
 }
 
@@ -620,6 +747,7 @@ gpu::GPUFuncOp mlir::isaac::buildGemmKernel(OpBuilder &builder,
   SmallVector<Type> argTypes = {gptr, gptr, gptr, gptr, i32, i32,    i32,   i32,
                                 i32,  i32,  i64,  i64,  i64, elemTy, elemTy};
   if (spec.epilogue) {
+    argTypes.push_back(gptr); // tile counters (split-K, atomic mode)
     KernelEmitter types(builder, loc, spec.dtype);
     EpilogueCodegen(*spec.epilogue).appendParamTypes(types, argTypes);
   }

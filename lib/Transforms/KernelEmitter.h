@@ -105,8 +105,11 @@ public:
 
   /// Stores `elems` (of one type) as one vector access.
   void storeVector(Value ptr, ArrayRef<Value> elems) {
+    storeVector(ptr, elems, elems[0].getType());
+  }
+  /// The same, with the elements' type given.
+  void storeVector(Value ptr, ArrayRef<Value> elems, Type type) {
     int width = elems.size();
-    Type type = elems[0].getType();
     int size = type.getIntOrFloatBitWidth() / 8;
     if (width == 1) {
       LLVM::StoreOp::create(b, loc, elems[0], ptr, size);
@@ -143,12 +146,17 @@ public:
 
   /// `@p ld.global` of one element; reads 0 where `pred` is false (the
   /// output register is tied to a zero input, so the untaken load leaves 0).
-  Value predicatedLoad(Value ptr, Value pred) {
-    std::string asmStr = ("@$2 ld.global." + ptxType() + " $0, [$1];").str();
+  /// `cacheOp` (e.g. ".cg": L2 only) qualifies the load; such a load reads
+  /// what other blocks published, so it is marked as having side effects:
+  /// LLVM must not move it across the synchronization before it (an asm
+  /// without side effects is free to move, as if it read no memory).
+  Value predicatedLoad(Value ptr, Value pred, StringRef cacheOp = "") {
+    std::string asmStr =
+        ("@$2 ld.global" + cacheOp + "." + ptxType() + " $0, [$1];").str();
     std::string cons = ("=" + regConstraint() + ",l,b,0").str();
     return LLVM::InlineAsmOp::create(
                b, loc, elemTy, ValueRange{ptr, pred, cf(0.0)}, asmStr, cons,
-               /*has_side_effects=*/false, /*is_align_stack=*/false,
+               /*has_side_effects=*/!cacheOp.empty(), /*is_align_stack=*/false,
                LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
                ArrayAttr())
         .getResult(0);
@@ -212,6 +220,33 @@ public:
   }
 
   void barrier() { gpu::BarrierOp::create(b, loc); }
+
+  /// `fence.acq_rel.gpu`: orders this thread's memory accesses before and
+  /// after it for every thread of the GPU (a __threadfence()).
+  void fenceGpu() {
+    LLVM::InlineAsmOp::create(
+        b, loc, Type(), ValueRange{}, "fence.acq_rel.gpu;", "",
+        /*has_side_effects=*/true,
+        /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr(), ArrayAttr());
+  }
+
+  /// `atom.add.acq_rel.gpu.u32`: adds `value` (i32) at `ptr`, returns the
+  /// old value.
+  Value atomicAddAcqRel(Value ptr, Value value) {
+    return LLVM::InlineAsmOp::create(
+               b, loc, i32, ValueRange{ptr, value},
+               "atom.add.acq_rel.gpu.u32 $0, [$1], $2;", "=r,l,r",
+               /*has_side_effects=*/true, /*is_align_stack=*/false,
+               LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+               ArrayAttr())
+        .getResult(0);
+  }
+
+  Value gridDim(gpu::Dimension d) {
+    return arith::IndexCastUIOp::create(b, loc, i32,
+                                        gpu::GridDimOp::create(b, loc, d));
+  }
 
   Value sreg(gpu::Dimension d, bool block) {
     Value v = block ? Value(gpu::BlockIdOp::create(b, loc, d))

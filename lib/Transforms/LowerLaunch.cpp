@@ -66,7 +66,8 @@ static std::string kernelHeader(LaunchGemmOp launch, StringRef chip) {
        << " out=" << ::isaac::dtypeName(epilogue->outType)
        << " inputs=" << epilogue->numInputs();
     for (int i = 0; i < epilogue->numInputs(); ++i)
-      os << " in" << i << "=" << ::isaac::dtypeName(epilogue->inputTypes[i]);
+      os << " in" << i << "=" << ::isaac::dtypeName(epilogue->inputTypes[i])
+         << ::isaac::epilogueDimsSuffix(epilogue->dimsOf(i));
     os << " program=" << epilogue->str() << "\n";
   }
   return s;

@@ -230,6 +230,21 @@ struct LowerToGPUPass
           if (!cast<MemRefType>(in.getType()).getLayout().isIdentity() &&
               !cast<MemRefType>(in.getType()).isStrided())
             return skip(op, "an epilogue input has a non-strided layout");
+        // Which of the output's (m, n) each input varies with: a bias
+        // broadcast along rows is read once per column of a thread's tile.
+        int64_t rank = cast<ShapedType>(match->c.getType()).getRank();
+        for (auto [i, mapAttr] : llvm::enumerate(inputMaps)) {
+          AffineMap map = cast<AffineMapAttr>(mapAttr).getValue();
+          uint8_t dims = ::isaac::kEpilogueScalar;
+          for (unsigned j = 0; j < map.getNumResults(); ++j) {
+            int64_t d = map.getDimPosition(j) + (3 - rank);
+            if (d == 1)
+              dims |= ::isaac::kEpilogueRow;
+            else if (d == 2)
+              dims |= ::isaac::kEpilogueCol;
+          }
+          spec.epilogue->setDims(i, dims);
+        }
         beta = 0;
       }
     } else if ((deadFill = zeroFillBefore(op, match->c))) {

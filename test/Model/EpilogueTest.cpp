@@ -77,6 +77,27 @@ static void checkText() {
   q = EpilogueProgram::parse(c.str(), err);
   expect(q && q->insts[0].value == 0.1, "constant 0.1 survives: " + c.str());
 
+  // Broadcast inputs carry their dimensions; the full matrix prints none,
+  // so the ids of programs without broadcasts do not change.
+  EpilogueProgram bias = biasRelu();
+  bias.setDims(0, kEpilogueCol);
+  expect(bias.str() == "x:f32, in0:f32[n]; v0 = addf x, in0 : f32; v1 = "
+                       "const 0 : f32; v2 = maximumf v0, v1 : f32; yield v2 "
+                       ": f32",
+         "per-column input: " + bias.str());
+  expect(bias.id() != p.id(), "a per-column input changes the id");
+  for (uint8_t d :
+       {kEpilogueScalar, kEpilogueRow, kEpilogueCol, kEpilogueRowCol}) {
+    EpilogueProgram b = biasRelu();
+    b.setDims(0, d);
+    q = EpilogueProgram::parse(b.str(), err);
+    expect(q && q->dimsOf(0) == d && q->str() == b.str(),
+           "dimensions round trip: " + b.str() + " " + err);
+  }
+  EpilogueProgram full = biasRelu();
+  full.setDims(0, kEpilogueRowCol);
+  expect(full.id() == p.id(), "explicit full dimensions keep the id");
+
   const char *bad[] = {
       "",
       "x:f32",
@@ -89,6 +110,9 @@ static void checkText() {
       "x:f32; v0 = cmpf bogus x, x : i1; yield x : f32",
       "x:f32; yield x : f32 trailing",
       "x:f32, in1:f32; yield x : f32",
+      "x:f32, in0:f32[k]; yield x : f32",
+      "x:f32, in0:f32[mn]; yield x : f32",
+      "x:f32, in0:f32[n; yield x : f32",
   };
   for (const char *b : bad)
     expect(!EpilogueProgram::parse(b, err), std::string("rejects '") + b + "'");

@@ -12,13 +12,14 @@
 // RUN: FileCheck %s --check-prefix=HOST < %t.mlir
 // RUN: %if ptxas %{ for f in %t/*.ptx; do %ptxas -arch=sm_90 $f -o %t/k.cubin || exit 1; done %}
 
-// The header names the epilogue; 15 + 4 parameters (one input); relu is a
+// The header names the epilogue and its per-column input; 15 + 1 + 4
+// parameters (the split-K tile counters, one input); relu is a
 // NaN-propagating max.
 // RELU: // isaac.kernel name=isaac_gemm_f32_nn_ml32_nl32_ms4_ns4_u8_ks1_kl1_kg1_v4_ep{{[0-9a-f]+}} {{.*}} epilogue=[[ID:[0-9a-f]+]]
-// RELU-NEXT: // isaac.epilogue id=[[ID]] out=f32 inputs=1 in0=f32 program=x:f32, in0:f32; v0 = const 0 : f32; v1 = addf x, in0 : f32; v2 = maximumf v1, v0 : f32; yield v2 : f32
+// RELU-NEXT: // isaac.epilogue id=[[ID]] out=f32 inputs=1 in0=f32[n] program=x:f32, in0:f32[n]; v0 = const 0 : f32; v1 = addf x, in0 : f32; v2 = maximumf v1, v0 : f32; yield v2 : f32
 // RELU: .visible .entry isaac_gemm_f32_nn_ml32_nl32_ms4_ns4_u8_ks1_kl1_kg1_v4_ep[[ID]](
-// RELU: .param .u64 isaac_gemm_f32_nn_ml32_nl32_ms4_ns4_u8_ks1_kl1_kg1_v4_ep[[ID]]_param_18
-// RELU-NOT: _param_19
+// RELU: .param .u64 isaac_gemm_f32_nn_ml32_nl32_ms4_ns4_u8_ks1_kl1_kg1_v4_ep[[ID]]_param_19
+// RELU-NOT: _param_20
 // RELU: max.NaN.f32
 // RELU-NOT: .extern
 func.func @relu(%a: memref<100x70xf32>, %b: memref<70x50xf32>, %bias: memref<50xf32>, %c: memref<100x50xf32>) {
@@ -123,11 +124,17 @@ func.func @bf16(%a: memref<70x100xf32>, %b: memref<70x50xf32>, %r: memref<100x50
   return
 }
 
-// Split-K: the GEMM kernel stores slices to the workspace, the reducer
-// sums them and applies the epilogue (a per-row bias and a scale by
-// 0.125, 0f3E000000).
+// Split-K (a per-row bias and a scale by 0.125, 0f3E000000): in atomic
+// mode the GEMM kernel adds its slice into T, counts itself in, and the
+// tile's last block applies the epilogue; in deterministic mode it stores
+// the slice to the workspace and the reducer sums the slices and applies
+// the epilogue.
 // SPLITK: .visible .entry isaac_gemm_f32_nn_ml16_nl32_ms4_ns4_u16_ks1_kl1_kg8_v4_ep
-// SPLITK-NOT: red.global
+// SPLITK: red.global.add.f32
+// SPLITK: fence.acq_rel.gpu
+// SPLITK: atom.add.acq_rel.gpu.u32
+// SPLITK: ld.global.cg.f32
+// SPLITK: 0f3E000000
 // SPLITK: .visible .entry isaac_splitk_reduce_f32_ep
 // SPLITK: 0f3E000000
 func.func @splitk(%a: memref<40x3000xf32>, %b: memref<3000x30xf32>, %bias: memref<40xf32>, %c: memref<40x30xf32>) {

@@ -36,24 +36,33 @@ func.func @accumulate(%a: memref<100x70xf32>, %b: memref<70x50xf32>, %c: memref<
 // -----
 
 // A fused epilogue: the kernel name carries the program's id, the launch
-// its text and the inputs with their maps; the kernel takes four more
-// parameters per input (pointer, batch, row and column strides) and writes
-// C in the output type.
+// its text (a per-column input: in0:f32[n]) and the inputs with their maps;
+// the kernel takes the split-K tile counters and four more parameters per
+// input (pointer, batch, row and column strides) and writes C in the output
+// type. The bias is loaded once per column of the thread's tile (ns = 4
+// predicated loads), before the epilogue runs on each element.
 // CHECK-LABEL: func.func @bias_relu_f16
 // CHECK: isaac.launch_gemm @[[K:isaac_gemm_f32_tn_ml32_nl32_ms4_ns4_u8_ks1_kl1_kg1_v4_ep[0-9a-f]{16}]]::@[[K]](%arg0, %arg1, %arg3) inputs(%arg2 : memref<50xf32>)
 // CHECK-SAME: beta = 0.0
-// CHECK-SAME: epilogue = "x:f32, in0:f32; v0 = addf x, in0 : f32; v1 = const 0 : f32; v2 = maximumf v0, v1 : f32; v3 = truncf v2 : f16; yield v3 : f16"
+// CHECK-SAME: epilogue = "x:f32, in0:f32[n]; v0 = addf x, in0 : f32; v1 = const 0 : f32; v2 = maximumf v0, v1 : f32; v3 = truncf v2 : f16; yield v3 : f16"
 // CHECK-SAME: input_maps = [affine_map<(d0, d1) -> (d1)>]
 // CHECK-SAME: trans_a = true
-// CHECK: gpu.module @[[K]] {{.*}} attributes {isaac.epilogue = "x:f32, in0:f32;
-// CHECK: gpu.func @[[K]]({{.*}}, %{{.*}}: f32, %{{.*}}: f32, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64) kernel
+// CHECK: gpu.module @[[K]] {{.*}} attributes {isaac.epilogue = "x:f32, in0:f32[n];
+// CHECK: gpu.func @[[K]]({{.*}}, %{{.*}}: f32, %{{.*}}: f32, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64) kernel
+// CHECK: llvm.fmul
+// CHECK-COUNT-4: "@$2 ld.global.f32 $0, [$1];"
 // The epilogue on each element, stored as f16 (vector stores on the fast
-// path, predicated b16 stores at the edges).
+// path, predicated b16 stores at the edges), with no more f32 loads.
+// CHECK-NOT: ld.global.f32
 // CHECK: arith.maximumf
+// CHECK-NOT: ld.global.f32
 // CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK-NOT: ld.global.f32
 // CHECK: llvm.store %{{.*}} : vector<{{[0-9]+}}xf16>, !llvm.ptr<1>
+// CHECK-NOT: ld.global.f32
 // CHECK: llvm.inline_asm has_side_effects "@$2 st.global.b16 [$0], $1;", "l,h,b"
-// CHECK-NOT: red.global
+// CHECK-NOT: {{ld.global.f32|red.global}}
+// CHECK: gpu.return
 func.func @bias_relu_f16(%a: memref<70x100xf32>, %b: memref<70x50xf32>, %bias: memref<50xf32>, %c: memref<100x50xf16>) {
   isaac.gemm ins(%a, %b : memref<70x100xf32>, memref<70x50xf32>) inputs(%bias : memref<50xf32>) outs(%c : memref<100x50xf16>)
     attributes {input_maps = [affine_map<(m, n) -> (n)>], transpose_a,
@@ -70,14 +79,25 @@ func.func @bias_relu_f16(%a: memref<70x100xf32>, %b: memref<70x50xf32>, %bias: m
 
 // -----
 
-// KG > 1 with a fused epilogue: the GEMM kernel only stores K-slices to the
-// workspace (no atomics: the epilogue is not linear), and the module holds
-// the epilogue's split-K reducer instead of the scale/reduce helpers.
+// KG > 1 with a fused epilogue (not linear: it cannot be applied to each
+// K-slice). With tile counters (atomic mode) the slices add into a zeroed
+// array; the tile's last block (counted with an acq_rel atomic) reads it
+// back from L2, zeroes it and applies the epilogue. Without (deterministic
+// mode) the slices go to the workspace and the module's split-K reducer
+// applies it. No scale/reduce helpers.
 // CHECK-LABEL: func.func @splitk_residual
 // CHECK: isaac.launch_gemm @[[K:isaac_gemm_f64_nn_ml32_nl16_ms4_ns2_u16_ks2_kl2_kg8_v2_ep[0-9a-f]{16}]]::@[[K]]
 // CHECK: gpu.module @[[K]]
 // CHECK: gpu.func @[[K]](
-// CHECK-NOT: red.global
+// CHECK: red.global.add.f64
+// CHECK: gpu.barrier
+// CHECK: fence.acq_rel.gpu
+// CHECK: atom.add.acq_rel.gpu.u32
+// CHECK: gpu.barrier
+// CHECK-NOT: fence
+// CHECK: ld.global.cg.f64
+// CHECK: st.global.f64
+// CHECK: arith.addf
 // CHECK: gpu.func @isaac_splitk_reduce_f64_ep{{[0-9a-f]+}}(%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i64, %{{.*}}: i32, %{{.*}}: f64, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64)
 // CHECK: scf.for
 // CHECK: arith.addf

@@ -205,6 +205,36 @@ const char *patternName(InputPattern pattern) {
   return "?";
 }
 
+bool patternFits(InputPattern pattern, uint8_t dims) {
+  switch (pattern) {
+  case InputPattern::Full:
+  case InputPattern::Transposed:
+    return dims == isaac::kEpilogueRowCol;
+  case InputPattern::Row:
+    return dims & isaac::kEpilogueRow;
+  case InputPattern::Column:
+    return dims & isaac::kEpilogueCol;
+  case InputPattern::Scalar:
+    return true;
+  }
+  return false;
+}
+
+InputPattern fitPattern(InputPattern wanted, uint8_t dims) {
+  if (patternFits(wanted, dims))
+    return wanted;
+  switch (dims) {
+  case isaac::kEpilogueRow:
+    return InputPattern::Row;
+  case isaac::kEpilogueCol:
+    return InputPattern::Column;
+  case isaac::kEpilogueScalar:
+    return InputPattern::Scalar;
+  default:
+    return InputPattern::Full;
+  }
+}
+
 bool parsePatternList(const std::string &text,
                       std::vector<InputPattern> &patterns, std::string &error) {
   patterns.clear();

@@ -55,6 +55,17 @@ constexpr int kNumInputPatterns = 5;
 /// "full", "full-t", "row", "col", "scalar".
 const char *patternName(InputPattern pattern);
 
+/// Whether a kernel that was compiled for an input varying with `dims`
+/// (isaac::EpilogueDims: a per-column input, kEpilogueCol, is read once
+/// per column and its row stride never) reads an input laid out as
+/// `pattern` correctly: the pattern must not vary along an index the
+/// kernel broadcasts.
+bool patternFits(InputPattern pattern, uint8_t dims);
+
+/// `wanted` where it fits `dims`, else the pattern `dims` describes (a
+/// column vector for kEpilogueCol, ...).
+InputPattern fitPattern(InputPattern wanted, uint8_t dims);
+
 /// Parses a comma-separated list of pattern names.
 bool parsePatternList(const std::string &text,
                       std::vector<InputPattern> &patterns, std::string &error);

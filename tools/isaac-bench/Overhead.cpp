@@ -5,9 +5,10 @@
 // plus _ep<ID>), on the same A, B and C, both checked first. The ratio of the
 // two times is the epilogue's cost inside the GEMM (for a bias + relu, the
 // extra reads of the bias and a few instructions per element). Split-K
-// kernels (kg > 1) of the plain kind accumulate with atomics unless
-// --deterministic; fused ones always reduce through the workspace, so their
-// ratio includes that difference.
+// kernels (kg > 1) accumulate with atomics unless --deterministic: plain
+// ones into C (pre-scaled by beta), fused ones into a zeroed array whose
+// tiles the last block to arrive finishes; with --deterministic both reduce
+// through the workspace.
 //
 //===----------------------------------------------------------------------===//
 
@@ -165,8 +166,8 @@ int runEpilogueOverhead(const Options &o,
   uint64_t seed = o.seed;
   int failed = 0;
   std::printf("fused epilogue overhead: the same configuration as a plain "
-              "kernel and fused; split-K plain kernels run %s, fused ones "
-              "through the workspace; epilogue inputs: %s\n",
+              "kernel and fused; split-K kernels run %s; epilogue inputs: "
+              "%s\n",
               o.deterministic ? "through the workspace (--deterministic)"
                               : "with atomics",
               patternName(o.epilogueInputs[0]));

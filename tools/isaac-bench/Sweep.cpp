@@ -5,9 +5,11 @@
 // list of problems with several large dimensions. Runs rotate through odd
 // leading dimensions, misaligned base pointers and batches, and each problem
 // runs with beta = 0 and beta != 0 and, for split-K kernels, in both the
-// atomic and the deterministic mode (a fused kernel reduces through the
-// workspace in both, which is what the second run checks). A fused kernel's
-// epilogue inputs get a layout drawn per check (checkFusedKernel).
+// atomic and the deterministic mode (a fused kernel in atomic mode adds its
+// slices into a zeroed array and the last block of each tile applies the
+// epilogue; in deterministic mode its reducer does). A fused kernel's
+// epilogue inputs get a layout drawn per check among those the kernel was
+// compiled for (checkFusedKernel).
 //
 //===----------------------------------------------------------------------===//
 

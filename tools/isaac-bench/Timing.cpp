@@ -68,9 +68,10 @@ void RotatingInputs::prepare(const KernelEpilogue &epilogue,
   buffers.resize(count);
   description.clear();
   for (int i = 0; i < numInputs; ++i) {
-    InputPattern pattern =
+    InputPattern pattern = fitPattern(
         patterns.empty() ? InputPattern::Column
-                         : patterns[std::min<size_t>(i, patterns.size() - 1)];
+                         : patterns[std::min<size_t>(i, patterns.size() - 1)],
+        program.dimsOf(i));
     InputLayout layout = makeInputLayout(pattern, p, 0, true, 0, p.offset);
     int type = static_cast<int>(program.inputTypes[i]);
     size_t size = dtypeSize(type);

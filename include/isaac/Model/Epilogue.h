@@ -67,10 +67,25 @@ struct EpilogueInst {
   std::string predicate; ///< CmpF: "ogt", "ult", ... (arith's names)
 };
 
+/// The output coordinates an epilogue input varies with (a bit set). A
+/// per-column bias varies with n only: the kernel loads it once per column
+/// of a thread's tile instead of once per element, and the runtime checks
+/// that the row stride it is given is 0.
+enum EpilogueDims : uint8_t {
+  kEpilogueScalar = 0, ///< one value (per batch)
+  kEpilogueRow = 1,    ///< varies with m
+  kEpilogueCol = 2,    ///< varies with n
+  kEpilogueRowCol = 3, ///< a full matrix (the default)
+};
+/// "[]", "[m]", "[n]" or "" (the default prints nothing).
+const char *epilogueDimsSuffix(uint8_t dims);
+
 class EpilogueProgram {
 public:
   DType accType = DType::F32;    ///< type of x
   std::vector<DType> inputTypes; ///< in0..in<n-1>
+  /// EpilogueDims of each input; missing entries are kEpilogueRowCol.
+  std::vector<uint8_t> inputDims;
   std::vector<EpilogueInst> insts;
   int result = 0; ///< value number yielded
   DType outType = DType::F32;
@@ -79,6 +94,17 @@ public:
   int numValues() const {
     return 1 + numInputs() + static_cast<int>(insts.size());
   }
+  uint8_t dimsOf(int input) const {
+    return input < static_cast<int>(inputDims.size())
+               ? inputDims[input]
+               : static_cast<uint8_t>(kEpilogueRowCol);
+  }
+  void setDims(int input, uint8_t dims) {
+    if (static_cast<int>(inputDims.size()) <= input)
+      inputDims.resize(input + 1, kEpilogueRowCol);
+    inputDims[input] = dims;
+  }
+
   /// Type of value `v`.
   EpilogueType typeOf(int v) const;
 
@@ -92,8 +118,9 @@ public:
   std::string verify() const;
 
   /// Canonical one-line text, e.g.
-  ///   x:f32, in0:f32; v0 = addf x, in0 : f32; v1 = const 0 : f32;
+  ///   x:f32, in0:f32[n]; v0 = addf x, in0 : f32; v1 = const 0 : f32;
   ///   v2 = maximumf v0, v1 : f32; yield v2 : f32
+  /// (in0 a per-column input: see EpilogueDims).
   /// Constants print with 17 significant digits (exact for f64).
   std::string str() const;
   /// Parses str()'s output (and nothing else); nullopt with `err` set on

@@ -119,7 +119,22 @@ typedef struct isaacKernelInfo {
   int32_t numInputs;
   /* isaacDtype of each input; entries from numInputs on are 0. */
   int32_t inputDtypes[ISAAC_MAX_EPILOGUE_INPUTS];
+  /* The output indices each input was compiled as broadcast along
+     (isaacInputBroadcast bits; 0: a full M x N input). A kernel reads a
+     per-column input once per column of its tile and never reads its row
+     stride, so a launch must pass 0 for the strides of the indices an
+     input is broadcast along. Entries from numInputs on are 0. */
+  int32_t inputBroadcast[ISAAC_MAX_EPILOGUE_INPUTS];
 } isaacKernelInfo;
+
+/* isaacKernelInfo.inputBroadcast: `in0=f32` in the PTX header is a full
+   M x N input (0), `f32[n]` a per-column one (the same for every row:
+   ROWS), `f32[m]` a per-row one (COLS), `f32[]` one value per batch
+   (ROWS | COLS). */
+typedef enum isaacInputBroadcast {
+  ISAAC_BROADCAST_ROWS = 1,
+  ISAAC_BROADCAST_COLS = 2,
+} isaacInputBroadcast;
 
 /* Fills `out` from the `// isaac.kernel key=value ...` line of a PTX file
    (and its `// isaac.epilogue` line when the kernel has a fused epilogue)

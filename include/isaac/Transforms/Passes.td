@@ -39,8 +39,9 @@ def IsaacFuseEpilogues : Pass<"isaac-fuse-epilogues", "ModuleOp"> {
 def IsaacSelectConfig : Pass<"isaac-select-config", "ModuleOp"> {
   let summary = "Attach the best legal #isaac.gemm to each static GEMM";
   let description = [{
-    For every `linalg.matmul` / `linalg.batch_matmul` on static f32/f64
-    memrefs that has no `isaac.config` yet, searches the whole legal
+    For every `linalg.matmul` / `linalg.batch_matmul` / `isaac.gemm` with
+    static f32/f64 operands (memrefs or tensors) that has no `isaac.config`
+    yet, searches the whole legal
     configuration space (lib/Model) for the configuration the cost model
     ranks fastest on that input, and attaches it as `isaac.config`. A
     user-written `isaac.config` is kept as is. With `topk=N > 1` the N best
@@ -53,9 +54,8 @@ def IsaacSelectConfig : Pass<"isaac-select-config", "ModuleOp"> {
     A model file that cannot be loaded is an error. With `cache=FILE`, an
     entry of that tuning cache (docs/tuning.md) for the operation's input
     wins over the search (a user-written `isaac.config` still wins over
-    everything). Unsupported operations (tensors, dynamic shapes, other
-    element types) are left untouched with a remark, or rejected with
-    `strict`.
+    everything). Unsupported operations (dynamic shapes, other element
+    types) are left untouched with a remark, or rejected with `strict`.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
@@ -166,7 +166,12 @@ def IsaacLegalizeMath : Pass<"isaac-legalize-math"> {
       atan2, asin, acos and cbrt become MLIR's polynomial approximations
       (arith only; a few ulp);
     - rsqrt becomes 1 / sqrt, exp2(x) becomes exp(x · ln 2), and powf with
-      a small constant integer exponent becomes multiplications.
+      a small constant integer exponent becomes multiplications;
+    - f32 / f64 absf and copysign (which the approximations use too)
+      become sign-bit arithmetic; fma and trunc LLVM intrinsics; scalar
+      floor, ceil, roundeven and sqrt one PTX instruction each (cvt.rmi,
+      cvt.rpi, cvt.rni, sqrt.rn), where convert-gpu-to-nvvm would call
+      libdevice's __nv_fabsf, __nv_fmaf, ....
 
     Everything else (f64 transcendental functions, powf with another
     exponent) is left to `convert-gpu-to-nvvm`, which calls libdevice;
@@ -174,7 +179,8 @@ def IsaacLegalizeMath : Pass<"isaac-legalize-math"> {
     was found to link.
   }];
   let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect"
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::LLVM::LLVMDialect"
   ];
 }
 

@@ -361,6 +361,9 @@ const char *const kFusedGemm =
 const char *const kFusedSplitK =
     "isaac_gemm_f32_nn_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg4_v4_ep00c0ffee12345678";
 const char *const kFusedReduce = "isaac_splitk_reduce_f32_ep00c0ffee12345678";
+/// KG above the runtime's kMaxWorkspaceKG: atomic mode uses tile counters.
+const char *const kFusedDeepSplitK =
+    "isaac_gemm_f32_nn_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg32_v4_ep00c0ffee12345678";
 
 /// A PTX entry declaring `sizes` (in bytes) as its parameters, so that the
 /// fake decodes a fused kernel's parameters as the PTX declares them.
@@ -381,9 +384,10 @@ std::string fusedPtx(const char *name, int kg) {
       " dtype=f32 layout=nn ml=64 nl=64 ms=8 ns=8 u=8 ks=1 kl=1 kg=" +
       std::to_string(kg) +
       " vec=4 threads=64 smem=8192 chip=sm_90 epilogue=00c0ffee12345678\n"
-      "// isaac.epilogue id=00c0ffee12345678 out=bf16 inputs=3 in0=f16 "
-      "in1=f32 in2=bf16 program=gelu(acc*in2+in0+in1)\n";
-  std::vector<int> gemm = {8, 8, 8, 8, 4, 4, 4, 4, 4, 4, 8, 8, 8, 4, 4};
+      "// isaac.epilogue id=00c0ffee12345678 out=bf16 inputs=3 in0=f16[n] "
+      "in1=f32 in2=bf16[] program=gelu(acc*in2+in0+in1)\n";
+  // The GEMM's 15 parameters and the tile counters; the reducer's 8.
+  std::vector<int> gemm = {8, 8, 8, 8, 4, 4, 4, 4, 4, 4, 8, 8, 8, 4, 4, 8};
   std::vector<int> reduce = {8, 8, 4, 4, 4, 8, 4, 4};
   for (int i = 0; i < 12; ++i) {
     gemm.push_back(8);
@@ -437,13 +441,16 @@ void checkInputParams(const FakeLaunch &l, int first, const FusedGemm &g) {
   }
 }
 
-/// The first 15 parameters as for any GEMM, then the inputs'.
+/// The first 15 parameters as for any GEMM, the tile counters, then the
+/// inputs'.
 void checkFusedGemmParams(const FakeLaunch &l, const FusedGemm &g,
-                          uint64_t workspace) {
+                          uint64_t workspace, uint64_t counters = 0) {
   FakeLaunch fixed = l;
   fixed.numParams = 15;
   checkGemmParams(fixed, g, workspace);
-  checkInputParams(l, 15, g);
+  CHECK(l.paramSizes[15] == 8);
+  CHECK(param<uint64_t>(l, 15) == counters);
+  checkInputParams(l, 16, g);
 }
 
 void testFusedGemm() {
@@ -474,7 +481,7 @@ void testFusedGemm() {
   if (fake.launchCount() == 1) {
     FakeLaunch l = launchAt(0);
     checkFusedGemmParams(l, g, 0);
-    CHECK(param<uint64_t>(l, 15 + 4 + 1) == 0);
+    CHECK(param<uint64_t>(l, 16 + 4 + 1) == 0);
   }
 
   // The module API takes the same inputs through isaacGemmArgs, and needs
@@ -486,6 +493,12 @@ void testFusedGemm() {
   isaacKernelInfo info, nameOnly;
   CHECK_STATUS(isaacParseKernelInfo(ptx.c_str(), &info), ISAAC_SUCCESS, "");
   CHECK_STATUS(isaacParseKernelName(kFusedGemm, &nameOnly), ISAAC_SUCCESS, "");
+  // in0=f16[n]: the same for every row; in2=bf16[]: for every element.
+  CHECK(info.inputBroadcast[0] == ISAAC_BROADCAST_ROWS);
+  CHECK(info.inputBroadcast[1] == 0);
+  CHECK(info.inputBroadcast[2] ==
+        (ISAAC_BROADCAST_ROWS | ISAAC_BROADCAST_COLS));
+  CHECK(info.inputBroadcast[3] == 0);
   isaacGemmArgs args = {};
   args.C = reinterpret_cast<void *>(g.C);
   args.A = reinterpret_cast<const void *>(g.A);
@@ -514,11 +527,75 @@ void testFusedGemm() {
                "isaacGemmLaunchModule(isaac_gemm_f32_nn_ml64_nl64_ms8_ns8_u8_"
                "ks1_kl1_kg1_v4_ep00c0ffee12345678): numInputs=2 disagrees");
   CHECK(fake.launchCount() == 1);
+  args.numInputs = 3;
+
+  // A kernel compiled for a broadcast input never reads the stride along
+  // the broadcast index: a non-zero one is a different input.
+  g.inputs[0].sRow = 50;
+  CHECK_STATUS(g.launch(ptx), ISAAC_ERROR_INVALID_VALUE,
+               "epilogue input 0 (f16): kernel "
+               "isaac_gemm_f32_nn_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4_"
+               "ep00c0ffee12345678 reads it as the same for every row "
+               "(compiled for a broadcast input), so sRow must be 0, not 50");
+  g.inputs[0].sRow = 0;
+  g.inputs[2].sCol = 1;
+  CHECK_STATUS(g.launch(ptx), ISAAC_ERROR_INVALID_VALUE,
+               "so sCol must be 0, not 1");
+  g.inputs[2].sCol = 0;
+  CHECK(fake.launchCount() == 1);
+}
+
+/// Atomic mode with KG > 16: the slices add into T and the last block of
+/// each tile applies the epilogue. One launch; T and the tile counters live
+/// in one buffer of the stream, cleared once when it is allocated, which
+/// the kernels leave zero.
+void testFusedSplitKAtomic() {
+  fake.reset();
+  FusedGemm g(kFusedDeepSplitK, 32);
+  g.K = 1000;
+  g.lda = 1000;
+  g.batch = 2;
+  g.sA = 100 * 1000;
+  g.sB = 1000 * 70;
+  g.sC = 100 * 70;
+  g.stream = reinterpret_cast<void *>(0x7400);
+  fake.clearCalls();
+  int allocations = fake.allocations();
+  CHECK_STATUS(g.launch(fusedPtx(kFusedDeepSplitK, 32)), ISAAC_SUCCESS, "");
+  CHECK(fake.allocations() == allocations + 1);
+  uint64_t buffer = fake.lastAllocation();
+  size_t bytes = fake.lastAllocationBytes();
+  // T: batch*M*N f32 sums, then 256-byte aligned batch*tiles u32 counters
+  // (2 x 2 tiles of 64 x 64 per batch).
+  size_t sums = size_t(2) * 100 * 70 * 4;
+  size_t countersOffset = (sums + 255) / 256 * 256;
+  CHECK(bytes >= countersOffset + 2 * 2 * 2 * 4);
+  std::string calls = fake.calls();
+  char memset[128];
+  std::snprintf(memset, sizeof(memset),
+                "cuMemsetD32Async(%#llx, 0, %zu, stream=0x7400)",
+                static_cast<unsigned long long>(buffer), bytes / 4);
+  CHECK(calls.find(memset) != std::string::npos);
+  // No scale kernel, no reducer.
+  CHECK(fake.launchCount() == 1);
+  if (fake.launchCount() == 1) {
+    FakeLaunch gemm = launchAt(0);
+    CHECK(std::strcmp(gemm.name, kFusedDeepSplitK) == 0);
+    checkFusedGemmParams(gemm, g, buffer, buffer + countersOffset);
+    CHECK(gemm.grid[2] == 2u * 32u);
+  }
+  // The next launch on the stream reuses the buffer as it is: zero.
+  fake.clearCalls();
+  CHECK_STATUS(g.launch(fusedPtx(kFusedDeepSplitK, 32)), ISAAC_SUCCESS, "");
+  CHECK(fake.allocations() == allocations + 1);
+  CHECK(std::string(fake.calls()).find("cuMemsetD32Async") ==
+        std::string::npos);
 }
 
 void testFusedSplitK() {
-  // Whatever the flags: an epilogue cannot be applied per K-slice, so the
-  // slices go through the workspace and the fused reduction applies it.
+  // Deterministic mode, and atomic mode with KG <= 16: the slices go
+  // through the workspace and the fused reduction applies the epilogue;
+  // the tile counters are NULL.
   for (int flags : {0, static_cast<int>(ISAAC_DETERMINISTIC)}) {
     fake.reset();
     FusedGemm g(kFusedSplitK, 4);
@@ -563,6 +640,7 @@ void testFusedSplitK() {
   FusedGemm g(kFusedSplitK, 4);
   g.K = 1000;
   g.lda = 1000;
+  g.flags = ISAAC_DETERMINISTIC;
   std::string ptx = fusedPtx(kFusedSplitK, 4);
   size_t at = ptx.find(".entry " + std::string(kFusedReduce));
   ptx.replace(at, 6, ".entry_removed");
@@ -673,6 +751,7 @@ void runFakeDriverTests(const char *path) {
   testConcurrentLaunches();
   testFusedGemm();
   testFusedSplitK();
+  testFusedSplitKAtomic();
   testFusedWithoutInputs();
   runMgpuTests(fake, fakeSetCurrent);
 }
