@@ -488,46 +488,63 @@ buildSpace(DType dtype, const ChipLimits &chip,
     uint32_t key;
     SpaceIndex::Inner in;
   };
-  // ML, the outermost loop of the enumeration, dealt to the threads in
-  // turn (larger tiles have more configurations): each thread enumerates
-  // its MLs in the order of legalConfigs().
-  std::vector<int> mls;
-  const ParamRange &mlRange = gemmParamRanges()[0];
-  for (int ml = mlRange.lo; ml <= mlRange.hi; ml *= 2)
-    if (support[0].empty() ||
-        std::binary_search(support[0].begin(), support[0].end(), ml))
-      mls.push_back(ml);
-  size_t nThreads = std::max<size_t>(1, std::min<size_t>(threads, mls.size()));
-  std::vector<std::vector<Visit>> parts(nThreads);
-  auto enumerate = [&](size_t t) {
+  // The (ML, NL) pairs, each enumerated on its own (in the order of
+  // legalConfigs(): a base group's members stay together and in that
+  // order), taken by the threads in turn as they finish the previous one.
+  auto valuesOf = [&](size_t p) {
+    std::vector<int> v;
+    const ParamRange &range = gemmParamRanges()[p];
+    for (int x = range.lo; x <= range.hi; x *= 2)
+      if (support[p].empty() ||
+          std::binary_search(support[p].begin(), support[p].end(), x))
+        v.push_back(x);
+    return v;
+  };
+  std::vector<std::pair<int, int>> pairs;
+  for (int ml : valuesOf(0))
+    for (int nl : valuesOf(1))
+      pairs.push_back({ml, nl});
+  std::vector<std::vector<Visit>> parts(pairs.size());
+  std::atomic<size_t> next{0};
+  auto enumerate = [&]() {
     std::vector<std::vector<int>> mine = support;
-    mine[0].clear();
-    for (size_t i = t; i < mls.size(); i += nThreads)
-      mine[0].push_back(mls[i]);
-    forEachLegalConfig(dtype, chip, mine, [&](const GemmConfig &c) {
-      uint32_t key = uint32_t(log2Of(c.ml) << 16 | log2Of(c.nl) << 8 |
-                              log2Of(c.u)); // the base group
-      parts[t].push_back(
-          {key,
-           {uint8_t(log2Of(c.ms)), uint8_t(log2Of(c.ns)), uint8_t(log2Of(c.ks)),
-            uint8_t(log2Of(c.kl)), uint8_t(log2Of(c.vec))}});
-    });
+    for (size_t i; (i = next.fetch_add(1)) < pairs.size();) {
+      mine[0] = {pairs[i].first};
+      mine[1] = {pairs[i].second};
+      forEachLegalConfig(dtype, chip, mine, [&](const GemmConfig &c) {
+        uint32_t key = uint32_t(log2Of(c.ml) << 16 | log2Of(c.nl) << 8 |
+                                log2Of(c.u)); // the base group
+        parts[i].push_back({key,
+                            {uint8_t(log2Of(c.ms)), uint8_t(log2Of(c.ns)),
+                             uint8_t(log2Of(c.ks)), uint8_t(log2Of(c.kl)),
+                             uint8_t(log2Of(c.vec))}});
+      });
+    }
   };
   std::vector<std::thread> pool;
-  for (size_t t = 1; t < nThreads; ++t)
-    pool.emplace_back(enumerate, t);
-  enumerate(0);
+  for (size_t t = 1; t < std::min<size_t>(threads, pairs.size()); ++t)
+    pool.emplace_back(enumerate);
+  enumerate();
   for (std::thread &t : pool)
     t.join();
-  std::vector<Visit> visits;
+  // Sorted by base group, stably (a counting sort on the log2 values,
+  // each below 16): the members of one (all from one thread) keep the
+  // order of legalConfigs(), which for fixed ML, NL and U is (MS, NS, KL,
+  // KS, VEC).
+  auto bucket = [](uint32_t key) {
+    return ((key >> 16) * 16 + ((key >> 8) & 0xff)) * 16 + (key & 0xff);
+  };
+  std::vector<uint32_t> start(16 * 16 * 16 + 1, 0);
   for (const std::vector<Visit> &part : parts)
-    visits.insert(visits.end(), part.begin(), part.end());
-  // Stable by base group: the members of one (all from one thread) keep
-  // the order of legalConfigs(), which for fixed ML, NL and U is (MS, NS,
-  // KL, KS, VEC).
-  std::stable_sort(
-      visits.begin(), visits.end(),
-      [](const Visit &a, const Visit &b) { return a.key < b.key; });
+    for (const Visit &v : part)
+      ++start[bucket(v.key) + 1];
+  for (size_t b = 1; b < start.size(); ++b)
+    start[b] += start[b - 1];
+  std::vector<Visit> visits(start.back());
+  space->inner.reserve(visits.size());
+  for (const std::vector<Visit> &part : parts)
+    for (const Visit &v : part)
+      visits[start[bucket(v.key)]++] = v;
   for (size_t i = 0; i < visits.size(); ++i) {
     if (i == 0 || visits[i].key != visits[i - 1].key) {
       GemmConfig rep;
@@ -1381,8 +1398,21 @@ std::vector<Ranked> MLPRanker::searchBest(const GemmShape &shape,
       configs[i] = ctx.configAt(T[i]);
       outs[0][i] = y0[T[i]];
     }
+    // The other members, on up to `threads` threads (their first layers
+    // are tiled here first, not concurrently).
     for (size_t m = 1; m < members; ++m)
-      ctx.scoreList(m, configs, outs[m].data());
+      ctx.first(m);
+    std::atomic<size_t> nextMember{1};
+    auto scoreMembers = [&] {
+      for (size_t m; (m = nextMember.fetch_add(1)) < members;)
+        ctx.scoreList(m, configs, outs[m].data());
+    };
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < std::min<size_t>(threads, members - 1); ++t)
+      pool.emplace_back(scoreMembers);
+    scoreMembers();
+    for (std::thread &t : pool)
+      t.join();
     std::vector<float> ty(P);
     mean(outs, ty.data(), P);
     for (size_t i = 0; i < P; ++i)
