@@ -31,8 +31,9 @@ SOURCES = [
     (re.compile(r"lies outside the training support of (\S+) .*analytic "
                 r"heuristic$"), lambda m: "analytic heuristic (outside the "
                 "support of %s)" % short_path(m.group(1))),
+    # (The remark ends with where it looked: "(no file PATH)".)
     (re.compile(r"no trained model for (\S+); configuration chosen by the "
-                r"analytic heuristic$"),
+                r"analytic heuristic( \(.*\))?$"),
      lambda m: "analytic heuristic (no model for %s)" % m.group(1)),
     (re.compile(r"configuration from the tuning cache (.*)$"),
      lambda m: "tuning cache " + short_path(m.group(1))),

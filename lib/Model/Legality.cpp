@@ -93,108 +93,165 @@ const std::vector<ParamRange> &isaac::gemmParamRanges() {
   return ranges;
 }
 
-std::vector<Violation> isaac::checkGemmStructure(const GemmConfig &c,
-                                                 int maxThreadsPerBlock) {
-  std::vector<Violation> out;
-  auto fail = [&](const char *rule, const std::string &msg) {
-    out.push_back({rule, msg});
-  };
+namespace {
+/// Where the rules report a broken rule: with its message into `out`
+/// (checkGemmLegality, the verifier's diagnostics), or, with `out` null, only
+/// the fact, stopping at the first one and formatting no message (isLegal:
+/// the search asks it about every candidate of a space of ~10^6).
+class Report {
+public:
+  explicit Report(std::vector<Violation> *out) : out(out) {}
+  /// Records that `rule` is broken; returns whether to go on checking.
+  template <typename Message> bool fail(const char *rule, Message &&message) {
+    broken = true;
+    if (out)
+      out->push_back({rule, message()});
+    return out != nullptr;
+  }
+  bool broken = false;
+
+private:
+  std::vector<Violation> *out;
+};
+} // namespace
+
+static void checkStructure(const GemmConfig &c, int maxThreadsPerBlock,
+                           Report &r) {
   const std::array<int, 9> values = c.values();
   const auto &ranges = gemmParamRanges();
   bool shapeOk = true;
   for (size_t i = 0; i < ranges.size(); ++i) {
     int v = values[i];
     if (!isPow2(v)) {
-      fail("power-of-two", std::string(ranges[i].name) + " = " +
-                               std::to_string(v) +
-                               " must be a positive power of two");
       shapeOk = false;
+      if (!r.fail("power-of-two", [&] {
+            return std::string(ranges[i].name) + " = " + std::to_string(v) +
+                   " must be a positive power of two";
+          }))
+        return;
     } else if (v < ranges[i].lo || v > ranges[i].hi) {
-      fail("range", std::string(ranges[i].name) + " = " + std::to_string(v) +
-                        " is outside [" + std::to_string(ranges[i].lo) + ", " +
-                        std::to_string(ranges[i].hi) + "]");
       shapeOk = false;
+      if (!r.fail("range", [&] {
+            return std::string(ranges[i].name) + " = " + std::to_string(v) +
+                   " is outside [" + std::to_string(ranges[i].lo) + ", " +
+                   std::to_string(ranges[i].hi) + "]";
+          }))
+        return;
     }
   }
   // The derived quantities below divide by these; stop at the first
   // malformed value rather than report nonsense.
   if (!shapeOk)
-    return out;
+    return;
 
   bool tilesOk = true;
   if (c.ml % c.ms != 0) {
-    fail("tile-divisibility",
-         "ml = " + std::to_string(c.ml) +
-             " is not a multiple of ms = " + std::to_string(c.ms));
     tilesOk = false;
+    if (!r.fail("tile-divisibility", [&] {
+          return "ml = " + std::to_string(c.ml) +
+                 " is not a multiple of ms = " + std::to_string(c.ms);
+        }))
+      return;
   }
   if (c.nl % c.ns != 0) {
-    fail("tile-divisibility",
-         "nl = " + std::to_string(c.nl) +
-             " is not a multiple of ns = " + std::to_string(c.ns));
     tilesOk = false;
+    if (!r.fail("tile-divisibility", [&] {
+          return "nl = " + std::to_string(c.nl) +
+                 " is not a multiple of ns = " + std::to_string(c.ns);
+        }))
+      return;
   }
   if (c.u % (c.kl * c.ks) != 0) {
-    fail("tile-divisibility",
-         "u = " + std::to_string(c.u) +
-             " is not a multiple of kl * ks = " + std::to_string(c.kl * c.ks));
     tilesOk = false;
+    if (!r.fail("tile-divisibility", [&] {
+          return "u = " + std::to_string(c.u) +
+                 " is not a multiple of kl * ks = " +
+                 std::to_string(c.kl * c.ks);
+        }))
+      return;
   }
   if (!tilesOk)
-    return out;
+    return;
 
   int t = c.threads();
   if (t % 32 != 0 || t > maxThreadsPerBlock) {
-    std::ostringstream os;
-    os << "(ml/ms) * (nl/ns) * kl = " << c.threadsM() << " * " << c.threadsN()
-       << " * " << c.kl << " = " << t
-       << " threads per block; must be a multiple of 32 and at most "
-       << maxThreadsPerBlock;
-    fail("threads-per-block", os.str());
+    if (!r.fail("threads-per-block", [&] {
+          std::ostringstream os;
+          os << "(ml/ms) * (nl/ns) * kl = " << c.threadsM() << " * "
+             << c.threadsN() << " * " << c.kl << " = " << t
+             << " threads per block; must be a multiple of 32 and at most "
+             << maxThreadsPerBlock;
+          return os.str();
+        }))
+      return;
   }
 
   if (c.ml % c.vec != 0 || c.nl % c.vec != 0 || c.u % c.vec != 0)
-    fail("vector-divisibility",
-         "vec = " + std::to_string(c.vec) + " must divide ml, nl and u (ml = " +
-             std::to_string(c.ml) + ", nl = " + std::to_string(c.nl) +
-             ", u = " + std::to_string(c.u) + ")");
+    r.fail("vector-divisibility", [&] {
+      return "vec = " + std::to_string(c.vec) +
+             " must divide ml, nl and u (ml = " + std::to_string(c.ml) +
+             ", nl = " + std::to_string(c.nl) + ", u = " + std::to_string(c.u) +
+             ")";
+    });
+}
+
+static void checkAll(const GemmConfig &c, DType dtype, const ChipLimits &chip,
+                     Report &r) {
+  checkStructure(c, chip.maxThreadsPerBlock, r);
+  // Resource rules divide by the structural quantities; report those first.
+  if (r.broken)
+    return;
+  int t = c.threads();
+  int vecBytes = c.vec * dtypeBytes(dtype);
+  if (vecBytes > 16 && !r.fail("vector-width", [&] {
+        return "vec = " + std::to_string(c.vec) + " " + dtypeName(dtype) +
+               " elements is " + std::to_string(vecBytes) +
+               " bytes; global loads are at most 16 bytes";
+      }))
+    return;
+
+  SharedLayout s = getSharedLayout(c, dtype);
+  if (s.bytes > chip.staticSmemPerBlock && !r.fail("shared-memory", [&] {
+        return "needs " + std::to_string(s.bytes) +
+               " bytes of shared memory; " + chip.chip + " allows " +
+               std::to_string(chip.staticSmemPerBlock) +
+               " bytes of static shared memory per block";
+      }))
+    return;
+
+  int regs = estimateRegisters(c, dtype);
+  if (regs > chip.maxRegsPerThread)
+    r.fail("registers", [&] {
+      return "needs about " + std::to_string(regs) + " registers per thread; " +
+             chip.chip + " allows " + std::to_string(chip.maxRegsPerThread);
+    });
+  else if (regs * t > chip.regsPerBlock)
+    r.fail("registers", [&] {
+      return "needs about " + std::to_string(regs) + " x " + std::to_string(t) +
+             " = " + std::to_string(regs * t) + " registers per block; " +
+             chip.chip + " has " + std::to_string(chip.regsPerBlock);
+    });
+}
+
+std::vector<Violation> isaac::checkGemmStructure(const GemmConfig &c,
+                                                 int maxThreadsPerBlock) {
+  std::vector<Violation> out;
+  Report r(&out);
+  checkStructure(c, maxThreadsPerBlock, r);
   return out;
 }
 
 std::vector<Violation> isaac::checkGemmLegality(const GemmConfig &c,
                                                 DType dtype,
                                                 const ChipLimits &chip) {
-  std::vector<Violation> out = checkGemmStructure(c, chip.maxThreadsPerBlock);
-  auto fail = [&](const char *rule, const std::string &msg) {
-    out.push_back({rule, msg});
-  };
-  // Resource rules divide by the structural quantities; report those first.
-  if (!out.empty())
-    return out;
-  int t = c.threads();
-  int vecBytes = c.vec * dtypeBytes(dtype);
-  if (vecBytes > 16)
-    fail("vector-width", "vec = " + std::to_string(c.vec) + " " +
-                             dtypeName(dtype) + " elements is " +
-                             std::to_string(vecBytes) +
-                             " bytes; global loads are at most 16 bytes");
-
-  SharedLayout s = getSharedLayout(c, dtype);
-  if (s.bytes > chip.staticSmemPerBlock)
-    fail("shared-memory",
-         "needs " + std::to_string(s.bytes) + " bytes of shared memory; " +
-             chip.chip + " allows " + std::to_string(chip.staticSmemPerBlock) +
-             " bytes of static shared memory per block");
-
-  int regs = estimateRegisters(c, dtype);
-  if (regs > chip.maxRegsPerThread)
-    fail("registers", "needs about " + std::to_string(regs) +
-                          " registers per thread; " + chip.chip + " allows " +
-                          std::to_string(chip.maxRegsPerThread));
-  else if (regs * t > chip.regsPerBlock)
-    fail("registers", "needs about " + std::to_string(regs) + " x " +
-                          std::to_string(t) + " = " + std::to_string(regs * t) +
-                          " registers per block; " + chip.chip + " has " +
-                          std::to_string(chip.regsPerBlock));
+  std::vector<Violation> out;
+  Report r(&out);
+  checkAll(c, dtype, chip, r);
   return out;
+}
+
+bool isaac::isLegal(const GemmConfig &c, DType dtype, const ChipLimits &chip) {
+  Report r(nullptr);
+  checkAll(c, dtype, chip, r);
+  return !r.broken;
 }

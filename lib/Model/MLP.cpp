@@ -8,6 +8,7 @@
 #include "isaac/Model/Features.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -15,6 +16,8 @@
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <map>
+#include <mutex>
 #include <sstream>
 
 using namespace isaac;
@@ -253,19 +256,33 @@ void MLPModel::predict(const GemmShape &shape, const GemmConfig *configs,
 //===----------------------------------------------------------------------===//
 
 uint32_t isaac::mlpChecksum(const char *data, size_t n) {
-  static const auto table = [] {
-    std::vector<uint32_t> t(256);
+  // Slicing by 8: eight table lookups per 8 bytes (the checksum of a model
+  // was a fifth of its loading time a byte at a time).
+  static const auto tables = [] {
+    std::vector<std::array<uint32_t, 256>> t(8);
     for (uint32_t i = 0; i < 256; ++i) {
       uint32_t c = i;
       for (int k = 0; k < 8; ++k)
         c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-      t[i] = c;
+      t[0][i] = c;
     }
+    for (uint32_t i = 0; i < 256; ++i)
+      for (int s = 1; s < 8; ++s)
+        t[size_t(s)][i] =
+            (t[size_t(s) - 1][i] >> 8) ^ t[0][t[size_t(s) - 1][i] & 0xFF];
     return t;
   }();
+  const auto &t = tables;
   uint32_t c = 0xFFFFFFFFu;
-  for (size_t i = 0; i < n; ++i)
-    c = table[(c ^ static_cast<unsigned char>(data[i])) & 0xFF] ^ (c >> 8);
+  const unsigned char *p = reinterpret_cast<const unsigned char *>(data);
+  for (; n >= 8; n -= 8, p += 8) {
+    uint32_t lo = c ^ (uint32_t(p[0]) | uint32_t(p[1]) << 8 |
+                       uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24);
+    c = t[7][lo & 0xFF] ^ t[6][(lo >> 8) & 0xFF] ^ t[5][(lo >> 16) & 0xFF] ^
+        t[4][lo >> 24] ^ t[3][p[4]] ^ t[2][p[5]] ^ t[1][p[6]] ^ t[0][p[7]];
+  }
+  for (; n > 0; --n, ++p)
+    c = t[0][(c ^ *p) & 0xFF] ^ (c >> 8);
   return c ^ 0xFFFFFFFFu;
 }
 
@@ -275,21 +292,110 @@ struct Line {
   std::vector<std::string> tokens;
 };
 
+/// The characters istream's `>>` separates words at (the "C" locale).
+inline bool isSpace(char c) {
+  return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\v' ||
+         c == '\f';
+}
+
+/// Words of [b, e), as `istream >> std::string` splits them. (A model file
+/// has ~10^5 of them: a stream per line took most of the loading time.)
+void splitWs(const char *b, const char *e, std::vector<std::string> &out) {
+  out.clear();
+  while (b < e) {
+    while (b < e && isSpace(*b))
+      ++b;
+    const char *w = b;
+    while (b < e && !isSpace(*b))
+      ++b;
+    if (b > w)
+      out.emplace_back(w, b);
+  }
+}
 std::vector<std::string> splitWs(const std::string &s) {
   std::vector<std::string> out;
-  std::istringstream is(s);
-  std::string t;
-  while (is >> t)
-    out.push_back(t);
+  splitWs(s.data(), s.data() + s.size(), out);
   return out;
+}
+
+int hexDigit(char c) {
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}
+
+/// The value of a C99 hexadecimal float the trainer writes
+/// (`-0x1.8p-3`), computed exactly; false for anything else (strtod reads
+/// those). Every value it accepts is exactly representable, so it is
+/// strtod's.
+bool parseHexFloat(const std::string &t, double &v) {
+  const char *p = t.c_str();
+  bool neg = *p == '-';
+  if (*p == '-' || *p == '+')
+    ++p;
+  if (p[0] != '0' || (p[1] != 'x' && p[1] != 'X'))
+    return false;
+  p += 2;
+  uint64_t mant = 0;
+  int digits = 0, frac = 0;
+  bool dot = false, any = false;
+  for (;; ++p) {
+    if (*p == '.' && !dot) {
+      dot = true;
+      continue;
+    }
+    int d = hexDigit(*p);
+    if (d < 0)
+      break;
+    any = true;
+    if (mant == 0 && d == 0) { // leading zeros carry no precision
+      frac += dot;
+      continue;
+    }
+    if (++digits > 13) // past 52 bits: leave it to strtod
+      return false;
+    mant = mant * 16 + uint64_t(d);
+    frac += dot;
+  }
+  if (!any || (*p != 'p' && *p != 'P'))
+    return false;
+  ++p;
+  bool eneg = *p == '-';
+  if (*p == '-' || *p == '+')
+    ++p;
+  if (*p < '0' || *p > '9')
+    return false;
+  long e = 0;
+  for (; *p >= '0' && *p <= '9'; ++p)
+    if ((e = e * 10 + (*p - '0')) > 100000)
+      return false;
+  if (*p != '\0')
+    return false;
+  long exp2 = (eneg ? -e : e) - 4L * frac;
+  // mant < 2^52 is exact in a double; so is the scaled value unless it
+  // leaves the normal range, where strtod's rounding decides.
+  if (mant != 0 && (exp2 < -1000 || exp2 > 1000))
+    return false;
+  v = std::ldexp(double(mant), int(exp2));
+  if (neg)
+    v = -v;
+  return true;
 }
 
 bool parseNumber(const std::string &t, double &v) {
   if (t.empty())
     return false;
-  char *end = nullptr;
-  v = std::strtod(t.c_str(), &end);
-  return end == t.c_str() + t.size() && std::isfinite(v);
+  if (!parseHexFloat(t, v)) {
+    char *end = nullptr;
+    v = std::strtod(t.c_str(), &end);
+    if (end != t.c_str() + t.size())
+      return false;
+  }
+  return std::isfinite(v);
 }
 
 bool parseInt(const std::string &t, long &v) {
@@ -298,6 +404,13 @@ bool parseInt(const std::string &t, long &v) {
   char *end = nullptr;
   v = std::strtol(t.c_str(), &end, 10);
   return end == t.c_str() + t.size();
+}
+
+/// "1000" or "0.000977": a bound as messages print it.
+std::string boundStr(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
 }
 
 /// Line-by-line reader of the model body with error reporting.
@@ -353,6 +466,20 @@ public:
       }
     return true;
   }
+  /// Checks that numbers()'s values, read from `l` from token `first`, lie
+  /// in [lo, hi]; `what` names them in the message.
+  bool within(const std::vector<double> &v, double lo, double hi, size_t first,
+              const Line &l, const std::string &what,
+              std::string &error) const {
+    for (size_t i = 0; i < v.size(); ++i)
+      if (!(v[i] >= lo && v[i] <= hi)) {
+        error = where(l) + what + " '" + l.tokens[first + i] +
+                "' is outside [" + boundStr(lo) + ", " + boundStr(hi) +
+                "] (docs/model-format.md, \"Bounds\")";
+        return false;
+      }
+    return true;
+  }
   const Line *next(std::string &error, const char *what) {
     if (atEnd()) {
       error = name + ": truncated: expected " + what;
@@ -371,20 +498,54 @@ private:
 };
 } // namespace
 
-std::unique_ptr<MLPModel> MLPModel::load(const std::string &path,
-                                         std::string &error) {
+/// The bytes of `path`, or false with `error` set.
+static bool readFile(const std::string &path, std::string &text,
+                     std::string &error) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = path + ": cannot open file";
-    return nullptr;
+    return false;
   }
   std::ostringstream ss;
   ss << in.rdbuf();
   if (in.bad()) {
     error = path + ": read error";
-    return nullptr;
+    return false;
   }
-  return parse(ss.str(), path, error);
+  text = ss.str();
+  return true;
+}
+
+std::unique_ptr<MLPModel> MLPModel::load(const std::string &path,
+                                         std::string &error) {
+  std::string text;
+  if (!readFile(path, text, error))
+    return nullptr;
+  return parse(text, path, error);
+}
+
+std::shared_ptr<const MLPModel> MLPModel::loadShared(const std::string &path,
+                                                     std::string &error) {
+  // Keyed by the path, checked against the bytes: reading a file is cheap
+  // next to parsing it, and a file replaced while the process runs (a
+  // plugin in a long-lived mlir-opt) is parsed anew.
+  struct Entry {
+    std::string text;
+    std::shared_ptr<const MLPModel> model;
+  };
+  static std::mutex mutex;
+  static std::map<std::string, Entry> cache;
+  std::string text;
+  if (!readFile(path, text, error))
+    return nullptr;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = cache.find(path);
+  if (it != cache.end() && it->second.text == text)
+    return it->second.model;
+  std::shared_ptr<const MLPModel> model = parse(text, path, error);
+  if (model)
+    cache[path] = {std::move(text), model};
+  return model;
 }
 
 std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
@@ -424,17 +585,13 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
     spans.push_back({b, e});
     b = e + 1;
   }
+  auto wordsOf = [&](int i, std::vector<std::string> &out) {
+    splitWs(text.data() + spans[i].first, text.data() + spans[i].second, out);
+  };
   int endIdx = int(spans.size()) - 1;
-  while (endIdx >= 0 &&
-         splitWs(text.substr(spans[endIdx].first,
-                             spans[endIdx].second - spans[endIdx].first))
-             .empty())
+  std::vector<std::string> endTok;
+  while (endIdx >= 0 && (wordsOf(endIdx, endTok), endTok.empty()))
     --endIdx;
-  std::vector<std::string> endTok =
-      endIdx >= 0
-          ? splitWs(text.substr(spans[endIdx].first,
-                                spans[endIdx].second - spans[endIdx].first))
-          : std::vector<std::string>{};
   if (endTok.empty() || endTok[0] != "end") {
     error = name + ": truncated or corrupt: the file does not end with an "
                    "'end <checksum>' line";
@@ -458,12 +615,14 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
   }
 
   std::vector<Line> lines;
+  lines.reserve(size_t(std::max(endIdx, 0)));
+  std::vector<std::string> t;
   for (int i = 1; i < endIdx; ++i) {
-    std::vector<std::string> t =
-        splitWs(text.substr(spans[i].first, spans[i].second - spans[i].first));
+    wordsOf(i, t);
     if (t.empty() || t[0][0] == '#')
       continue;
     lines.push_back({i + 1, std::move(t)});
+    t = {};
   }
   Reader r(std::move(lines), name);
   std::unique_ptr<MLPModel> m(new MLPModel());
@@ -587,31 +746,40 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
     }
   }
 
+  // Standardization: means and standard deviations of log2 sizes and of
+  // log2 TFLOPS, within the bounds of docs/model-format.md.
   std::vector<double> v;
   if (!(l = r.expect("input-mean", kNumFeatures, error)) ||
-      !r.numbers(kNumFeatures, v, 1, *l, error))
+      !r.numbers(kNumFeatures, v, 1, *l, error) ||
+      !r.within(v, -kMLPMaxAbsMean, kMLPMaxAbsMean, 1, *l, "input-mean", error))
     return nullptr;
   m->inMean_.assign(v.begin(), v.end());
   if (!(l = r.expect("input-std", kNumFeatures, error)) ||
       !r.numbers(kNumFeatures, v, 1, *l, error))
     return nullptr;
-  m->inStd_.assign(v.begin(), v.end());
-  for (float s : m->inStd_)
+  for (double s : v)
     if (!(s > 0)) {
       error = r.where(*l) + "standard deviations must be positive";
       return nullptr;
     }
+  if (!r.within(v, kMLPMinStd, kMLPMaxStd, 1, *l, "input-std", error))
+    return nullptr;
+  m->inStd_.assign(v.begin(), v.end());
   if (!(l = r.expect("output-mean", 1, error)) ||
-      !r.numbers(1, v, 1, *l, error))
+      !r.numbers(1, v, 1, *l, error) ||
+      !r.within(v, -kMLPMaxAbsMean, kMLPMaxAbsMean, 1, *l, "output-mean",
+                error))
     return nullptr;
   m->outMean_ = float(v[0]);
   if (!(l = r.expect("output-std", 1, error)) || !r.numbers(1, v, 1, *l, error))
     return nullptr;
-  m->outStd_ = float(v[0]);
-  if (!(m->outStd_ > 0)) {
+  if (!(v[0] > 0)) {
     error = r.where(*l) + "output-std must be positive";
     return nullptr;
   }
+  if (!r.within(v, kMLPMinStd, kMLPMaxStd, 1, *l, "output-std", error))
+    return nullptr;
+  m->outStd_ = float(v[0]);
 
   // Version 2: `members N`, then `member i` before each network's layers.
   long members = 1;
@@ -625,12 +793,15 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
     }
   }
   for (long mi = 0; mi < members; ++mi) {
-    if (version >= 2 && !r.expectIndexed("member", size_t(mi), error))
+    if (version >= 2 && !(l = r.expectIndexed("member", size_t(mi), error)))
       return nullptr;
     Net net;
     for (size_t li = 0; li + 1 < m->sizes_.size(); ++li) {
-      if (!r.expectIndexed("layer", li, error))
+      const Line *layer = r.expectIndexed("layer", li, error);
+      if (!layer)
         return nullptr;
+      if (li == 0)
+        m->memberLine_.push_back(version >= 2 ? l->number : layer->number);
       Layer L;
       L.in = m->sizes_[li];
       L.out = m->sizes_[li + 1];
@@ -642,6 +813,16 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
           return nullptr;
         if (!r.numbers(size_t(L.in) + 1, v, 0, *row, error))
           return nullptr;
+        for (int i = 0; i <= L.in; ++i)
+          if (!(std::fabs(v[i]) <= kMLPMaxAbsWeight)) {
+            error = r.where(*row) + (i < L.in ? "weight" : "bias") + " '" +
+                    row->tokens[i] + "' of layer " + std::to_string(li) +
+                    ", neuron " + std::to_string(o) + " is outside [-" +
+                    boundStr(kMLPMaxAbsWeight) + ", " +
+                    boundStr(kMLPMaxAbsWeight) +
+                    "] (docs/model-format.md, \"Bounds\")";
+            return nullptr;
+          }
         for (int i = 0; i < L.in; ++i)
           L.w[size_t(o) * L.in + i] = float(v[i]);
         L.b[o] = float(v[L.in]);
@@ -677,11 +858,94 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
   }
   for (int s : m->sizes_)
     m->maxWidth_ = std::max(m->maxWidth_, s);
+
+  // Numbers within bounds can still add up to nonsense (or overflow):
+  // every member must predict finite, bounded values on the probe set.
+  std::string probe;
+  int bad = m->checkProbes(probe);
+  if (bad >= 0) {
+    error =
+        name + ":" + std::to_string(m->memberLine_[size_t(bad)]) + ": " + probe;
+    return nullptr;
+  }
   return m;
 }
 
+const std::vector<std::pair<GemmShape, GemmConfig>> &MLPModel::probeSet() {
+  // Inputs across the range the features span: tiny, skinny, deep, large
+  // and batched GEMMs, the layouts in turn, each with the smallest, the
+  // largest and a few typical configurations (legal or not: the network is
+  // only evaluated, and a model must stay finite between its training
+  // points).
+  static const auto probes = [] {
+    const int64_t shapes[][4] = {{1, 1, 1, 1},          {2560, 16, 2560, 1},
+                                 {8192, 8192, 8192, 1}, {32, 32, 65536, 1},
+                                 {65536, 65536, 1, 1},  {512, 512, 512, 64}};
+    const GemmConfig configs[] = {{1, 1, 1, 1, 1, 1, 1, 1, 1},
+                                  {256, 256, 16, 16, 64, 16, 32, 1024, 4},
+                                  {64, 64, 8, 8, 8, 1, 1, 1, 4},
+                                  {128, 16, 4, 2, 32, 2, 2, 16, 2},
+                                  {16, 128, 2, 8, 16, 1, 4, 256, 1}};
+    std::vector<std::pair<GemmShape, GemmConfig>> out;
+    int layout = 0;
+    for (const auto &sh : shapes) {
+      GemmShape s;
+      s.m = sh[0];
+      s.n = sh[1];
+      s.k = sh[2];
+      s.batch = sh[3];
+      s.layout.transA = layout & 2;
+      s.layout.transB = layout & 1;
+      layout = (layout + 1) % 4;
+      for (const GemmConfig &c : configs)
+        out.push_back({s, c});
+    }
+    return out;
+  }();
+  return probes;
+}
+
+int MLPModel::checkProbes(std::string &message) const {
+  // One predict() per member and probe shape (the probes come five
+  // configurations to a shape).
+  const auto &probes = probeSet();
+  for (size_t mi = 0; mi < folded_.size(); ++mi)
+    for (size_t b = 0; b < probes.size();) {
+      size_t e = b;
+      std::vector<GemmConfig> configs;
+      auto sameShape = [](const GemmShape &x, const GemmShape &y) {
+        return x.m == y.m && x.n == y.n && x.k == y.k && x.batch == y.batch &&
+               x.layout.transA == y.layout.transA &&
+               x.layout.transB == y.layout.transB;
+      };
+      while (e < probes.size() && sameShape(probes[e].first, probes[b].first))
+        configs.push_back(probes[e++].second);
+      GemmShape s = probes[b].first;
+      s.dtype = dtype_;
+      std::vector<float> y(configs.size());
+      predict(s, configs.data(), configs.size(), y.data(), mi, 1);
+      for (size_t i = 0; i < y.size(); ++i) {
+        if (std::isfinite(y[i]) && std::fabs(y[i]) <= kMLPMaxAbsPrediction)
+          continue;
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%g", double(y[i]));
+        message = "member " + std::to_string(mi) + " predicts " + buf +
+                  " (log2 TFLOPS) on the probe " + std::to_string(s.m) + "x" +
+                  std::to_string(s.n) + "x" + std::to_string(s.k) + " " +
+                  s.layout.str() + " batch " + std::to_string(s.batch) +
+                  " #isaac.gemm<" + configs[i].str() +
+                  ">; a usable model predicts finite values within [-" +
+                  boundStr(kMLPMaxAbsPrediction) + ", " +
+                  boundStr(kMLPMaxAbsPrediction) + "]";
+        return int(mi);
+      }
+      b = e;
+    }
+  return -1;
+}
+
 //===----------------------------------------------------------------------===//
-// Search
+// Support
 //===----------------------------------------------------------------------===//
 
 bool MLPModel::inSupport(const GemmConfig &c) const {
@@ -705,78 +969,4 @@ std::string MLPModel::supportString() const {
       s += " " + std::to_string(v);
   }
   return s;
-}
-
-CostFn isaac::makeMLPCost(std::shared_ptr<const MLPModel> model,
-                          const ChipLimits &chip, size_t prescreen) {
-  // The legal space of a (dtype, chip) is enumerated once and stays put
-  // (legalConfigs); the first call for a shape predicts every configuration
-  // of it inside the model's support at once, later calls look up.
-  struct State {
-    bool valid = false;
-    GemmShape shape;
-    const GemmConfig *base = nullptr; ///< the legal space the slots index
-    std::vector<int32_t> slot;        ///< per legal config; -1: outside
-    std::vector<GemmConfig> inside;   ///< the legal configs in the support
-    std::vector<float> y;             ///< per inside config
-  };
-  auto st = std::make_shared<State>();
-  return [model, st, chip, prescreen](const GemmShape &s, const GemmConfig &c) {
-    auto same = [](const GemmShape &a, const GemmShape &b) {
-      return a.m == b.m && a.n == b.n && a.k == b.k && a.batch == b.batch &&
-             a.dtype == b.dtype && a.layout.transA == b.layout.transA &&
-             a.layout.transB == b.layout.transB;
-    };
-    if (!st->valid || !same(st->shape, s)) {
-      const std::vector<GemmConfig> &space = legalConfigs(s.dtype, chip);
-      if (st->base != space.data() || st->slot.size() != space.size()) {
-        st->slot.assign(space.size(), -1);
-        st->inside.clear();
-        for (size_t i = 0; i < space.size(); ++i)
-          if (model->inSupport(space[i])) {
-            st->slot[i] = int32_t(st->inside.size());
-            st->inside.push_back(space[i]);
-          }
-        st->base = space.data();
-      }
-      std::vector<float> &y = st->y;
-      size_t n = st->inside.size();
-      y.resize(n);
-      if (model->numMembers() == 1 || prescreen == 0 || n <= prescreen) {
-        model->predict(s, st->inside.data(), n, y.data());
-      } else {
-        // The first member ranks everything; the ensemble re-ranks its
-        // `prescreen` best, the rest are not ranked (-inf: infinite time).
-        model->predict(s, st->inside.data(), n, y.data(), 0, 1);
-        std::vector<uint32_t> order(n);
-        for (size_t i = 0; i < n; ++i)
-          order[i] = uint32_t(i);
-        std::nth_element(order.begin(), order.begin() + prescreen, order.end(),
-                         [&](uint32_t a, uint32_t b) { return y[a] > y[b]; });
-        order.resize(prescreen);
-        std::vector<GemmConfig> top(prescreen);
-        for (size_t i = 0; i < prescreen; ++i)
-          top[i] = st->inside[order[i]];
-        std::vector<float> ty(prescreen);
-        model->predict(s, top.data(), prescreen, ty.data());
-        std::fill(y.begin(), y.end(), -std::numeric_limits<float>::infinity());
-        for (size_t i = 0; i < prescreen; ++i)
-          y[order[i]] = ty[i];
-      }
-      st->shape = s;
-      st->valid = true;
-    }
-    std::less<const GemmConfig *> lt;
-    if (!lt(&c, st->base) && lt(&c, st->base + st->slot.size())) {
-      int32_t k = st->slot[size_t(&c - st->base)];
-      if (k < 0 || std::isinf(st->y[size_t(k)]))
-        return std::numeric_limits<double>::infinity();
-      return MLPModel::seconds(s, st->y[size_t(k)]);
-    }
-    if (!model->inSupport(c))
-      return std::numeric_limits<double>::infinity();
-    float y = 0;
-    model->predict(s, &c, 1, &y);
-    return MLPModel::seconds(s, y);
-  };
 }

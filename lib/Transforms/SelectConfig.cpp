@@ -6,7 +6,7 @@
 //      operation's input;
 //   3. the exhaustive search (ISAAC §6) ranked by the trained MLP of
 //      <model-dir>/<chip>/gemm-<dtype>.mlp when that file exists
-//      (docs/model-format.md);
+//      (docs/model-format.md; an explicit model-dir must exist);
 //   4. the same search ranked by the analytic heuristic otherwise.
 // Each choice is reported by a remark naming its source.
 //
@@ -167,6 +167,8 @@ struct SelectConfigPass
     bool resolved = false;
     bool failed = false;
     std::string modelPath; ///< empty: analytic heuristic
+    /// Without a model: why, for the remark ("no file PATH", ...).
+    std::string noModel;
     std::shared_ptr<const ::isaac::MLPModel> model;
     ::isaac::CostFn cost;
   };
@@ -177,33 +179,53 @@ struct SelectConfigPass
     if (r.resolved)
       return r;
     r.resolved = true;
+    r.cost = heuristicCost(limits);
+    if (modelDir == "none") {
+      r.noModel = "model-dir=none";
+      return r;
+    }
+    // An explicit model-dir must exist: a mistyped path would otherwise
+    // fall back to the heuristic without a word. Under the default (the
+    // source tree's models/), a missing file is the normal case of a chip
+    // without a trained model; the remark says where it looked.
     std::string dir = modelDir.empty() ? std::string(ISAAC_MODELS_DIR)
                                        : std::string(modelDir);
-    if (dir != "none") {
-      SmallString<256> path(dir);
-      llvm::sys::path::append(path, chip,
-                              std::string("gemm-") + ::isaac::dtypeName(dtype) +
-                                  ".mlp");
-      if (llvm::sys::fs::exists(path)) {
-        std::string err;
-        std::unique_ptr<::isaac::MLPModel> m =
-            ::isaac::MLPModel::load(path.str().str(), err);
-        if (m && (m->chip() != chip || m->dtype() != dtype))
-          err = path.str().str() + ": the model is for " +
-                ::isaac::dtypeName(m->dtype()) + " on " + m->chip() + ", not " +
-                ::isaac::dtypeName(dtype) + " on " + chip;
-        if (!err.empty()) {
-          op->emitError() << "isaac: cannot use the trained model: " << err;
-          r.failed = true;
-          return r;
-        }
-        r.modelPath = path.str().str();
-        r.model = std::move(m);
-        r.cost = ::isaac::makeMLPCost(r.model, limits);
-        return r;
-      }
+    if (!modelDir.empty() && !llvm::sys::fs::is_directory(dir)) {
+      op->emitError() << "isaac: model-dir '" << dir << "' "
+                      << (llvm::sys::fs::exists(dir)
+                              ? "is not a directory (it names the directory "
+                                "holding <chip>/gemm-<dtype>.mlp)"
+                              : "does not exist");
+      r.failed = true;
+      return r;
     }
-    r.cost = heuristicCost(limits);
+    SmallString<256> path(dir);
+    llvm::sys::path::append(
+        path, chip, std::string("gemm-") + ::isaac::dtypeName(dtype) + ".mlp");
+    if (!llvm::sys::fs::exists(path)) {
+      r.noModel = "no file " + path.str().str();
+      return r;
+    }
+    // Parsed once per process (and file content), with its search tables.
+    std::string err;
+    std::shared_ptr<const ::isaac::MLPModel> m =
+        ::isaac::MLPModel::loadShared(path.str().str(), err);
+    if (m && (m->chip() != chip || m->dtype() != dtype))
+      err = path.str().str() + ": the model is for " +
+            ::isaac::dtypeName(m->dtype()) + " on " + m->chip() + ", not " +
+            ::isaac::dtypeName(dtype) + " on " + chip;
+    if (!err.empty()) {
+      op->emitError() << "isaac: cannot use the trained model: " << err;
+      r.failed = true;
+      return r;
+    }
+    r.modelPath = path.str().str();
+    r.model = std::move(m);
+    // The search scores the space on every core unless the context runs
+    // single-threaded (-mlir-disable-threading).
+    r.cost = ::isaac::makeMLPCost(
+        r.model, limits, ::isaac::kEnsemblePrescreen,
+        op->getContext()->isMultithreadingEnabled() ? 0 : 1);
     return r;
   }
 
@@ -321,7 +343,8 @@ struct SelectConfigPass
       else
         op->emitRemark() << "isaac: no trained model for " << chip
                          << "; configuration chosen by the analytic "
-                            "heuristic";
+                            "heuristic ("
+                         << ranker->noModel << ")";
     });
     if (anyFailed)
       signalPassFailure();

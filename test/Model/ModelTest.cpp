@@ -26,6 +26,17 @@
 //   isaac-model-test mlp-prescreen MODEL SHAPES|random:N [PRESCREEN]
 //                                      top 10 with and without the
 //                                      ensemble pre-screen, per shape
+//   isaac-model-test mlp-topk MODEL SHAPES [K]
+//                                      the K (10) best configurations of
+//                                      isaac-select-config's search, per
+//                                      input `M N K LAYOUT BATCH` of SHAPES
+//                                      (test/Model/topk-golden.test)
+//   isaac-model-test mlp-topk-diff MODEL SHAPES|random:N [K [PRESCREEN]]
+//                                      that search against the reference
+//                                      algorithm (referenceSearch)
+//   isaac-model-test mlp-kernel-check MODEL SHAPES|random:N
+//                                      the search's scores against
+//                                      MLPModel::predict, bit for bit
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +53,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <random>
@@ -133,6 +145,67 @@ static int runLegality() {
   expect(allLegal, "enumerated configurations are legal");
   expect(space.size() > 10000, "legal f32 space has > 10000 configurations");
   expect(!getChipLimits("sm_42"), "unknown chips are refused");
+
+  // The enumeration decides legality once per configuration without its
+  // KG (forEachLegalConfig); every candidate of its loops checked on its
+  // own gives the same space, for both element types (the chips differ
+  // only in their SM count, which legality does not read).
+  for (const char *name : {"sm_90"})
+    for (DType t : {DType::F32, DType::F64}) {
+      ChipLimits cl = *getChipLimits(name);
+      const auto &r = gemmParamRanges();
+      auto pow2s = [](const ParamRange &p) {
+        std::vector<int> v;
+        for (int x = p.lo; x <= p.hi; x *= 2)
+          v.push_back(x);
+        return v;
+      };
+      std::vector<GemmConfig> brute;
+      for (int ml : pow2s(r[0]))
+        for (int ms : pow2s(r[2]))
+          for (int nl : pow2s(r[1]))
+            for (int ns : pow2s(r[3]))
+              for (int kl : pow2s(r[6]))
+                for (int u : pow2s(r[4]))
+                  for (int ks : pow2s(r[5]))
+                    for (int vec : pow2s(r[8]))
+                      for (int kg : pow2s(r[7])) {
+                        GemmConfig x{ml, nl, ms, ns, u, ks, kl, kg, vec};
+                        if (isLegal(x, t, cl))
+                          brute.push_back(x);
+                      }
+      const std::vector<GemmConfig> &fast = legalConfigs(t, cl);
+      expect(brute.size() == fast.size() &&
+                 std::equal(brute.begin(), brute.end(), fast.begin()),
+             std::string("legalConfigs(") + dtypeName(t) + ", " + name +
+                 ") equals the brute-force enumeration (" +
+                 std::to_string(fast.size()) + " vs " +
+                 std::to_string(brute.size()) + ")");
+    }
+  // isLegal is checkGemmLegality without the messages.
+  {
+    std::mt19937_64 rng(3);
+    const auto &r = gemmParamRanges();
+    auto pick = [&](const ParamRange &p) {
+      int v = p.lo;
+      for (int e = int(rng() % 12); e > 0 && v < 2 * p.hi; --e)
+        v *= 2;
+      return rng() % 16 == 0 ? v + 1 : v; // now and then not a power of 2
+    };
+    size_t bad = 0, legal = 0;
+    for (int i = 0; i < 200000; ++i) {
+      GemmConfig x{pick(r[0]), pick(r[1]), pick(r[2]), pick(r[3]), pick(r[4]),
+                   pick(r[5]), pick(r[6]), pick(r[7]), pick(r[8])};
+      DType t = i % 2 ? DType::F64 : DType::F32;
+      bool want = checkGemmLegality(x, t, chip).empty();
+      legal += want;
+      bad += isLegal(x, t, chip) != want;
+    }
+    expect(bad == 0 && legal > 0,
+           "isLegal agrees with checkGemmLegality on random configurations (" +
+               std::to_string(bad) + " differ, " + std::to_string(legal) +
+               " legal)");
+  }
 
   // Every row, the B tile and the second stage start 16-byte aligned: the
   // generator's shared-memory vector accesses rely on it (tiny ML or NL
@@ -562,6 +635,54 @@ static int runMLPSearch(const char *path, int64_t m, int64_t n, int64_t k,
 /// search: for each shape (lines `M N K LAYOUT` of a file, `#` comments
 /// allowed, or `random:N` log-uniform ones in the training data's FLOP
 /// range), the top 10 with and without it, and the time of each search.
+/// Inputs of `spec`: a file of lines `M N K LAYOUT [BATCH]` (`#` starts a
+/// comment), or `random:N`, N log-uniform ones in the training data's FLOP
+/// range (layouts in turn).
+static bool readShapes(const std::string &spec, DType dtype,
+                       std::vector<GemmShape> &list) {
+  if (spec.rfind("random:", 0) == 0) {
+    std::mt19937_64 rng(7);
+    long count = std::atol(spec.c_str() + 7);
+    for (long i = 0; i < count; ++i) {
+      GemmShape s;
+      s.dtype = dtype;
+      randomTrainingShape(rng, s);
+      s.layout.transA = i & 2;
+      s.layout.transB = i & 1;
+      list.push_back(s);
+    }
+    return true;
+  }
+  std::ifstream in(spec);
+  if (!in) {
+    std::fprintf(stderr, "error: cannot open %s\n", spec.c_str());
+    return false;
+  }
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream is(line.substr(0, line.find('#')));
+    GemmShape s;
+    s.dtype = dtype;
+    std::string lay;
+    if (!(is >> s.m)) // blank or comment
+      continue;
+    if (!(is >> s.n >> s.k >> lay) || !(is >> s.batch || is.eof()) || s.m < 1 ||
+        s.n < 1 || s.k < 1 || s.batch < 1 || !parseLayout(lay, s.layout)) {
+      std::fprintf(stderr, "error: %s: bad line '%s'\n", spec.c_str(),
+                   line.c_str());
+      return false;
+    }
+    list.push_back(s);
+  }
+  return true;
+}
+
+static std::string shapeStr(const GemmShape &s) {
+  return std::to_string(s.m) + " " + std::to_string(s.n) + " " +
+         std::to_string(s.k) + " " + s.layout.str() + " " +
+         std::to_string(s.batch);
+}
+
 static int runMLPPrescreen(const char *path, const std::string &shapes,
                            size_t prescreen) {
   std::optional<ChipLimits> chip;
@@ -569,48 +690,8 @@ static int runMLPPrescreen(const char *path, const std::string &shapes,
   if (!model)
     return 1;
   std::vector<GemmShape> list;
-  auto add = [&](int64_t m, int64_t n, int64_t k, const std::string &lay) {
-    GemmShape s;
-    s.m = m;
-    s.n = n;
-    s.k = k;
-    s.dtype = model->dtype();
-    if (m < 1 || n < 1 || k < 1 || !parseLayout(lay, s.layout))
-      return false;
-    list.push_back(s);
-    return true;
-  };
-  if (shapes.rfind("random:", 0) == 0) {
-    std::mt19937_64 rng(7);
-    long count = std::atol(shapes.c_str() + 7);
-    for (long i = 0; i < count; ++i) {
-      GemmShape s;
-      s.dtype = model->dtype();
-      randomTrainingShape(rng, s);
-      s.layout.transA = i & 2;
-      s.layout.transB = i & 1;
-      list.push_back(s);
-    }
-  } else {
-    std::ifstream in(shapes);
-    if (!in) {
-      std::fprintf(stderr, "error: cannot open %s\n", shapes.c_str());
-      return 1;
-    }
-    std::string line;
-    while (std::getline(in, line)) {
-      if (line.empty() || line[0] == '#')
-        continue;
-      std::istringstream is(line);
-      int64_t m = 0, n = 0, k = 0;
-      std::string lay;
-      if (!(is >> m >> n >> k >> lay) || !add(m, n, k, lay)) {
-        std::fprintf(stderr, "error: %s: bad line '%s'\n", shapes.c_str(),
-                     line.c_str());
-        return 1;
-      }
-    }
-  }
+  if (!readShapes(shapes, model->dtype(), list))
+    return 1;
   size_t same1 = 0, same10 = 0;
   double tFull = 0, tPre = 0;
   for (const GemmShape &s : list) {
@@ -641,6 +722,172 @@ static int runMLPPrescreen(const char *path, const std::string &shapes,
   return 0;
 }
 
+/// The search of isaac-select-config (searchBest with makeMLPCost), its
+/// top `k` per input of `shapes` (readShapes), one line each: the input,
+/// then the configurations best first.
+static int runMLPTopK(const char *path, const char *shapes, unsigned k) {
+  std::optional<ChipLimits> chip;
+  std::shared_ptr<MLPModel> model = loadModelForChip(path, chip);
+  std::vector<GemmShape> list;
+  if (!model || !readShapes(shapes, model->dtype(), list))
+    return 1;
+  CostFn cost = makeMLPCost(model, *chip);
+  for (const GemmShape &s : list) {
+    std::vector<Ranked> best = searchBest(s, *chip, cost, k);
+    std::printf("%s:", shapeStr(s).c_str());
+    for (const Ranked &r : best)
+      std::printf(" %s", r.config.mangle().c_str());
+    std::printf("\n");
+  }
+  return 0;
+}
+
+/// isaac-select-config's search as it was first written, configuration by
+/// configuration (before lib/Model/MLPSearch.cpp): the first member
+/// predicts every legal configuration of the support, std::nth_element
+/// keeps its `prescreen` best, the ensemble's mean ranks those, and
+/// searchBest's loop keeps the `k` fastest. The oracle the search must
+/// equal.
+static std::vector<Ranked> referenceSearch(const MLPModel &model,
+                                           const ChipLimits &chip,
+                                           const GemmShape &s, unsigned k,
+                                           size_t prescreen) {
+  const std::vector<GemmConfig> &space = legalConfigs(s.dtype, chip);
+  std::vector<int32_t> slot(space.size(), -1);
+  std::vector<GemmConfig> inside;
+  for (size_t i = 0; i < space.size(); ++i)
+    if (model.inSupport(space[i])) {
+      slot[i] = int32_t(inside.size());
+      inside.push_back(space[i]);
+    }
+  size_t n = inside.size();
+  std::vector<float> y(n);
+  if (model.numMembers() == 1 || prescreen == 0 || n <= prescreen) {
+    model.predict(s, inside.data(), n, y.data());
+  } else {
+    model.predict(s, inside.data(), n, y.data(), 0, 1);
+    std::vector<uint32_t> order(n);
+    for (size_t i = 0; i < n; ++i)
+      order[i] = uint32_t(i);
+    std::nth_element(order.begin(), order.begin() + long(prescreen),
+                     order.end(),
+                     [&](uint32_t a, uint32_t b) { return y[a] > y[b]; });
+    order.resize(prescreen);
+    std::vector<GemmConfig> top(prescreen);
+    for (size_t i = 0; i < prescreen; ++i)
+      top[i] = inside[order[i]];
+    std::vector<float> ty(prescreen);
+    model.predict(s, top.data(), prescreen, ty.data());
+    std::fill(y.begin(), y.end(), -std::numeric_limits<float>::infinity());
+    for (size_t i = 0; i < prescreen; ++i)
+      y[order[i]] = ty[i];
+  }
+  std::vector<Ranked> best;
+  for (size_t i = 0; i < space.size(); ++i) {
+    const GemmConfig &c = space[i];
+    int64_t kTiles = (s.k + c.u - 1) / c.u;
+    if (c.kg > 1 && c.kg > kTiles)
+      continue;
+    double t = slot[i] < 0 || std::isinf(y[size_t(slot[i])])
+                   ? std::numeric_limits<double>::infinity()
+                   : MLPModel::seconds(s, y[size_t(slot[i])]);
+    if (std::isinf(t))
+      continue;
+    if (best.size() == k && t >= best.back().cost)
+      continue;
+    Ranked r{c, t};
+    auto pos = std::upper_bound(
+        best.begin(), best.end(), r,
+        [](const Ranked &a, const Ranked &b) { return a.cost < b.cost; });
+    best.insert(pos, r);
+    if (best.size() > k)
+      best.pop_back();
+  }
+  return best;
+}
+
+/// The search (makeMLPCost; with 1 and with the default number of threads)
+/// against referenceSearch on every input of `shapes`: the same
+/// configurations in the same order, and the same costs.
+static int runMLPTopKDiff(const char *path, const char *shapes, unsigned k,
+                          size_t prescreen) {
+  std::optional<ChipLimits> chip;
+  std::shared_ptr<MLPModel> model = loadModelForChip(path, chip);
+  std::vector<GemmShape> list;
+  if (!model || !readShapes(shapes, model->dtype(), list))
+    return 1;
+  CostFn one = makeMLPCost(model, *chip, prescreen, 1);
+  CostFn all = makeMLPCost(model, *chip, prescreen);
+  double tRef = 0, tFast = 0;
+  size_t same = 0;
+  for (const GemmShape &s : list) {
+    auto t0 = std::chrono::steady_clock::now();
+    std::vector<Ranked> ref = referenceSearch(*model, *chip, s, k, prescreen);
+    auto t1 = std::chrono::steady_clock::now();
+    std::vector<Ranked> fast = searchBest(s, *chip, all, k);
+    auto t2 = std::chrono::steady_clock::now();
+    std::vector<Ranked> serial = searchBest(s, *chip, one, k);
+    tRef += std::chrono::duration<double>(t1 - t0).count();
+    tFast += std::chrono::duration<double>(t2 - t1).count();
+    bool eq = ref.size() == fast.size() && ref.size() == serial.size();
+    for (size_t i = 0; eq && i < ref.size(); ++i)
+      eq = ref[i].config == fast[i].config && ref[i].cost == fast[i].cost &&
+           ref[i].config == serial[i].config && ref[i].cost == serial[i].cost;
+    same += eq;
+    if (!eq) {
+      std::printf("DIFFERS: %s\n  reference:", shapeStr(s).c_str());
+      for (const Ranked &r : ref)
+        std::printf(" %s", r.config.mangle().c_str());
+      std::printf("\n  search:   ");
+      for (const Ranked &r : fast)
+        std::printf(" %s", r.config.mangle().c_str());
+      std::printf("\n");
+    }
+  }
+  std::printf("%zu inputs, top %u, prescreen %zu: identical on %zu; "
+              "%.3f s (reference) vs %.3f s per input\n",
+              list.size(), k, prescreen, same, tRef / double(list.size()),
+              tFast / double(list.size()));
+  return same == list.size() ? 0 : 1;
+}
+
+/// scoreLegalSpace (the search's scores, on 1 and on all threads) against
+/// MLPModel::predict, member by member, bit for bit, on every legal
+/// configuration of the support of each input of `shapes`.
+static int runMLPKernelCheck(const char *path, const char *shapes) {
+  std::optional<ChipLimits> chip;
+  std::shared_ptr<MLPModel> model = loadModelForChip(path, chip);
+  std::vector<GemmShape> list;
+  if (!model || !readShapes(shapes, model->dtype(), list))
+    return 1;
+  std::vector<GemmConfig> inside;
+  for (const GemmConfig &c : legalConfigs(model->dtype(), *chip))
+    if (model->inSupport(c))
+      inside.push_back(c);
+  size_t checked = 0;
+  for (const GemmShape &s : list)
+    for (size_t m = 0; m < model->numMembers(); ++m) {
+      std::vector<float> ref(inside.size());
+      model->predict(s, inside.data(), inside.size(), ref.data(), m, 1);
+      for (unsigned threads : {1u, 0u}) {
+        std::vector<float> y = scoreLegalSpace(model, s, *chip, m, threads);
+        size_t bad = y.size() == ref.size() ? 0 : 1;
+        for (size_t i = 0; !bad && i < y.size(); ++i)
+          // Equal as numbers: a skipped product by zero may leave -0 where
+          // predict has +0, which nothing downstream tells apart.
+          bad += !(y[i] == ref[i] || (std::isnan(y[i]) && std::isnan(ref[i])));
+        expect(bad == 0, shapeStr(s) + " member " + std::to_string(m) + ", " +
+                             std::to_string(threads) + " threads: " +
+                             std::to_string(bad) + " scores differ");
+        checked += y.size();
+      }
+    }
+  std::printf("%zu inputs x %zu members: %zu scores compared\n", list.size(),
+              model->numMembers(), checked);
+  std::printf("%d passed, %d failed\n", passed, failed);
+  return failed ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
   if (argc >= 2 && std::strcmp(argv[1], "legality") == 0)
     return runLegality();
@@ -664,6 +911,15 @@ int main(int argc, char **argv) {
     return runMLPPrescreen(argv[2], argv[3],
                            argc == 5 ? size_t(std::atoll(argv[4]))
                                      : kEnsemblePrescreen);
+  if ((argc == 4 || argc == 5) && std::strcmp(argv[1], "mlp-topk") == 0)
+    return runMLPTopK(argv[2], argv[3],
+                      argc == 5 ? unsigned(std::atoi(argv[4])) : 10);
+  if (argc >= 4 && argc <= 6 && std::strcmp(argv[1], "mlp-topk-diff") == 0)
+    return runMLPTopKDiff(
+        argv[2], argv[3], argc >= 5 ? unsigned(std::atoi(argv[4])) : 10,
+        argc == 6 ? size_t(std::atoll(argv[5])) : kEnsemblePrescreen);
+  if (argc == 4 && std::strcmp(argv[1], "mlp-kernel-check") == 0)
+    return runMLPKernelCheck(argv[2], argv[3]);
   if (argc >= 6 && argc <= 8 && std::strcmp(argv[1], "mlp-search") == 0)
     return runMLPSearch(argv[2], std::atoll(argv[3]), std::atoll(argv[4]),
                         std::atoll(argv[5]), argc >= 7 ? argv[6] : "nn",
@@ -676,6 +932,9 @@ int main(int argc, char **argv) {
                "       | mlp-check MODEL VECTORS | mlp-fuzz MODEL N\n"
                "       | mlp-search MODEL M N K "
                "[LAYOUT [BATCH]]\n"
-               "       | mlp-prescreen MODEL SHAPES|random:N [PRESCREEN]\n");
+               "       | mlp-prescreen MODEL SHAPES|random:N [PRESCREEN]\n"
+               "       | mlp-topk MODEL SHAPES [K]\n"
+               "       | mlp-topk-diff MODEL SHAPES|random:N [K [PRESCREEN]]\n"
+               "       | mlp-kernel-check MODEL SHAPES|random:N\n");
   return 2;
 }

@@ -83,9 +83,9 @@ std::vector<Violation> checkGemmStructure(const GemmConfig &c,
 /// vector-width, vector-divisibility, shared-memory, registers.
 std::vector<Violation> checkGemmLegality(const GemmConfig &c, DType dtype,
                                          const ChipLimits &chip);
-inline bool isLegal(const GemmConfig &c, DType dtype, const ChipLimits &chip) {
-  return checkGemmLegality(c, dtype, chip).empty();
-}
+/// Whether checkGemmLegality(c, dtype, chip) is empty, without formatting
+/// the messages (the search asks about every configuration of the space).
+bool isLegal(const GemmConfig &c, DType dtype, const ChipLimits &chip);
 
 /// Inclusive range [lo, hi] (powers of two) of each tuning parameter, in
 /// the order ml, nl, ms, ns, u, ks, kl, kg, vec. Shared with the sampler.

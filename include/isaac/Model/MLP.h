@@ -5,8 +5,9 @@
 // output, inputs standardized and the output de-standardized with the
 // mean/std stored in the model. Models are trained by
 // tools/isaac-tune/train.py and stored in the text format of
-// docs/model-format.md (`isaac-mlp 1`); loading never aborts, it returns an
-// error string.
+// docs/model-format.md (`isaac-mlp 1` and `2`); loading never aborts, it
+// returns an error string, and refuses parameters outside the bounds below
+// and models whose predictions on a fixed probe set are not finite.
 //
 // Inference is batched: configurations are scored 32 at a time as
 // matrix-matrix products over contiguous float arrays, the standardization
@@ -41,6 +42,16 @@ constexpr int kMLPOldestFormatVersion = 1;
 /// The checksum of the `end` line: CRC-32 (zlib's) of the bytes before it.
 uint32_t mlpChecksum(const char *data, size_t n);
 
+/// Bounds a loadable model's numbers must meet (docs/model-format.md). The
+/// features are log2 of 64-bit sizes (or 0/1), the target log2 TFLOPS;
+/// anything beyond these is a damaged or mis-trained file, not a model.
+/// The shipped models are 300x inside the weight bound.
+constexpr double kMLPMaxAbsWeight = 1000;     ///< every weight and bias
+constexpr double kMLPMaxAbsMean = 64;         ///< input-mean, output-mean
+constexpr double kMLPMinStd = 1.0 / 1024;     ///< input-std, output-std
+constexpr double kMLPMaxStd = 64;             ///< input-std, output-std
+constexpr double kMLPMaxAbsPrediction = 1000; ///< on the probe set
+
 class MLPModel {
 public:
   /// Reads a model file. On failure returns null and sets `error` (one line,
@@ -50,6 +61,11 @@ public:
   /// Parses the text of a model file; `name` is used in error messages.
   static std::unique_ptr<MLPModel>
   parse(const std::string &text, const std::string &name, std::string &error);
+  /// load(), once per process and file content: a later call for the same
+  /// path whose bytes are unchanged returns the same model (with the search
+  /// tables built for it) without parsing again.
+  static std::shared_ptr<const MLPModel> loadShared(const std::string &path,
+                                                    std::string &error);
 
   DType dtype() const { return dtype_; }
   const std::string &chip() const { return chip_; }
@@ -89,8 +105,16 @@ public:
   /// Predicted run time in seconds for a predicted log2(TFLOPS).
   static double seconds(const GemmShape &shape, float log2Tflops);
 
+  /// The fixed inputs load() checks every member's prediction on: every
+  /// one must be finite and within kMLPMaxAbsPrediction.
+  static const std::vector<std::pair<GemmShape, GemmConfig>> &probeSet();
+
 private:
+  friend class MLPRanker;
   MLPModel() = default;
+  /// The first member whose prediction on a probe is not finite or out of
+  /// bounds, with a message; -1 if none.
+  int checkProbes(std::string &message) const;
   struct Layer {
     int in = 0, out = 0;
     std::vector<float> w; ///< out x in, row-major
@@ -113,9 +137,15 @@ private:
   std::vector<std::vector<int>> support_;
   std::vector<float> inMean_, inStd_;
   float outMean_ = 0, outStd_ = 1;
-  std::vector<Net> raw_;    ///< per member, as stored in the file
-  std::vector<Net> folded_; ///< per member, standardization folded in
+  std::vector<Net> raw_;        ///< per member, as stored in the file
+  std::vector<Net> folded_;     ///< per member, standardization folded in
+  std::vector<int> memberLine_; ///< line of each `member i` (or `layer 0`)
   int maxWidth_ = 0;
+  /// Search tables of makeMLPCost, built on first use per (dtype, chip) and
+  /// kept with the model (MLPSearch.cpp).
+  struct SearchCache;
+  static std::shared_ptr<SearchCache> newSearchCache();
+  std::shared_ptr<SearchCache> searchCache_ = newSearchCache();
 };
 
 /// Configurations the first member pre-screens for the whole ensemble (see
@@ -123,21 +153,34 @@ private:
 constexpr size_t kEnsemblePrescreen = 4096;
 
 /// A CostFn for searchBest that ranks with `model`: the predicted run time
-/// in seconds, +infinity for a configuration it does not rank (searchBest
-/// skips those): one outside the model's support, and, for an ensemble,
-/// one outside the `prescreen` configurations its first member predicts
-/// fastest (0: no pre-screen). The ensemble's mean then ranks those, so a
-/// search costs about one member's time, not N members'; `isaac-model-test
-/// mlp-prescreen` measures how often that changes the top 10.
+/// in seconds of the ensemble mean, and +infinity for a configuration it
+/// does not rank (searchBest skips those): one outside the model's support,
+/// and, for an ensemble, one outside the `prescreen` configurations of the
+/// support its first member predicts fastest (0: no pre-screen). The
+/// ensemble's mean then ranks those, so a search costs about one member's
+/// time, not N members'; `isaac-model-test mlp-prescreen` measures how
+/// often that changes the top 10.
 ///
-/// The first call for a shape scores the legal space of (dtype, chip) in
-/// one batched pass; the calls searchBest makes then read that table (they
-/// are recognized by the address of the configuration inside
-/// legalConfigs()). Other configurations are scored one by one (with the
-/// whole ensemble). Not thread-safe: one CostFn per thread.
+/// searchBest hands the whole search to it (a RankerCost): the first member
+/// scores every legal configuration of the support, on `threads` threads
+/// (0: one per core), with a kernel that skips the inputs a block of
+/// configurations has at zero (exact: the same floating-point operations on
+/// each configuration as MLPModel::predict, bit for bit). Called directly
+/// on one configuration, it returns the ensemble's prediction (the
+/// pre-screen is the search's). Thread-safe.
 CostFn makeMLPCost(std::shared_ptr<const MLPModel> model,
                    const ChipLimits &chip,
-                   size_t prescreen = kEnsemblePrescreen);
+                   size_t prescreen = kEnsemblePrescreen, unsigned threads = 0);
+
+/// The scores of the search's first stage: member `member`'s predicted
+/// log2(TFLOPS) of every legal configuration of (shape.dtype, chip) inside
+/// the model's support, in the order of legalConfigs(), computed as
+/// makeMLPCost's search does (MLPModel::predict's values, bit for bit;
+/// `isaac-model-test mlp-kernel-check` compares them).
+std::vector<float> scoreLegalSpace(std::shared_ptr<const MLPModel> model,
+                                   const GemmShape &shape,
+                                   const ChipLimits &chip, size_t member,
+                                   unsigned threads = 0);
 
 } // namespace isaac
 

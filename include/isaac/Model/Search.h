@@ -14,13 +14,27 @@
 #include "isaac/Model/Legality.h"
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace isaac {
 
-/// Every legal configuration for (dtype, chip), in a fixed order.
+/// Every legal configuration for (dtype, chip), in a fixed order: nested
+/// loops over ml, ms, nl, ns, kl, u, ks, vec, kg (outermost first).
 const std::vector<GemmConfig> &legalConfigs(DType dtype,
                                             const ChipLimits &chip);
+
+/// Calls `visit` for every legal configuration of (dtype, chip) whose nine
+/// parameters take values of `allowed` (per parameter in the order of
+/// GemmConfig::values(), each sorted; an empty list, or `allowed` empty:
+/// any value), in the order of legalConfigs(). Legality is decided by
+/// isLegal() once per configuration without its KG: KG enters only the
+/// power-of-two and range rules, which every KG it tries meets
+/// (`isaac-model-test legality` checks the result against isLegal() on
+/// every candidate).
+void forEachLegalConfig(DType dtype, const ChipLimits &chip,
+                        const std::vector<std::vector<int>> &allowed,
+                        const std::function<void(const GemmConfig &)> &visit);
 
 /// Predicted run time in seconds (lower is better) of `c` on `shape`.
 using CostFn = std::function<double(const GemmShape &, const GemmConfig &)>;
@@ -30,13 +44,60 @@ struct Ranked {
   double cost;
 };
 
-/// The `k` configurations with the lowest cost, best first. Configurations
-/// that cannot help the shape (K split into more slices than K has
-/// U-tiles) are skipped. `evaluated`, if given, receives how many
-/// configurations were scored.
+/// Whether searchBest skips `c` on `shape` before asking the cost model:
+/// more K slices than K has U-tiles leaves slices empty, never useful.
+inline bool splitsKUselessly(const GemmShape &shape, const GemmConfig &c) {
+  int64_t kTiles = (shape.k + c.u - 1) / c.u;
+  return c.kg > 1 && c.kg > kTiles;
+}
+
+/// A cost model that ranks a shape's whole legal space at once, faster
+/// than one call per configuration (the trained MLP: makeMLPCost). A
+/// CostFn holding a RankerCost hands searchBest to its ranker, which must
+/// return exactly what the configuration-by-configuration search would.
+class SpaceRanker {
+public:
+  virtual ~SpaceRanker();
+  /// searchBest(shape, chip, cost, k, evaluated) for this cost model.
+  virtual std::vector<Ranked> searchBest(const GemmShape &shape,
+                                         const ChipLimits &chip, unsigned k,
+                                         size_t *evaluated) = 0;
+  /// The cost of one configuration (+infinity: not ranked).
+  virtual double cost(const GemmShape &shape, const GemmConfig &c) = 0;
+};
+struct RankerCost {
+  std::shared_ptr<SpaceRanker> ranker;
+  double operator()(const GemmShape &shape, const GemmConfig &c) const {
+    return ranker->cost(shape, c);
+  }
+};
+
+/// The `k` configurations with the lowest cost, best first (equal costs in
+/// the order of legalConfigs()). Configurations that cannot help the shape
+/// (splitsKUselessly) and configurations the cost model declines (infinite
+/// cost) are skipped. `evaluated`, if given, receives how many
+/// configurations were ranked.
 std::vector<Ranked> searchBest(const GemmShape &shape, const ChipLimits &chip,
                                const CostFn &cost, unsigned k,
                                size_t *evaluated = nullptr);
+
+/// The step of searchBest that keeps the best `k`: offer the candidates in
+/// the order of legalConfigs().
+class TopK {
+public:
+  explicit TopK(unsigned k) : k(k) {}
+  /// Whether a candidate of cost `t` would be kept now (a NaN cost is, as
+  /// the comparisons fall).
+  bool wouldKeep(double t) const {
+    return k > 0 && !(best.size() == k && t >= best.back().cost);
+  }
+  void offer(const GemmConfig &c, double t);
+  std::vector<Ranked> take() { return std::move(best); }
+
+private:
+  unsigned k;
+  std::vector<Ranked> best;
+};
 
 } // namespace isaac
 

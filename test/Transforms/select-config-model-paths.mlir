@@ -1,0 +1,32 @@
+// Where isaac-select-config looks for a model, and what it says. An
+// explicit model-dir that does not exist (or is not a directory) is an
+// error naming it, not a silent fall-back to the heuristic; without a
+// model file for the element type and chip, the remark names the file it
+// looked for.
+//
+// RUN: rm -rf %t && mkdir -p %t/empty && touch %t/file.mlp
+// RUN: not isaac-opt %s --isaac-select-config="model-dir=%t/nonexistent" 2>&1 | FileCheck %s --check-prefix=MISSING -DT=%t
+// MISSING: select-config-model-paths.mlir:{{[0-9]+}}:3: error: isaac: model-dir '[[T]]/nonexistent' does not exist
+// MISSING-NOT: remark
+// The whole pipeline passes model-dir on: the same error.
+// RUN: not isaac-opt %s --isaac-pipeline="chip=sm_90 model-dir=%t/nonexistent" 2>&1 | FileCheck %s --check-prefix=MISSING -DT=%t
+// RUN: not isaac-opt %s --isaac-select-config="model-dir=%t/file.mlp" 2>&1 | FileCheck %s --check-prefix=FILE -DT=%t
+// FILE: error: isaac: model-dir '[[T]]/file.mlp' is not a directory (it names the directory holding <chip>/gemm-<dtype>.mlp)
+//
+// An explicit directory without the file, the default directory (the
+// source tree's models/, which has no sm_80 model) and model-dir=none.
+// RUN: isaac-opt %s --isaac-select-config="model-dir=%t/empty" 2>&1 >/dev/null | FileCheck %s --check-prefix=EMPTY -DT=%t
+// EMPTY: remark: isaac: no trained model for sm_90; configuration chosen by the analytic heuristic (no file [[T]]/empty/sm_90/gemm-f32.mlp)
+// RUN: isaac-opt %s --isaac-select-config="chip=sm_80" 2>&1 >/dev/null | FileCheck %s --check-prefix=DEFAULT
+// DEFAULT: remark: isaac: no trained model for sm_80; configuration chosen by the analytic heuristic (no file {{.*}}models{{/|\\}}sm_80{{/|\\}}gemm-f32.mlp)
+// RUN: isaac-opt %s --isaac-select-config="model-dir=none" 2>&1 >/dev/null | FileCheck %s --check-prefix=NONE
+// NONE: remark: isaac: no trained model for sm_90; configuration chosen by the analytic heuristic (model-dir=none)
+//
+// The shipped models are found by default.
+// RUN: isaac-opt %s --isaac-select-config 2>&1 >/dev/null | FileCheck %s --check-prefix=SHIPPED
+// SHIPPED: remark: isaac: configuration chosen by the trained model {{.*}}models{{/|\\}}sm_90{{/|\\}}gemm-f32.mlp (trained on measurements)
+
+func.func @f(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf32>) {
+  linalg.matmul ins(%A, %B : memref<64x64xf32>, memref<64x64xf32>) outs(%C : memref<64x64xf32>)
+  return
+}
