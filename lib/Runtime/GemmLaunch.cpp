@@ -113,27 +113,47 @@ bool usesTileCounters(const isaacKernelInfo &info, int32_t flags) {
          !(flags & ISAAC_DETERMINISTIC);
 }
 
+/// Whether C is 16-bit (f16, bf16) in a kernel without a fused epilogue.
+/// There are no f32 atomics into such a C: split over K, the kernel stores
+/// every slice's f32 partial sums into the workspace in both modes, and
+/// isaac_splitk_reduce_<C type> adds them in order and converts once.
+bool narrowOutput(const isaacKernelInfo &info) {
+  return !hasEpilogue(info) &&
+         (info.outDtype == ISAAC_F16 || info.outDtype == ISAAC_BF16);
+}
+
 /// Split-K kernels reduce through the workspace in deterministic mode, and
-/// fused ones also in atomic mode unless they use tile counters.
+/// fused ones also in atomic mode unless they use tile counters, as do
+/// those with a 16-bit C.
 bool usesWorkspace(const isaacKernelInfo &info, int32_t flags) {
-  return info.kg > 1 &&
-         ((flags & ISAAC_DETERMINISTIC) ||
-          (hasEpilogue(info) && !usesTileCounters(info, flags)));
+  return info.kg > 1 && ((flags & ISAAC_DETERMINISTIC) || narrowOutput(info) ||
+                         (hasEpilogue(info) && !usesTileCounters(info, flags)));
+}
+
+/// The split-K helper kernel (isaac_scale_* before the GEMM, or
+/// isaac_splitk_reduce_* after it) of a kernel: named by C's type, which
+/// also fixes the workspace's (the accumulation's) type, or for a fused
+/// epilogue by the accumulation's type and the epilogue's ID.
+std::string helperName(const isaacKernelInfo &info, bool reduce) {
+  std::string name = reduce ? "isaac_splitk_reduce_" : "isaac_scale_";
+  if (hasEpilogue(info))
+    return name + dtypeName(info.computeDtype) + "_ep" + info.epilogue;
+  return name + dtypeName(info.outDtype);
 }
 
 /// Offset of S behind T, and the buffer's size, in bytes; false on
 /// overflow.
 bool tileCounterLayout(const isaacKernelInfo &info, const isaacGemmArgs &a,
                        size_t &countersOffset, size_t &bytes) {
-  size_t sums = dtypeSize(info.dtype), tiles = 4;
+  size_t sums = dtypeSize(info.computeDtype), tiles = 4;
   if (__builtin_mul_overflow(sums, static_cast<size_t>(a.batch), &sums) ||
       __builtin_mul_overflow(sums, static_cast<size_t>(a.M), &sums) ||
       __builtin_mul_overflow(sums, static_cast<size_t>(a.N), &sums) ||
       __builtin_mul_overflow(tiles, static_cast<size_t>(a.batch), &tiles) ||
-      __builtin_mul_overflow(
-          tiles, static_cast<size_t>(ceilDiv(a.M, info.ml)), &tiles) ||
-      __builtin_mul_overflow(
-          tiles, static_cast<size_t>(ceilDiv(a.N, info.nl)), &tiles))
+      __builtin_mul_overflow(tiles, static_cast<size_t>(ceilDiv(a.M, info.ml)),
+                             &tiles) ||
+      __builtin_mul_overflow(tiles, static_cast<size_t>(ceilDiv(a.N, info.nl)),
+                             &tiles))
     return false;
   countersOffset = (sums + 255) / 256 * 256;
   return !__builtin_add_overflow(countersOffset, tiles, &bytes);
@@ -227,7 +247,7 @@ isaacStatus validateGemm(const isaacKernelInfo &info, const isaacGemmArgs &a) {
                       "of the split-K helper kernels; the limit is %" PRId64,
                       a.M, helperRows, kHelperBlockY, kMaxGridYZ);
     if (usesWorkspace(info, a.flags)) {
-      size_t bytes = size;
+      size_t bytes = dtypeSize(info.computeDtype);
       if (__builtin_mul_overflow(bytes, static_cast<size_t>(slices), &bytes) ||
           __builtin_mul_overflow(bytes, static_cast<size_t>(a.M), &bytes) ||
           __builtin_mul_overflow(bytes, static_cast<size_t>(a.N), &bytes))
@@ -272,7 +292,7 @@ struct GemmParams {
   uint32_t kg;
   float alphaF, betaF;
   double alphaD, betaD;
-  bool isF64;
+  bool isF64; ///< alpha and beta are f64 (computeDtype), else f32
   /// Per epilogue input: ptr, sBatch, sRow, sCol (all .u64).
   uint64_t inputs[ISAAC_MAX_EPILOGUE_INPUTS][4];
   int numInputs;
@@ -333,7 +353,7 @@ isaacStatus launchGemm(isaacModule_st &module, const isaacKernelInfo &info,
   p.sB = batched ? static_cast<uint64_t>(a.sB) : 0;
   p.sC = batched ? static_cast<uint64_t>(a.sC) : 0;
   p.kg = static_cast<uint32_t>(info.kg);
-  p.isF64 = info.dtype == ISAAC_F64;
+  p.isF64 = info.computeDtype == ISAAC_F64;
   p.alphaF = static_cast<float>(a.alpha);
   p.betaF = static_cast<float>(a.beta);
   p.alphaD = a.alpha;
@@ -365,19 +385,15 @@ isaacStatus launchGemm(isaacModule_st &module, const isaacKernelInfo &info,
                     info.name, info.threads, gemm->maxThreadsPerBlock);
   isaacFunction_st *helper = nullptr;
   if (splitK && !useCounters) {
-    std::string name =
-        std::string(useWorkspace ? "isaac_splitk_reduce_" : "isaac_scale_") +
-        dtypeName(info.dtype);
     // A fused epilogue is applied by its own reduction kernel.
-    if (hasEpilogue(info))
-      name += std::string("_ep") + info.epilogue;
+    std::string name = helperName(info, useWorkspace);
     if (isaacStatus status = getFunction(module, name.c_str(), helper))
       return status;
   }
   if (useWorkspace) {
     size_t bytes = static_cast<size_t>(a.batch) * info.kg *
                    static_cast<size_t>(a.M) * static_cast<size_t>(a.N) *
-                   dtypeSize(info.dtype);
+                   dtypeSize(info.computeDtype);
     CUdeviceptr workspace = 0;
     if (isaacStatus status = getWorkspace(ctxId, stream, bytes, workspace))
       return status;

@@ -99,11 +99,11 @@ isaacStatus checkEpilogue(const isaacKernelInfo &info, const char *name,
                       name, info.epilogue, fromName ? fromName : "none");
   }
   if (idLength == 0) {
-    if (info.outDtype != info.dtype || info.numInputs != 0)
+    if (info.outDtype != info.cDtype || info.numInputs != 0)
       return setError(status,
                       "kernel %s has no fused epilogue, so outDtype=%d must "
-                      "equal dtype=%d and numInputs=%d must be 0",
-                      name, info.outDtype, info.dtype, info.numInputs);
+                      "equal cDtype=%d and numInputs=%d must be 0",
+                      name, info.outDtype, info.cDtype, info.numInputs);
     return ISAAC_SUCCESS;
   }
   if (idLength != ISAAC_EPILOGUE_ID_LENGTH || !isEpilogueId(info.epilogue))
@@ -134,15 +134,43 @@ isaacStatus checkEpilogue(const isaacKernelInfo &info, const char *name,
   return ISAAC_SUCCESS;
 }
 
+/// The element types of the name's token (docs/abi.md): f32 and f64 (A, B,
+/// C of that type), f16 and bf16 operands with C of their type or f32, f32
+/// operands in TF32; the accumulation f64 for f64, else f32.
+isaacStatus checkTypes(const isaacKernelInfo &info, const char *name,
+                       isaacStatus status) {
+  if (!isDtype(info.dtype))
+    return setError(status,
+                    "kernel %s: dtype=%d is not 0 (f32), 1 (f64), 2 (f16) or "
+                    "3 (bf16)",
+                    name, info.dtype);
+  bool narrow = info.dtype == ISAAC_F16 || info.dtype == ISAAC_BF16;
+  if (info.cDtype != info.dtype && !(narrow && info.cDtype == ISAAC_F32))
+    return setError(status,
+                    "kernel %s: cDtype=%d does not go with dtype=%d: C is of "
+                    "the operands' type, or f32 for f16 and bf16 operands",
+                    name, info.cDtype, info.dtype);
+  if (info.tf32 != 0 && (info.tf32 != 1 || info.dtype != ISAAC_F32))
+    return setError(status,
+                    "kernel %s: tf32=%d: only f32 operands (dtype 0) can be "
+                    "multiplied in TF32 (tf32 = 1)",
+                    name, info.tf32);
+  int32_t compute = info.dtype == ISAAC_F64 ? ISAAC_F64 : ISAAC_F32;
+  if (info.computeDtype != compute)
+    return setError(status,
+                    "kernel %s: computeDtype=%d, but %s operands accumulate "
+                    "in %s",
+                    name, info.computeDtype, dtypeName(info.dtype),
+                    dtypeName(compute));
+  return ISAAC_SUCCESS;
+}
+
 } // namespace
 
 isaacStatus checkKernelInfo(const isaacKernelInfo &info, isaacStatus status) {
   const char *name = info.name[0] ? info.name : "<unnamed kernel>";
-  if (info.dtype != ISAAC_F32 && info.dtype != ISAAC_F64)
-    return setError(status,
-                    "kernel %s: dtype %d is neither 0 (f32) nor 1 "
-                    "(f64)",
-                    name, info.dtype);
+  if (isaacStatus result = checkTypes(info, name, status))
+    return result;
   const struct {
     const char *key;
     int32_t value;
@@ -204,14 +232,41 @@ bool consume(const char *&text, const char *prefix) {
   return true;
 }
 
-bool parseDtype(const char *&text, int32_t &dtype) {
-  if (consume(text, "f32"))
-    dtype = ISAAC_F32;
-  else if (consume(text, "f64"))
-    dtype = ISAAC_F64;
-  else
-    return false;
-  return true;
+/// The element types of a GEMM as kernel names spell them (docs/abi.md):
+/// A and B, C, and whether f32 operands multiply in TF32.
+struct Types {
+  int32_t dtype = ISAAC_F32, cDtype = ISAAC_F32, tf32 = 0;
+};
+
+/// Parses a types token (f32, f64, f16, bf16, f16f32, bf16f32, tf32) at
+/// `text`, advancing past it; the longer tokens first, since f16 is a
+/// prefix of f16f32.
+bool parseTypes(const char *&text, Types &types) {
+  static const struct {
+    const char *token;
+    Types types;
+  } tokens[] = {{"f16f32", {ISAAC_F16, ISAAC_F32, 0}},
+                {"bf16f32", {ISAAC_BF16, ISAAC_F32, 0}},
+                {"tf32", {ISAAC_F32, ISAAC_F32, 1}},
+                {"f32", {ISAAC_F32, ISAAC_F32, 0}},
+                {"f64", {ISAAC_F64, ISAAC_F64, 0}},
+                {"f16", {ISAAC_F16, ISAAC_F16, 0}},
+                {"bf16", {ISAAC_BF16, ISAAC_BF16, 0}}};
+  for (const auto &t : tokens)
+    if (consume(text, t.token)) {
+      types = t.types;
+      return true;
+    }
+  return false;
+}
+
+/// Fills the type fields of `info` from `types`: the accumulation is f64
+/// for f64 operands, f32 for all others.
+void setTypes(isaacKernelInfo &info, const Types &types) {
+  info.dtype = types.dtype;
+  info.cDtype = types.cDtype;
+  info.tf32 = types.tf32;
+  info.computeDtype = types.dtype == ISAAC_F64 ? ISAAC_F64 : ISAAC_F32;
 }
 
 /// Parses a whole epilogue type name: f32, f64, f16 or bf16.
@@ -243,9 +298,12 @@ bool parseName(const char *name, isaacKernelInfo &out, const char *&why) {
   why = "the prefix isaac_gemm_";
   if (!consume(text, "isaac_gemm_"))
     return false;
-  why = "dtype f32 or f64 after isaac_gemm_";
-  if (!parseDtype(text, out.dtype))
+  why = "the types (f32, f64, f16, bf16, f16f32, bf16f32 or tf32) after "
+        "isaac_gemm_";
+  Types types;
+  if (!parseTypes(text, types))
     return false;
+  setTypes(out, types);
   why = "_<layout> (nn, nt, tn or tt) after the dtype";
   if (!consume(text, "_") || !parseLayout(text, out.transA, out.transB))
     return false;
@@ -306,14 +364,14 @@ isaacStatus parseKernelName(const char *name, isaacKernelInfo &out) {
   const char *why = nullptr;
   if (!parseName(name, info, why))
     return setError(ISAAC_ERROR_PARSE,
-                    "kernel name '%s' does not follow isaac_gemm_<f32|f64>_"
+                    "kernel name '%s' does not follow isaac_gemm_<types>_"
                     "<nn|nt|tn|tt>_ml<N>_nl<N>_ms<N>_ns<N>_u<N>_ks<N>_kl<N>_"
                     "kg<N>_v<N>[_ep<ID>]: expected %s",
                     name, why);
   std::memcpy(info.name, name, length + 1);
   info.threads = blockSize(info);
   // Only the PTX header knows the epilogue's output and input types.
-  info.outDtype = info.dtype;
+  info.outDtype = info.cDtype;
   info.numInputs = hasEpilogue(info) ? -1 : 0;
   if (isaacStatus status = checkKernelInfo(info, ISAAC_ERROR_PARSE))
     return status;
@@ -557,13 +615,16 @@ isaacStatus parseKernelLine(const char *ptx, isaacKernelInfo &out) {
 
   // Every key must agree with the name: a disagreement means the PTX and
   // its description were produced by different compilers or edited by hand.
-  int32_t dtype = -1;
+  // dtype= holds the name's types token.
+  Types types;
   const char *text = keys[1].value.c_str();
-  if (!parseDtype(text, dtype) || *text)
+  if (!parseTypes(text, types) || *text)
     return setError(ISAAC_ERROR_PARSE,
-                    "isaac.kernel line: dtype '%s' is neither f32 nor f64",
+                    "isaac.kernel line: dtype '%s' is not f32, f64, f16, "
+                    "bf16, f16f32, bf16f32 or tf32",
                     keys[1].value.c_str());
-  if (dtype != info.dtype)
+  if (types.dtype != info.dtype || types.cDtype != info.cDtype ||
+      types.tf32 != info.tf32)
     return setError(ISAAC_ERROR_PARSE,
                     "isaac.kernel line: dtype=%s disagrees with name %s",
                     keys[1].value.c_str(), info.name);

@@ -291,7 +291,7 @@ void testValidateEpilogue() {
   edited.outDtype = ISAAC_F16;
   CHECK_STATUS(isaacValidateGemm(&edited, &plainArgs),
                ISAAC_ERROR_INVALID_VALUE,
-               "has no fused epilogue, so outDtype=2 must equal dtype=0");
+               "has no fused epilogue, so outDtype=2 must equal cDtype=0");
   edited = plain;
   std::memcpy(edited.epilogue, kId, 17);
   CHECK_STATUS(isaacValidateGemm(&edited, &plainArgs),

@@ -753,5 +753,6 @@ void runFakeDriverTests(const char *path) {
   testFusedSplitK();
   testFusedSplitKAtomic();
   testFusedWithoutInputs();
+  runTypeLaunchTests(fake);
   runMgpuTests(fake, fakeSetCurrent);
 }

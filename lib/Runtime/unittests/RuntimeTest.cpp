@@ -104,7 +104,9 @@ void testParseKernelInfo() {
       {kernelLine(kGoodFields + " junk"), "not a key=value"},
       {kernelLine(kGoodFields + " =3"), "not a key=value"},
       {kernelLine(withField("dtype", "f64")), "dtype=f64 disagrees"},
-      {kernelLine(withField("dtype", "f16")), "neither f32 nor f64"},
+      {kernelLine(withField("dtype", "f16")), "dtype=f16 disagrees"},
+      {kernelLine(withField("dtype", "f8")),
+       "dtype 'f8' is not f32, f64, f16, bf16, f16f32, bf16f32 or tf32"},
       {kernelLine(withField("layout", "tn")), "layout=tn disagrees"},
       {kernelLine(withField("layout", "nx")), "not nn, nt, tn or tt"},
       {kernelLine(withField("ml", "128")), "ml=128 disagrees"},
@@ -154,7 +156,8 @@ void testParseKernelName() {
   } bad[] = {
       {"", "expected the prefix isaac_gemm_"},
       {"isaac_gemv_f32_nn_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4", "prefix"},
-      {"isaac_gemm_f16_nn_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4", "dtype"},
+      {"isaac_gemm_f8_nn_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4",
+       "expected the types (f32, f64, f16, bf16, f16f32, bf16f32 or tf32)"},
       {"isaac_gemm_f32_nx_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4", "layout"},
       {"isaac_gemm_f32_nn_nl64_ml64_ms8_ns8_u8_ks1_kl1_kg1_v4", "expected _ml"},
       {"isaac_gemm_f32_nn_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1", "expected _v"},
@@ -496,6 +499,7 @@ int main(int argc, char **argv) {
   testValidation();
   testLaunchArguments();
   runEpilogueTests();
+  runTypeTests();
   const char *mode = "";
   if (fakeDriver) {
     runFakeDriverTests(fakeDriver);
