@@ -27,59 +27,98 @@ void IsaacDialect::registerAttributes() {
 
 ::isaac::GemmConfig GemmConfigAttr::getConfig() const {
   ::isaac::GemmConfig c;
-  c.ml = getMl();
-  c.nl = getNl();
-  c.ms = getMs();
-  c.ns = getNs();
-  c.u = getU();
-  c.ks = getKs();
-  c.kl = getKl();
-  c.kg = getKg();
-  c.vec = getVec();
+  c.family = getFamily();
+  ArrayRef<int64_t> values = getValues();
+  for (const ::isaac::GemmParamInfo &p : ::isaac::kGemmParams)
+    c.set(p.param, static_cast<int>(values[static_cast<int>(p.param)]));
   return c;
 }
 
 GemmConfigAttr GemmConfigAttr::get(MLIRContext *ctx,
                                    const ::isaac::GemmConfig &c) {
-  return get(ctx, c.ml, c.nl, c.ms, c.ns, c.u, c.ks, c.kl, c.kg, c.vec);
+  SmallVector<int64_t> values;
+  for (const ::isaac::GemmParamInfo &p : ::isaac::kGemmParams)
+    values.push_back(c.get(p.param));
+  return get(ctx, c.family, values);
 }
 
-static constexpr std::array<llvm::StringLiteral, 9> kGemmKeys = {
-    "ml", "nl", "ms", "ns", "u", "ks", "kl", "kg", "vec"};
-
-/// The violation of parameter `i` holding `written`, a value too wide for
+/// The violation of parameter `p` holding `written`, a value too wide for
 /// the int fields of ::isaac::GemmConfig that checkGemmStructure() reads. It
-/// mirrors that function's value rules (power-of-two first, then range;
-/// bounds from gemmParamRanges()) so a wide value is reported by the same
-/// rule, in the same words, as written.
-static ::isaac::Violation wideValueViolation(size_t i, StringRef written,
+/// mirrors that function's value rules (power-of-two first where the table
+/// asks for it, then range) so a wide value is reported by the same rule,
+/// in the same words, as written.
+static ::isaac::Violation wideValueViolation(const ::isaac::GemmParamInfo &p,
+                                             StringRef written,
                                              bool positivePow2) {
-  const ::isaac::ParamRange &r = ::isaac::gemmParamRanges()[i];
-  if (!positivePow2)
-    return {"power-of-two", (Twine(r.name) + " = " + written +
+  if (p.pow2 && !positivePow2)
+    return {"power-of-two", (Twine(p.name) + " = " + written +
                              " must be a positive power of two")
                                 .str()};
-  return {"range", (Twine(r.name) + " = " + written + " is outside [" +
-                    Twine(r.lo) + ", " + Twine(r.hi) + "]")
+  return {"range", (Twine(p.name) + " = " + written + " is outside [" +
+                    Twine(p.lo) + ", " + Twine(p.hi) + "]")
                        .str()};
 }
 
-/// `<key = int, ...>` with every key of kGemmKeys exactly once, any order.
+/// The keys of `family`, for diagnostics: "ml, nl, ...".
+static std::string familyKeys(::isaac::GemmFamily family) {
+  std::string out;
+  for (::isaac::GemmParam p : ::isaac::gemmFamilyParams(family))
+    out +=
+        (out.empty() ? "" : ", ") + std::string(::isaac::gemmParamInfo(p).name);
+  return out;
+}
+
+/// `<[family = F,] key = int, ...>`: every required key of the family
+/// exactly once, any order (GemmParams.def's rows).
 Attribute GemmConfigAttr::parse(AsmParser &parser, Type) {
-  std::array<std::optional<int64_t>, kGemmKeys.size()> values;
+  constexpr int kN = ::isaac::kNumGemmParams;
+  std::array<std::optional<int64_t>, kN> values;
+  ::isaac::GemmFamily family = ::isaac::GemmFamily::Simt;
   if (parser.parseLess())
     return {};
+  bool first = true;
   auto parseEntry = [&]() -> ParseResult {
     llvm::SMLoc loc = parser.getCurrentLocation();
+    bool isFirst = first;
+    first = false;
     StringRef key;
     if (parser.parseKeyword(&key))
       return failure();
-    auto it = llvm::find(kGemmKeys, key);
-    if (it == kGemmKeys.end())
+    if (key == "family") {
+      if (!isFirst)
+        return parser.emitError(loc)
+               << "#isaac.gemm parameter 'family' must come first";
+      StringRef token;
+      if (parser.parseEqual())
+        return failure();
+      llvm::SMLoc tokenLoc = parser.getCurrentLocation();
+      if (parser.parseKeyword(&token))
+        return failure();
+      std::optional<::isaac::GemmFamily> f = ::isaac::parseGemmFamily(token);
+      if (!f) {
+        std::string known;
+        for (int i = 0; i < ::isaac::kNumGemmFamilies; ++i)
+          known += std::string(i ? ", " : "") +
+                   ::isaac::gemmFamilyName(static_cast<::isaac::GemmFamily>(i));
+        return parser.emitError(tokenLoc)
+               << "unknown #isaac.gemm family '" << token
+               << "'; expected one of " << known;
+      }
+      family = *f;
+      return success();
+    }
+    std::optional<::isaac::GemmParam> param = ::isaac::gemmParamByName(key);
+    if (!param)
       return parser.emitError(loc)
              << "unknown #isaac.gemm parameter '" << key
-             << "'; expected one of ml, nl, ms, ns, u, ks, kl, kg, vec";
-    std::optional<int64_t> &slot = values[it - kGemmKeys.begin()];
+             << "'; expected one of " << familyKeys(family);
+    const ::isaac::GemmParamInfo &info = ::isaac::gemmParamInfo(*param);
+    if (!info.usedBy(family))
+      return parser.emitError(loc)
+             << "#isaac.gemm parameter '" << key << "' is not a parameter of "
+             << "the " << ::isaac::gemmFamilyName(family)
+             << " family; expected one of " << familyKeys(family);
+    std::optional<int64_t> &slot = values[static_cast<int>(*param)];
     if (slot)
       return parser.emitError(loc)
              << "#isaac.gemm parameter '" << key << "' given twice";
@@ -94,9 +133,9 @@ Attribute GemmConfigAttr::parse(AsmParser &parser, Type) {
     // The attribute stores int64_t; a wider value is reported as written
     // by the rule it breaks rather than as the parser's "too large".
     if (!v.isSignedIntN(64)) {
-      ::isaac::Violation bad = wideValueViolation(
-          it - kGemmKeys.begin(), llvm::toString(v, 10, /*Signed=*/true),
-          v.isStrictlyPositive() && v.isPowerOf2());
+      ::isaac::Violation bad =
+          wideValueViolation(info, llvm::toString(v, 10, /*Signed=*/true),
+                             v.isStrictlyPositive() && v.isPowerOf2());
       return parser.emitError(valueLoc) << "illegal #isaac.gemm (rule "
                                         << bad.rule << "): " << bad.message;
     }
@@ -106,16 +145,18 @@ Attribute GemmConfigAttr::parse(AsmParser &parser, Type) {
   llvm::SMLoc start = parser.getCurrentLocation();
   if (parser.parseCommaSeparatedList(parseEntry) || parser.parseGreater())
     return {};
-  for (size_t i = 0; i < kGemmKeys.size(); ++i)
-    if (!values[i]) {
+  SmallVector<int64_t> all;
+  for (const ::isaac::GemmParamInfo &p : ::isaac::kGemmParams) {
+    std::optional<int64_t> v = values[static_cast<int>(p.param)];
+    if (!v && p.usedBy(family) && !::isaac::gemmParamOptional(p.param)) {
       parser.emitError(start)
-          << "#isaac.gemm is missing parameter '" << kGemmKeys[i] << "'";
+          << "#isaac.gemm is missing parameter '" << p.name << "'";
       return {};
     }
+    all.push_back(v ? *v : p.defaultValue);
+  }
   return getChecked([&] { return parser.emitError(start); },
-                    parser.getContext(), *values[0], *values[1], *values[2],
-                    *values[3], *values[4], *values[5], *values[6], *values[7],
-                    *values[8]);
+                    parser.getContext(), family, all);
 }
 
 void GemmConfigAttr::print(AsmPrinter &printer) const {
@@ -123,37 +164,35 @@ void GemmConfigAttr::print(AsmPrinter &printer) const {
 }
 
 LogicalResult
-GemmConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError, int64_t ml,
-                       int64_t nl, int64_t ms, int64_t ns, int64_t u,
-                       int64_t ks, int64_t kl, int64_t kg, int64_t vec) {
+GemmConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       ::isaac::GemmFamily family, ArrayRef<int64_t> written) {
+  if (written.size() != static_cast<size_t>(::isaac::kNumGemmParams))
+    return emitError() << "#isaac.gemm holds " << written.size()
+                       << " values; expected " << ::isaac::kNumGemmParams
+                       << " (one per parameter of GemmParams.def)";
   // The rules read int fields. Values that fit are checked as written (so
   // ml = -64 is reported as -64); a value beyond int is reported here, as
   // written, and a legal stand-in lets the other parameters be checked too.
-  const std::array<int64_t, 9> written = {ml, nl, ms, ns, u, ks, kl, kg, vec};
-  static constexpr std::array<int ::isaac::GemmConfig::*, 9> fields = {
-      &::isaac::GemmConfig::ml, &::isaac::GemmConfig::nl,
-      &::isaac::GemmConfig::ms, &::isaac::GemmConfig::ns,
-      &::isaac::GemmConfig::u,  &::isaac::GemmConfig::ks,
-      &::isaac::GemmConfig::kl, &::isaac::GemmConfig::kg,
-      &::isaac::GemmConfig::vec};
   std::vector<::isaac::Violation> violations;
   ::isaac::GemmConfig c;
-  for (size_t i = 0; i < written.size(); ++i) {
-    if (written[i] >= std::numeric_limits<int>::min() &&
-        written[i] <= std::numeric_limits<int>::max()) {
-      c.*fields[i] = static_cast<int>(written[i]);
+  c.family = family;
+  for (const ::isaac::GemmParamInfo &p : ::isaac::kGemmParams) {
+    int64_t w = written[static_cast<int>(p.param)];
+    if (w >= std::numeric_limits<int>::min() &&
+        w <= std::numeric_limits<int>::max()) {
+      c.set(p.param, static_cast<int>(w));
       continue;
     }
-    violations.push_back(
-        wideValueViolation(i, std::to_string(written[i]),
-                           written[i] > 0 && llvm::isPowerOf2_64(written[i])));
-    c.*fields[i] = ::isaac::gemmParamRanges()[i].lo;
+    violations.push_back(wideValueViolation(p, std::to_string(w),
+                                            w > 0 && llvm::isPowerOf2_64(w)));
+    c.set(p.param, p.usedBy(family) ? p.lo : p.defaultValue);
   }
   bool wide = !violations.empty();
   for (::isaac::Violation &v : ::isaac::checkGemmStructure(c)) {
     // Like checkGemmStructure() after a broken value, report no rule that
     // derives from several values: those would see the stand-in.
-    if (wide && v.rule != "power-of-two" && v.rule != "range")
+    if (wide && v.rule != "power-of-two" && v.rule != "range" &&
+        v.rule != "family")
       continue;
     violations.push_back(std::move(v));
   }

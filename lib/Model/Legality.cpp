@@ -1,6 +1,15 @@
 //===- Legality.cpp - Which GEMM configurations are legal -----------------===//
 
+//
+// The rules every family shares are driven by the table of
+// isaac/Model/GemmParams.def (power-of-two, range, family); the simt
+// family's rules follow; the mma family's are lib/Model/MmaLegality.cpp's
+// (LegalityRules.h).
+//
+//===----------------------------------------------------------------------===//
+
 #include "isaac/Model/Legality.h"
+#include "LegalityRules.h"
 
 #include <algorithm>
 #include <sstream>
@@ -8,6 +17,25 @@
 using namespace isaac;
 
 static bool isPow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
+
+/// Global and shared-memory vector accesses are at most 16 bytes wide.
+static constexpr int kMaxVectorBytes = 16;
+
+/// The narrowest operand type each family computes on: the widest `vec`
+/// any of its configurations can use is kMaxVectorBytes / this.
+static int narrowestOperandBytes(GemmFamily f) {
+  switch (f) {
+  case GemmFamily::Simt:
+    return dtypeBytes(DType::F32); // f32 and f64 operands
+  case GemmFamily::Mma:
+    return dtypeBytes(DType::F16); // f16, bf16, tf32 and f64 operands
+  }
+  return 1;
+}
+
+/// The simt generator pipelines two stages (register prefetch into a double
+/// buffer); deeper pipelines are the cp.async kernels of the mma family.
+static bool simtGeneratesStages(int stages) { return stages == 2; }
 
 std::optional<ChipLimits> isaac::getChipLimits(const std::string &chip) {
   const ChipInfo *info = findChip(chip);
@@ -49,6 +77,12 @@ SharedLayout isaac::getSharedLayout(const GemmConfig &c, DType t) {
   return s;
 }
 
+int isaac::gemmSharedMemoryBytes(const GemmConfig &c, DType t) {
+  if (c.family == GemmFamily::Mma)
+    return mmaSharedMemoryBytes(c, t);
+  return getSharedLayout(c, t).bytes;
+}
+
 /// Largest power of two w <= 16 bytes such that w divides both `tile` (the
 /// thread's contiguous run in shared memory) and `stride` (the row pitch),
 /// so every fragment load is w-aligned.
@@ -85,64 +119,77 @@ int isaac::estimateRegisters(const GemmConfig &c, DType t) {
   return acc + frag + prefetch + overhead;
 }
 
+std::vector<int> isaac::familyParamValues(GemmFamily family, GemmParam p) {
+  const GemmParamInfo &info = gemmParamInfo(p);
+  std::vector<int> out;
+  if (!info.usedBy(family))
+    return out;
+  for (int x = info.lo; x <= info.hi; x = info.pow2 ? 2 * x : x + 1) {
+    if (info.pow2 && !isPow2(x))
+      continue;
+    if (p == GemmParam::vec &&
+        x * narrowestOperandBytes(family) > kMaxVectorBytes)
+      continue;
+    if (p == GemmParam::stages && family == GemmFamily::Simt &&
+        !simtGeneratesStages(x))
+      continue;
+    out.push_back(x);
+  }
+  return out;
+}
+
 const std::vector<ParamRange> &isaac::gemmParamRanges() {
-  static const std::vector<ParamRange> ranges = {
-      {"ml", 1, 256}, {"nl", 1, 256},  {"ms", 1, 16},
-      {"ns", 1, 16},  {"u", 1, 64},    {"ks", 1, 16},
-      {"kl", 1, 32},  {"kg", 1, 1024}, {"vec", 1, 4}};
+  static const std::vector<ParamRange> ranges = [] {
+    std::vector<ParamRange> out;
+    for (GemmParam p : kLegacyParams) {
+      std::vector<int> v = familyParamValues(GemmFamily::Simt, p);
+      out.push_back({gemmParamInfo(p).name, v.front(), v.back()});
+    }
+    return out;
+  }();
   return ranges;
 }
 
-namespace {
-/// Where the rules report a broken rule: with its message into `out`
-/// (checkGemmLegality, the verifier's diagnostics), or, with `out` null, only
-/// the fact, stopping at the first one and formatting no message (isLegal:
-/// the search asks it about every candidate of a space of ~10^6).
-class Report {
-public:
-  explicit Report(std::vector<Violation> *out) : out(out) {}
-  /// Records that `rule` is broken; returns whether to go on checking.
-  template <typename Message> bool fail(const char *rule, Message &&message) {
-    broken = true;
-    if (out)
-      out->push_back({rule, message()});
-    return out != nullptr;
-  }
-  bool broken = false;
-
-private:
-  std::vector<Violation> *out;
-};
-} // namespace
-
-static void checkStructure(const GemmConfig &c, int maxThreadsPerBlock,
-                           Report &r) {
-  const std::array<int, 9> values = c.values();
-  const auto &ranges = gemmParamRanges();
-  bool shapeOk = true;
-  for (size_t i = 0; i < ranges.size(); ++i) {
-    int v = values[i];
-    if (!isPow2(v)) {
-      shapeOk = false;
+/// The power-of-two and range rules of every parameter of c's family, and
+/// the family rule for the others (they must hold their defaults). Returns
+/// whether every value passed.
+static bool checkValues(const GemmConfig &c, Report &r) {
+  bool ok = true;
+  for (const GemmParamInfo &p : kGemmParams) {
+    int v = c.get(p.param);
+    if (!p.usedBy(c.family)) {
+      if (v == p.defaultValue)
+        continue;
+      ok = false;
+      if (!r.fail("family", [&] {
+            return std::string(p.name) + " = " + std::to_string(v) +
+                   " is not a parameter of the " + gemmFamilyName(c.family) +
+                   " family";
+          }))
+        return false;
+    } else if (p.pow2 && !isPow2(v)) {
+      ok = false;
       if (!r.fail("power-of-two", [&] {
-            return std::string(ranges[i].name) + " = " + std::to_string(v) +
+            return std::string(p.name) + " = " + std::to_string(v) +
                    " must be a positive power of two";
           }))
-        return;
-    } else if (v < ranges[i].lo || v > ranges[i].hi) {
-      shapeOk = false;
+        return false;
+    } else if (v < p.lo || v > p.hi) {
+      ok = false;
       if (!r.fail("range", [&] {
-            return std::string(ranges[i].name) + " = " + std::to_string(v) +
-                   " is outside [" + std::to_string(ranges[i].lo) + ", " +
-                   std::to_string(ranges[i].hi) + "]";
+            return std::string(p.name) + " = " + std::to_string(v) +
+                   " is outside [" + std::to_string(p.lo) + ", " +
+                   std::to_string(p.hi) + "]";
           }))
-        return;
+        return false;
     }
   }
-  // The derived quantities below divide by these; stop at the first
-  // malformed value rather than report nonsense.
-  if (!shapeOk)
-    return;
+  return ok;
+}
+
+/// The simt rules that need neither element type nor chip.
+static void checkSimtStructure(const GemmConfig &c, int maxThreadsPerBlock,
+                               Report &r) {
 
   bool tilesOk = true;
   if (c.ml % c.ms != 0) {
@@ -195,18 +242,39 @@ static void checkStructure(const GemmConfig &c, int maxThreadsPerBlock,
     });
 }
 
+static void checkStructure(const GemmConfig &c, int maxThreadsPerBlock,
+                           Report &r) {
+  // The derived quantities of the family rules divide by the values; stop
+  // at the first malformed value rather than report nonsense.
+  if (!checkValues(c, r))
+    return;
+  if (c.family == GemmFamily::Simt)
+    checkSimtStructure(c, maxThreadsPerBlock, r);
+}
+
 static void checkAll(const GemmConfig &c, DType dtype, const ChipLimits &chip,
                      Report &r) {
   checkStructure(c, chip.maxThreadsPerBlock, r);
   // Resource rules divide by the structural quantities; report those first.
   if (r.broken)
     return;
+  if (c.family == GemmFamily::Mma) {
+    checkMmaRules(c, dtype, chip, r);
+    return;
+  }
   int t = c.threads();
   int vecBytes = c.vec * dtypeBytes(dtype);
-  if (vecBytes > 16 && !r.fail("vector-width", [&] {
+  if (vecBytes > kMaxVectorBytes && !r.fail("vector-width", [&] {
         return "vec = " + std::to_string(c.vec) + " " + dtypeName(dtype) +
                " elements is " + std::to_string(vecBytes) +
                " bytes; global loads are at most 16 bytes";
+      }))
+    return;
+
+  if (!simtGeneratesStages(c.stages) && !r.fail("stages", [&] {
+        return "stages = " + std::to_string(c.stages) +
+               ": simt kernels pipeline 2 stages (register prefetch into a "
+               "double buffer)";
       }))
     return;
 

@@ -881,11 +881,12 @@ const std::vector<std::pair<GemmShape, GemmConfig>> &MLPModel::probeSet() {
     const int64_t shapes[][4] = {{1, 1, 1, 1},          {2560, 16, 2560, 1},
                                  {8192, 8192, 8192, 1}, {32, 32, 65536, 1},
                                  {65536, 65536, 1, 1},  {512, 512, 512, 64}};
-    const GemmConfig configs[] = {{1, 1, 1, 1, 1, 1, 1, 1, 1},
-                                  {256, 256, 16, 16, 64, 16, 32, 1024, 4},
-                                  {64, 64, 8, 8, 8, 1, 1, 1, 4},
-                                  {128, 16, 4, 2, 32, 2, 2, 16, 2},
-                                  {16, 128, 2, 8, 16, 1, 4, 256, 1}};
+    const GemmConfig configs[] = {
+        GemmConfig::fromValues({1, 1, 1, 1, 1, 1, 1, 1, 1}),
+        GemmConfig::fromValues({256, 256, 16, 16, 64, 16, 32, 1024, 4}),
+        GemmConfig::fromValues({64, 64, 8, 8, 8, 1, 1, 1, 4}),
+        GemmConfig::fromValues({128, 16, 4, 2, 32, 2, 2, 16, 2}),
+        GemmConfig::fromValues({16, 128, 2, 8, 16, 1, 4, 256, 1})};
     std::vector<std::pair<GemmShape, GemmConfig>> out;
     int layout = 0;
     for (const auto &sh : shapes) {
@@ -922,6 +923,7 @@ int MLPModel::checkProbes(std::string &message) const {
         configs.push_back(probes[e++].second);
       GemmShape s = probes[b].first;
       s.dtype = dtype_;
+      s.cType = dtype_;
       std::vector<float> y(configs.size());
       predict(s, configs.data(), configs.size(), y.data(), mi, 1);
       for (size_t i = 0; i < y.size(); ++i) {

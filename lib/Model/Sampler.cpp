@@ -61,11 +61,8 @@ GemmConfig isaac::configFromIndices(const std::vector<int> &idx,
                                     const ParamBox &v) {
   assert(idx.size() == v.size() && v.size() == 9 && "one index per parameter");
   GemmConfig c;
-  int *fields[] = {&c.ml, &c.nl, &c.ms, &c.ns, &c.u,
-                   &c.ks, &c.kl, &c.kg, &c.vec};
-  static_assert(sizeof(fields) / sizeof(fields[0]) == 9, "nine parameters");
   for (size_t i = 0; i < v.size(); ++i)
-    *fields[i] = v[i][idx[i]];
+    c.set(kLegacyParams[i], v[i][idx[i]]);
   return c;
 }
 

@@ -73,7 +73,8 @@ void isaac::forEachLegalConfig(
                 for (int vec : vecs) {
                   // KG enters only the power-of-two and range rules, which
                   // every value of kgs meets: one check for all of them.
-                  c = {ml, nl, ms, ns, u, ks, kl, 1, vec};
+                  c = GemmConfig::fromValues(
+                      {ml, nl, ms, ns, u, ks, kl, 1, vec});
                   if (!isLegal(c, dtype, chip))
                     continue;
                   for (int kg : kgs) {

@@ -76,6 +76,7 @@ static FailureOr<GemmMatch> finish(Value a, Value b, Value c, bool batched,
   match.shape.k = aT.getDimSize(bo + (layout.transA ? 0 : 1));
   match.shape.batch = batched ? cT.getDimSize(0) : 1;
   match.shape.dtype = dtype;
+  match.shape.cType = dtype; // checkOperands: C has the operands' type
   match.shape.layout = layout;
   const int64_t limit = (int64_t(1) << 31) - 1;
   if (match.shape.m > limit || match.shape.n > limit || match.shape.k > limit) {

@@ -125,6 +125,7 @@ LogicalResult loadCache(StringRef path, const ::isaac::ChipLimits &chip,
       return failure();
     }
     s.dtype = tok[1] == "f32" ? ::isaac::DType::F32 : ::isaac::DType::F64;
+    s.cType = s.dtype;
     s.layout.transA = tok[2][0] == 't';
     s.layout.transB = tok[2][1] == 't';
     ::isaac::GemmConfig c;

@@ -170,7 +170,8 @@ static int runLegality() {
                   for (int ks : pow2s(r[5]))
                     for (int vec : pow2s(r[8]))
                       for (int kg : pow2s(r[7])) {
-                        GemmConfig x{ml, nl, ms, ns, u, ks, kl, kg, vec};
+                        GemmConfig x = GemmConfig::fromValues(
+                            {ml, nl, ms, ns, u, ks, kl, kg, vec});
                         if (isLegal(x, t, cl))
                           brute.push_back(x);
                       }
@@ -194,8 +195,9 @@ static int runLegality() {
     };
     size_t bad = 0, legal = 0;
     for (int i = 0; i < 200000; ++i) {
-      GemmConfig x{pick(r[0]), pick(r[1]), pick(r[2]), pick(r[3]), pick(r[4]),
-                   pick(r[5]), pick(r[6]), pick(r[7]), pick(r[8])};
+      GemmConfig x = GemmConfig::fromValues(
+          {pick(r[0]), pick(r[1]), pick(r[2]), pick(r[3]), pick(r[4]),
+           pick(r[5]), pick(r[6]), pick(r[7]), pick(r[8])});
       DType t = i % 2 ? DType::F64 : DType::F32;
       bool want = checkGemmLegality(x, t, chip).empty();
       legal += want;
@@ -246,6 +248,7 @@ static int runSearch(int64_t m, int64_t n, int64_t k, DType t) {
   s.n = n;
   s.k = k;
   s.dtype = t;
+  s.cType = s.dtype;
   legalConfigs(t, chip); // enumerate once, outside the timed search
   size_t evaluated = 0;
   auto t0 = std::chrono::steady_clock::now();
@@ -318,6 +321,7 @@ static int runSynthetic(unsigned seed, long rows, long perShape, DType t,
   while (written < rows) {
     GemmShape s;
     s.dtype = t;
+    s.cType = s.dtype;
     randomTrainingShape(rng, s);
     double flops = 2.0 * s.m * s.n * s.k;
     int lay = int(rng() % 4);
@@ -416,6 +420,7 @@ static int runMLPCheck(const char *modelPath, const char *vecPath) {
     std::string tag, lay;
     Vec v;
     v.shape.dtype = model->dtype();
+    v.shape.cType = v.shape.dtype;
     is >> tag >> lay >> v.shape.m >> v.shape.n >> v.shape.k >> v.shape.batch >>
         v.c.ml >> v.c.nl >> v.c.ms >> v.c.ns >> v.c.u >> v.c.ks >> v.c.kl >>
         v.c.kg >> v.c.vec;
@@ -595,6 +600,7 @@ static int runMLPSearch(const char *path, int64_t m, int64_t n, int64_t k,
   s.k = k;
   s.batch = batch;
   s.dtype = model->dtype();
+  s.cType = s.dtype;
   if (!parseLayout(layout, s.layout)) {
     std::fprintf(stderr, "error: bad layout %s\n", layout.c_str());
     return 2;
@@ -646,6 +652,7 @@ static bool readShapes(const std::string &spec, DType dtype,
     for (long i = 0; i < count; ++i) {
       GemmShape s;
       s.dtype = dtype;
+      s.cType = s.dtype;
       randomTrainingShape(rng, s);
       s.layout.transA = i & 2;
       s.layout.transB = i & 1;
@@ -663,6 +670,7 @@ static bool readShapes(const std::string &spec, DType dtype,
     std::istringstream is(line.substr(0, line.find('#')));
     GemmShape s;
     s.dtype = dtype;
+    s.cType = s.dtype;
     std::string lay;
     if (!(is >> s.m)) // blank or comment
       continue;

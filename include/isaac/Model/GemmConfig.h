@@ -2,8 +2,9 @@
 //
 // MLIR-free description of a GEMM problem (ISAAC's input vector x_i) and of a
 // kernel configuration (the tuning vector x_k, ISAAC SC17 §3.2, Fig. 3). The
-// verifier, the kernel generator, the sampler and the search all read these
-// structs, so they carry no MLIR types.
+// verifier, the kernel generator, the sampler, the search and the runtime
+// all read these structs, so they carry no MLIR types. The parameters of a
+// configuration are the rows of isaac/Model/GemmParams.def.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,7 +13,10 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace isaac {
 
@@ -48,40 +52,183 @@ inline const char *dtypeName(DType t) {
   return "?";
 }
 
-/// The tuning vector. Every field is a power of two.
-struct GemmConfig {
-  int ml = 64; ///< rows of C per block
-  int nl = 64; ///< columns of C per block
-  int ms = 8;  ///< rows of C per thread
-  int ns = 8;  ///< columns of C per thread
-  int u = 8;   ///< K-depth of each staged shared-memory tile
-  int ks = 1;  ///< reduction split inside a thread (independent accumulators)
-  int kl = 1;  ///< reduction split across thread groups of a block
-  int kg = 1;  ///< reduction split across the grid (global atomics)
-  int vec = 4; ///< global load width in elements
+/// Kernel families (GEMM_FAMILY rows of isaac/Model/GemmParams.def): which
+/// generator builds the kernel, and so which parameters a configuration
+/// has.
+enum class GemmFamily {
+#define GEMM_FAMILY(Name, Token, Doc) Name,
+#include "isaac/Model/GemmParams.def"
+};
+constexpr int kNumGemmFamilies = 0
+#define GEMM_FAMILY(Name, Token, Doc) +1
+#include "isaac/Model/GemmParams.def"
+    ;
+/// "simt", "mma".
+const char *gemmFamilyName(GemmFamily f);
+/// The family written `token`, or nullopt.
+std::optional<GemmFamily> parseGemmFamily(std::string_view token);
 
-  /// Threads along M and N in one KL group, and threads per block.
+/// The tuning parameters (GEMM_PARAM rows of GemmParams.def), in table
+/// order.
+enum class GemmParam {
+#define GEMM_PARAM(Name, Mangle, Lo, Hi, Default, Pow2, Families, Doc) Name,
+#include "isaac/Model/GemmParams.def"
+};
+constexpr int kNumGemmParams = 0
+#define GEMM_PARAM(Name, Mangle, Lo, Hi, Default, Pow2, Families, Doc) +1
+#include "isaac/Model/GemmParams.def"
+    ;
+
+/// One row of GemmParams.def.
+struct GemmParamInfo {
+  GemmParam param;
+  const char *name;   ///< field and attribute key
+  const char *mangle; ///< prefix in kernel names
+  int lo, hi;         ///< the range rule's bounds, inclusive
+  int defaultValue;
+  bool pow2;         ///< the power-of-two rule applies
+  unsigned families; ///< bit (1 << GemmFamily) per family using it
+  const char *doc;
+  bool usedBy(GemmFamily f) const {
+    return (families >> static_cast<unsigned>(f)) & 1u;
+  }
+};
+
+#define GEMM_FAMILY_BIT(F) (1u << static_cast<unsigned>(::isaac::GemmFamily::F))
+inline constexpr GemmParamInfo kGemmParams[kNumGemmParams] = {
+#define GEMM_PARAM(Name, Mangle, Lo, Hi, Default, Pow2, Families, Doc)         \
+  {GemmParam::Name, #Name, Mangle, Lo, Hi, Default, Pow2, Families, Doc},
+#include "isaac/Model/GemmParams.def"
+};
+#undef GEMM_FAMILY_BIT
+
+inline const GemmParamInfo &gemmParamInfo(GemmParam p) {
+  return kGemmParams[static_cast<int>(p)];
+}
+/// The parameter whose attribute key is `name`, or nullopt.
+std::optional<GemmParam> gemmParamByName(std::string_view name);
+/// The parameters `f` uses, in table order.
+const std::vector<GemmParam> &gemmFamilyParams(GemmFamily f);
+/// Whether `p` may be left out of an #isaac.gemm attribute (it then holds
+/// its default): the parameters simt kernels use beyond the legacy vector
+/// (stages), whose default is what those kernels did before them.
+bool gemmParamOptional(GemmParam p);
+
+/// The parameters of the legacy nine-value tuning vector (ISAAC's; the
+/// feature vector of the shipped models and the support records of model
+/// files are written in it, so it is frozen): ml, nl, ms, ns, u, ks, kl,
+/// kg, vec.
+inline constexpr GemmParam kLegacyParams[9] = {
+    GemmParam::ml, GemmParam::nl, GemmParam::ms, GemmParam::ns, GemmParam::u,
+    GemmParam::ks, GemmParam::kl, GemmParam::kg, GemmParam::vec};
+
+/// A kernel configuration: the family and one value per parameter of the
+/// table. A parameter the family does not use holds its default.
+struct GemmConfig {
+  GemmFamily family = GemmFamily::Simt;
+#define GEMM_PARAM(Name, Mangle, Lo, Hi, Default, Pow2, Families, Doc)         \
+  int Name = Default;
+#include "isaac/Model/GemmParams.def"
+
+  /// Not an aggregate: the fields follow the table, so positional
+  /// initialization would silently shift when a parameter is added. Use
+  /// the defaults and assign, or fromValues().
+  GemmConfig() {}
+
+  /// The value of parameter `p` (table order, any family).
+  int get(GemmParam p) const;
+  void set(GemmParam p, int value);
+
+  /// Threads along M and N in one KL group (simt).
   int threadsM() const { return ml / ms; }
   int threadsN() const { return nl / ns; }
-  int threads() const { return threadsM() * threadsN() * kl; }
-  /// K-depth each thread reduces per staged tile.
+  /// Threads per block: (ml/ms)·(nl/ns)·kl (simt), one warp per WM×WN tile
+  /// of each of the KL groups, 32·(ml/wm)·(nl/wn)·kl (mma).
+  int threads() const {
+    if (family == GemmFamily::Mma)
+      return 32 * (ml / wm) * (nl / wn) * kl;
+    return threadsM() * threadsN() * kl;
+  }
+  /// K-depth each thread reduces per staged tile (simt).
   int depthPerThread() const { return u / kl; }
 
-  /// The nine parameters in the order ml, nl, ms, ns, u, ks, kl, kg, vec
-  /// (the order of gemmParamRanges(), the features and the model's
-  /// support records).
+  /// The legacy nine-value vector (kLegacyParams order): the order of the
+  /// features 5..13 and of the model's support records.
   std::array<int, 9> values() const {
-    return {ml, nl, ms, ns, u, ks, kl, kg, vec};
+    std::array<int, 9> v;
+    for (int i = 0; i < 9; ++i)
+      v[i] = get(kLegacyParams[i]);
+    return v;
+  }
+  /// The simt configuration whose values() are `v`.
+  static GemmConfig fromValues(const std::array<int, 9> &v) {
+    GemmConfig c;
+    for (int i = 0; i < 9; ++i)
+      c.set(kLegacyParams[i], v[i]);
+    return c;
   }
 
-  bool operator==(const GemmConfig &o) const {
-    return ml == o.ml && nl == o.nl && ms == o.ms && ns == o.ns && u == o.u &&
-           ks == o.ks && kl == o.kl && kg == o.kg && vec == o.vec;
-  }
-  /// `ml = 64, nl = 64, ...` as written inside #isaac.gemm<...>.
+  bool operator==(const GemmConfig &o) const;
+  bool operator!=(const GemmConfig &o) const { return !(*this == o); }
+
+  /// Whether `p` appears in this configuration's attribute text and kernel
+  /// name: a parameter of its family, and for simt, stages only when it is
+  /// not 2 (so that today's simt names and attributes are unchanged).
+  bool isWritten(GemmParam p) const;
+
+  /// `ml = 64, nl = 64, ...` as written inside #isaac.gemm<...>: for mma
+  /// `family = mma, ` first, then the written parameters in table order.
   std::string str() const;
-  /// Short suffix used in kernel names: ml64_nl64_ms8_..._v4.
+  /// Suffix used in kernel names: ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4
+  /// (simt), `_st<S>` appended for simt with stages != 2;
+  /// mma_ml128_nl128_wm64_wn32_u32_kl1_kg1_v8_st4 (mma: the family token
+  /// first, every parameter).
   std::string mangle() const;
+  /// The configuration whose mangle() is `name` exactly, or nullopt with
+  /// the reason in `error`. Values are not checked for legality.
+  static std::optional<GemmConfig> parseMangled(std::string_view name,
+                                                std::string *error = nullptr);
+};
+
+namespace detail {
+inline constexpr int GemmConfig::*kGemmFields[kNumGemmParams] = {
+#define GEMM_PARAM(Name, Mangle, Lo, Hi, Default, Pow2, Families, Doc)         \
+  &GemmConfig::Name,
+#include "isaac/Model/GemmParams.def"
+};
+} // namespace detail
+
+inline int GemmConfig::get(GemmParam p) const {
+  return this->*detail::kGemmFields[static_cast<int>(p)];
+}
+inline void GemmConfig::set(GemmParam p, int value) {
+  this->*detail::kGemmFields[static_cast<int>(p)] = value;
+}
+
+/// The element types of a GEMM: A and B (`ab`), C (`c`), and whether f32
+/// operands multiply in TF32. Written in kernel names as one token:
+///   f32, f64          A, B, C of that type;
+///   f16, bf16         A, B, C 16-bit, accumulation in f32;
+///   f16f32, bf16f32   A, B 16-bit, C f32;
+///   tf32              A, B, C f32, multiplies in TF32.
+struct GemmTypes {
+  DType ab = DType::F32;
+  DType c = DType::F32;
+  bool tf32 = false;
+
+  /// The accumulator's type: F64 for f64, else F32.
+  DType accumulator() const {
+    return ab == DType::F64 ? DType::F64 : DType::F32;
+  }
+  /// Whether the combination has a token (one of the seven above).
+  bool isValid() const;
+  /// The token; "invalid" for a combination without one.
+  std::string token() const;
+  /// The types a token names, or nullopt.
+  static std::optional<GemmTypes> parseToken(std::string_view token);
+  bool operator==(const GemmTypes &o) const {
+    return ab == o.ab && c == o.c && tf32 == o.tf32;
+  }
 };
 
 /// Operand storage: `transA` means A is stored K×M (row-major), `transB`
@@ -98,7 +245,8 @@ struct GemmLayout {
 /// ISAAC's input vector x_i.
 struct GemmShape {
   int64_t m = 1, n = 1, k = 1, batch = 1;
-  DType dtype = DType::F32;
+  DType dtype = DType::F32; ///< A and B
+  DType cType = DType::F32; ///< C (set it with dtype: same unless stated)
   GemmLayout layout;
 };
 

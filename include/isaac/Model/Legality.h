@@ -52,6 +52,17 @@ struct SharedLayout {
 };
 SharedLayout getSharedLayout(const GemmConfig &c, DType t);
 
+/// Bytes of shared memory a kernel of `c` with operands of type `t` uses
+/// (simt: getSharedLayout(c, t).bytes; mma: lib/Model/MmaLegality.cpp's).
+int gemmSharedMemoryBytes(const GemmConfig &c, DType t);
+/// Whether a kernel of `c` declares its shared memory dynamic (launched
+/// with that many bytes, the function's limit raised by the runtime): mma
+/// kernels, which may exceed the 48 KiB of static shared memory. simt
+/// kernels keep static shared memory.
+inline bool usesDynamicSharedMemory(const GemmConfig &c) {
+  return c.family != GemmFamily::Simt;
+}
+
 /// Widths (elements) of the vector loads from shared memory into the
 /// register fragments of A and B.
 int fragmentWidthA(const GemmConfig &c, DType t);
@@ -72,23 +83,35 @@ struct Violation {
   std::string message;
 };
 
-/// The rules that need neither the element type nor the chip (power-of-two,
-/// range, tile-divisibility, threads-per-block, vector-divisibility): what
-/// the #isaac.gemm attribute can check on its own.
+/// The rules that need neither the element type nor the chip (the
+/// power-of-two and range rules of GemmParams.def for the parameters of the
+/// configuration's family, family, and for simt tile-divisibility,
+/// threads-per-block, vector-divisibility): what the #isaac.gemm attribute
+/// can check on its own.
 std::vector<Violation> checkGemmStructure(const GemmConfig &c,
                                           int maxThreadsPerBlock = 1024);
 
 /// All rules the configuration breaks for `dtype` on `chip`; empty if legal.
-/// Rules: power-of-two, range, tile-divisibility, threads-per-block,
-/// vector-width, vector-divisibility, shared-memory, registers.
+/// Rules: power-of-two, range, family, tile-divisibility, threads-per-block,
+/// vector-width, vector-divisibility, stages, shared-memory, registers (simt;
+/// the mma family's rules are lib/Model/MmaLegality.cpp's).
 std::vector<Violation> checkGemmLegality(const GemmConfig &c, DType dtype,
                                          const ChipLimits &chip);
 /// Whether checkGemmLegality(c, dtype, chip) is empty, without formatting
 /// the messages (the search asks about every configuration of the space).
 bool isLegal(const GemmConfig &c, DType dtype, const ChipLimits &chip);
 
-/// Inclusive range [lo, hi] (powers of two) of each tuning parameter, in
-/// the order ml, nl, ms, ns, u, ks, kl, kg, vec. Shared with the sampler.
+/// The values parameter `p` takes in the space of `family` (the sampler's
+/// box, the search's loops): those of its range ([lo, hi]; only powers of
+/// two where the table says so) that the rules reading `p` alone can
+/// accept for some element type the family computes on. Empty for a
+/// parameter the family does not use.
+std::vector<int> familyParamValues(GemmFamily family, GemmParam p);
+
+/// Inclusive range [lo, hi] of each parameter of the legacy nine-value
+/// vector (kLegacyParams order: ml, nl, ms, ns, u, ks, kl, kg, vec) in the
+/// simt space: the bounds of familyParamValues(GemmFamily::Simt, p). The
+/// support records of model files are written in this order.
 struct ParamRange {
   const char *name;
   int lo, hi;

@@ -1,0 +1,54 @@
+//===- LegalityRules.h - Legality rules shared inside lib/Model -*- C++ -*-===//
+//
+// Private to lib/Model. Legality.cpp holds the rules every family shares
+// (the power-of-two and range rules of GemmParams.def, `family`) and the
+// simt family's; each other family's rules are one function declared here,
+// in a file of its own, which Legality.cpp calls for configurations of that
+// family.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ISAAC_LIB_MODEL_LEGALITYRULES_H
+#define ISAAC_LIB_MODEL_LEGALITYRULES_H
+
+#include "isaac/Model/Legality.h"
+
+#include <string>
+#include <vector>
+
+namespace isaac {
+
+/// Where the rules report a broken rule: with its message into `out`
+/// (checkGemmLegality, the verifier's diagnostics), or, with `out` null,
+/// only the fact, stopping at the first one and formatting no message
+/// (isLegal: the search asks it about every candidate of a space of ~10^6).
+class Report {
+public:
+  explicit Report(std::vector<Violation> *out) : out(out) {}
+  /// Records that `rule` is broken; returns whether to go on checking.
+  template <typename Message> bool fail(const char *rule, Message &&message) {
+    broken = true;
+    if (out)
+      out->push_back({rule, message()});
+    return out != nullptr;
+  }
+  bool broken = false;
+
+private:
+  std::vector<Violation> *out;
+};
+
+/// The rules of the mma family (lib/Model/MmaLegality.cpp) for `c`, whose
+/// family is mma and whose parameters already passed the power-of-two and
+/// range rules, with operands of type `dtype` on `chip`.
+void checkMmaRules(const GemmConfig &c, DType dtype, const ChipLimits &chip,
+                   Report &r);
+
+/// Bytes of shared memory of an mma kernel of `c` with operands of type
+/// `dtype` (lib/Model/MmaLegality.cpp): what its shared-memory rule checks,
+/// what the generator allocates and the kernel header reports.
+int mmaSharedMemoryBytes(const GemmConfig &c, DType dtype);
+
+} // namespace isaac
+
+#endif // ISAAC_LIB_MODEL_LEGALITYRULES_H
