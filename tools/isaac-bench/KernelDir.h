@@ -24,8 +24,9 @@ struct KernelFile {
 
   /// The tuning vector, as lib/Model spells and prints it.
   isaac::GemmConfig config() const {
-    return {info.ml, info.nl, info.ms, info.ns, info.u,
-            info.ks, info.kl, info.kg, info.vec};
+    return isaac::GemmConfig::fromValues({info.ml, info.nl, info.ms, info.ns,
+                                          info.u, info.ks, info.kl, info.kg,
+                                          info.vec});
   }
 
   bool matches(int dtype, bool transA, bool transB) const {
