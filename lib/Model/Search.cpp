@@ -3,9 +3,12 @@
 #include "isaac/Model/Search.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <mutex>
+#include <tuple>
 
 using namespace isaac;
 
@@ -15,31 +18,37 @@ void isaac::forEachLegalConfig(
     DType dtype, const ChipLimits &chip,
     const std::vector<std::vector<int>> &allowed,
     const std::function<void(const GemmConfig &)> &visit) {
-  const auto &r = gemmParamRanges();
-  // The values each loop takes: the powers of two of the parameter's range
-  // that `allowed` admits. The structural breaks below test the values
-  // themselves, so skipping some does not change which others are reached.
-  auto values = [&](size_t p) {
-    std::vector<int> v;
-    for (int x = r[p].lo; x <= r[p].hi; x *= 2)
-      if (allowed.size() <= p || allowed[p].empty() ||
-          std::binary_search(allowed[p].begin(), allowed[p].end(), x))
-        v.push_back(x);
-    return v;
-  };
-  auto all = [&](size_t p) {
-    std::vector<int> v;
-    for (int x = r[p].lo; x <= r[p].hi; x *= 2)
-      v.push_back(x);
-    return v;
-  };
-  const std::vector<int> mls = values(0), nls = values(1), mss = all(2),
-                         nss = all(3), us = values(4), kss = all(5),
-                         kls = all(6), kgs = values(7), vecs = values(8);
+  // The values each loop takes: those of the parameter in the simt space
+  // (familyParamValues) that `allowed` admits. The structural breaks below
+  // test the values themselves, so skipping some does not change which
+  // others are reached.
   auto admits = [&](size_t p, int x) {
     return allowed.size() <= p || allowed[p].empty() ||
            std::binary_search(allowed[p].begin(), allowed[p].end(), x);
   };
+  auto all = [&](size_t p) {
+    return familyParamValues(GemmFamily::Simt, kLegacyParams[p]);
+  };
+  auto values = [&](size_t p) {
+    std::vector<int> v;
+    for (int x : all(p))
+      if (admits(p, x))
+        v.push_back(x);
+    return v;
+  };
+  // The simt space has one value of every parameter beyond the legacy
+  // vector (stages = 2): the configurations below hold it by default.
+#ifndef NDEBUG
+  for (GemmParam p : gemmFamilyParams(GemmFamily::Simt))
+    assert((std::find(std::begin(kLegacyParams), std::end(kLegacyParams), p) !=
+                std::end(kLegacyParams) ||
+            familyParamValues(GemmFamily::Simt, p) ==
+                std::vector<int>{gemmParamInfo(p).defaultValue}) &&
+           "a simt parameter beyond the legacy vector needs a loop here");
+#endif
+  const std::vector<int> mls = values(0), nls = values(1), mss = all(2),
+                         nss = all(3), us = values(4), kss = all(5),
+                         kls = all(6), kgs = values(7), vecs = values(8);
   // Nested in the order of the cheapest structural pruning; the full rule
   // set (isLegal) has the last word on every candidate. ms, ns, ks and kl
   // run over their whole ranges because their breaks prune the loops.
@@ -88,17 +97,49 @@ void isaac::forEachLegalConfig(
     }
 }
 
-const std::vector<GemmConfig> &isaac::legalConfigs(DType dtype,
-                                                   const ChipLimits &chip) {
+void isaac::forEachLegalConfig(
+    GemmFamily family, DType dtype, const ChipLimits &chip,
+    const std::function<void(const GemmConfig &)> &visit) {
+  if (family == GemmFamily::Simt)
+    return forEachLegalConfig(dtype, chip, {}, visit);
+  // Every point of the family's box, the last parameter of the table
+  // fastest, each judged by isLegal.
+  const std::vector<GemmParam> &params = gemmFamilyParams(family);
+  std::vector<std::vector<int>> values;
+  for (GemmParam p : params) {
+    values.push_back(familyParamValues(family, p));
+    if (values.back().empty())
+      return;
+  }
+  std::vector<size_t> idx(params.size(), 0);
+  GemmConfig c;
+  c.family = family;
+  for (;;) {
+    for (size_t i = 0; i < params.size(); ++i)
+      c.set(params[i], values[i][idx[i]]);
+    if (isLegal(c, dtype, chip))
+      visit(c);
+    size_t i = params.size();
+    while (i > 0 && ++idx[i - 1] == values[i - 1].size())
+      idx[--i] = 0;
+    if (i == 0)
+      return;
+  }
+}
+
+const std::vector<GemmConfig> &
+isaac::legalConfigs(DType dtype, const ChipLimits &chip, GemmFamily family) {
   static std::mutex mutex;
-  static std::map<std::pair<int, std::string>, std::vector<GemmConfig>> cache;
+  static std::map<std::tuple<int, int, std::string>, std::vector<GemmConfig>>
+      cache;
   std::lock_guard<std::mutex> lock(mutex);
-  auto key = std::make_pair(static_cast<int>(dtype), chip.chip);
+  auto key = std::make_tuple(static_cast<int>(family), static_cast<int>(dtype),
+                             chip.chip);
   auto it = cache.find(key);
   if (it != cache.end())
     return it->second;
   std::vector<GemmConfig> out;
-  forEachLegalConfig(dtype, chip, {},
+  forEachLegalConfig(family, dtype, chip,
                      [&](const GemmConfig &c) { out.push_back(c); });
   return cache.emplace(key, std::move(out)).first->second;
 }

@@ -109,9 +109,12 @@ typedef struct isaacKernelInfo {
   int32_t dtype;  /* isaacDtype of A and B (see computeDtype) */
   int32_t transA; /* 1 when A is stored transposed (layout tn, tt) */
   int32_t transB; /* 1 when B is stored transposed (layout nt, tt) */
+  /* The tuning parameters (include/isaac/Model/GemmParams.def; a
+     parameter the kernel's family does not use holds its default). */
   int32_t ml, nl, ms, ns, u, ks, kl, kg, vec;
-  int32_t threads; /* (ml/ms)*(nl/ns)*kl */
-  int32_t smem;    /* static shared memory in bytes; 0 when unknown */
+  int32_t threads; /* per block: (ml/ms)*(nl/ns)*kl (simt),
+                      32*(ml/wm)*(nl/wn)*kl (mma) */
+  int32_t smem;    /* shared memory in bytes; 0 when unknown */
   char chip[ISAAC_CHIP_NAME_MAX]; /* e.g. "sm_90"; "" when unknown */
   /* The fused epilogue's ID, "" for a kernel without one. */
   char epilogue[ISAAC_EPILOGUE_ID_LENGTH + 1];
@@ -128,16 +131,28 @@ typedef struct isaacKernelInfo {
      stride, so a launch must pass 0 for the strides of the indices an
      input is broadcast along. Entries from numInputs on are 0. */
   int32_t inputBroadcast[ISAAC_MAX_EPILOGUE_INPUTS];
-  /* The GEMM's C type as the name's types token spells it (f16f32: f32),
+  /* The kernel family (isaacFamily) and its parameters beyond the nine
+     above. */
+  int32_t family;
+  int32_t wm, wn;  /* mma: the WM x WN tile of C of one warp */
+  int32_t stages;  /* tiles in flight in the shared-memory pipeline */
+  int32_t tf32;    /* 1: f32 operands multiply in TF32 (types token tf32) */
+  int32_t dynsmem; /* 1: smem is dynamic shared memory (docs/abi.md) */
+  /* The GEMM's C type as the name's types token spells it (f16f32: f32;
+     a fused kernel's token names A and B only, so its cDtype is dtype),
      which is also outDtype unless a fused epilogue stores another type. */
   int32_t cDtype;
   /* isaacDtype of the accumulation, alpha and beta: ISAAC_F64 for f64
      operands, ISAAC_F32 for all others. isaacGemmLaunch's double alpha and
      beta are rounded to it; split-K workspaces hold it. */
   int32_t computeDtype;
-  /* 1 when f32 operands are multiplied in TF32 (types token tf32). */
-  int32_t tf32;
 } isaacKernelInfo;
+
+/* isaacKernelInfo.family: the GEMM_FAMILY rows of GemmParams.def. */
+typedef enum isaacFamily {
+  ISAAC_FAMILY_SIMT = 0,
+  ISAAC_FAMILY_MMA = 1,
+} isaacFamily;
 
 /* isaacKernelInfo.inputBroadcast: `in0=f32` in the PTX header is a full
    M x N input (0), `f32[n]` a per-column one (the same for every row:
@@ -154,10 +169,10 @@ typedef enum isaacInputBroadcast {
 ISAAC_RUNTIME_EXPORT isaacStatus isaacParseKernelInfo(const char *ptxText,
                                                       isaacKernelInfo *out);
 
-/* Fills `out` from an entry name `isaac_gemm_<types>_<layout>_ml.._v..`,
-   optionally followed by `_ep<ID>`, alone (smem = 0, chip = "",
-   outDtype = cDtype; numInputs = 0 without an epilogue, -1 with one, since
-   only the PTX header knows the epilogue's inputs). */
+/* Fills `out` from an entry name `isaac_gemm_<types>_<layout>_<config>`,
+   optionally followed by `_ep<ID>`, alone (smem = 0, dynsmem = 0,
+   chip = "", outDtype = cDtype; numInputs = 0 without an epilogue, -1 with
+   one, since only the PTX header knows the epilogue's inputs). */
 ISAAC_RUNTIME_EXPORT isaacStatus isaacParseKernelName(const char *name,
                                                       isaacKernelInfo *out);
 

@@ -36,6 +36,11 @@ std::string ptxWith(const std::vector<std::string> &entries) {
   return ptx;
 }
 
+/// An mma kernel (bf16 operands, f32 C, split over K): 32 threads per
+/// 64 x 32 warp tile of its 128 x 64 block tile.
+const char *const kMma =
+    "isaac_gemm_bf16f32_nt_mma_ml128_nl64_wm64_wn32_u32_kl1_kg4_v8_st3";
+
 /// The same configuration in each types token: the runtime reads the
 /// types from the name whatever the family.
 std::string kernelName(const char *types, const char *layout, int kg) {
@@ -84,14 +89,20 @@ void testTypesFromNames() {
   isaacKernelInfo info;
   CHECK_STATUS(isaacParseKernelInfo(header.c_str(), &info), ISAAC_ERROR_PARSE,
                "dtype=f16 disagrees with name");
-  CHECK_STATUS(isaacParseKernelName("isaac_gemm_f16f64_nn_ml64_nl32_ms8_ns4_"
-                                    "u8_ks1_kl1_kg1_v4",
-                                    &info),
-               ISAAC_ERROR_PARSE, "expected _<layout>");
-  CHECK_STATUS(isaacParseKernelName("isaac_gemm_tf16_nn_ml64_nl32_ms8_ns4_"
-                                    "u8_ks1_kl1_kg1_v4",
-                                    &info),
-               ISAAC_ERROR_PARSE, "expected the types");
+  for (const char *bad : {"isaac_gemm_f16f64_nn_ml64_nl32_ms8_ns4_u8_ks1_kl1_"
+                          "kg1_v4",
+                          "isaac_gemm_tf16_nn_ml64_nl32_ms8_ns4_u8_ks1_kl1_kg1_"
+                          "v4"})
+    CHECK_STATUS(isaacParseKernelName(bad, &info), ISAAC_ERROR_PARSE,
+                 "expected an element-type token");
+
+  // The mma family: the same types, a warp tile instead of a thread tile.
+  CHECK_STATUS(isaacParseKernelName(kMma, &info), ISAAC_SUCCESS, "");
+  CHECK(info.family == ISAAC_FAMILY_MMA && info.dtype == ISAAC_BF16 &&
+        info.cDtype == ISAAC_F32 && info.outDtype == ISAAC_F32 &&
+        info.computeDtype == ISAAC_F32 && info.tf32 == 0);
+  CHECK(info.ml == 128 && info.nl == 64 && info.wm == 64 && info.wn == 32 &&
+        info.kg == 4 && info.stages == 3 && info.threads == 128);
 }
 
 /// An isaacGemmArgs that fits kernelName(..., "nn", kg) with K = 30.
@@ -370,6 +381,32 @@ void testWideSplitK() {
   }
 }
 
+/// The mma kernel through the host ABI: its block is 32 threads per warp
+/// tile, and split over K with an f32 C it scales C first as f32 kernels.
+void testMmaLaunch() {
+  fake->reset();
+  Gemm g{kMma, ISAAC_BF16, 4};
+  g.ldb = 1000; // B stored N x K
+  std::string ptx =
+      ptxWith({kMma, "isaac_scale_f32", "isaac_splitk_reduce_f32"});
+  int32_t status = isaacGemmLaunch(
+      ptx.c_str(), kMma, ISAAC_BF16, 128, 64, 128, 4,
+      reinterpret_cast<void *>(g.C), reinterpret_cast<const void *>(g.A),
+      reinterpret_cast<const void *>(g.B), g.M, g.N, g.K, g.lda, g.ldb, g.ldc,
+      0, 0, 0, 1, g.alpha, g.beta, g.stream, 0);
+  CHECK_STATUS(status, ISAAC_SUCCESS, "");
+  CHECK(fake->launchCount() == 2);
+  if (fake->launchCount() != 2)
+    return;
+  CHECK(std::strcmp(launchAt(0).name, "isaac_scale_f32") == 0);
+  FakeLaunch l = launchAt(1);
+  CHECK(std::strcmp(l.name, kMma) == 0);
+  CHECK(l.grid[0] == 1u && l.grid[1] == 2u && l.grid[2] == 4u);
+  CHECK(l.block[0] == 128u);
+  float alpha = static_cast<float>(g.alpha);
+  CHECK(l.paramSizes[13] == 4 && std::memcmp(l.params[13], &alpha, 4) == 0);
+}
+
 } // namespace
 
 void runTypeTests() {
@@ -382,4 +419,5 @@ void runTypeLaunchTests(const FakeCudaApi &api) {
   testPlainLaunches();
   testNarrowSplitK();
   testWideSplitK();
+  testMmaLaunch();
 }
