@@ -87,7 +87,7 @@ link() {
   [ -f "$cuda/lib64/libcudart_static.a" ] || {
     echo "build.sh: $cuda/lib64/libcudart_static.a not found (set CUDA_HOME)" >&2
     exit 2; }
-  run "$cc" -std=c11 -O2 -Wall -Wextra -Werror -I"$root/include" \
+  run "$cc" -std=c11 -O2 -Wall -Wextra -Werror -I"$root/include" -I"$root/examples/lib" \
     -I"$cuda/include" -c "$here/main.c" -o "$work/main.o"
   run "$cxx" -o "$out" "$work/main.o" "$work/$1.o" "$runtime" \
     -L"$cuda/lib64" -lcudart_static -lpthread -ldl -lrt -lm
