@@ -381,30 +381,52 @@ void testWideSplitK() {
   }
 }
 
-/// The mma kernel through the host ABI: its block is 32 threads per warp
-/// tile, and split over K with an f32 C it scales C first as f32 kernels.
+/// mma kernels through the host ABI, described by their PTX header
+/// (dynamic shared memory: 3 stages of a 128 x 32 and a 32 x 64 bf16 tile,
+/// launched with that many bytes): 32 threads per warp tile, alpha and beta as
+/// f32, and split over K, with an f32 C the scale kernel first (atomic
+/// mode), with a bf16 C the f32 workspace and isaac_splitk_reduce_bf16.
 void testMmaLaunch() {
-  fake->reset();
-  Gemm g{kMma, ISAAC_BF16, 4};
-  g.ldb = 1000; // B stored N x K
-  std::string ptx =
-      ptxWith({kMma, "isaac_scale_f32", "isaac_splitk_reduce_f32"});
-  int32_t status = isaacGemmLaunch(
-      ptx.c_str(), kMma, ISAAC_BF16, 128, 64, 128, 4,
-      reinterpret_cast<void *>(g.C), reinterpret_cast<const void *>(g.A),
-      reinterpret_cast<const void *>(g.B), g.M, g.N, g.K, g.lda, g.ldb, g.ldc,
-      0, 0, 0, 1, g.alpha, g.beta, g.stream, 0);
-  CHECK_STATUS(status, ISAAC_SUCCESS, "");
-  CHECK(fake->launchCount() == 2);
-  if (fake->launchCount() != 2)
-    return;
-  CHECK(std::strcmp(launchAt(0).name, "isaac_scale_f32") == 0);
-  FakeLaunch l = launchAt(1);
-  CHECK(std::strcmp(l.name, kMma) == 0);
-  CHECK(l.grid[0] == 1u && l.grid[1] == 2u && l.grid[2] == 4u);
-  CHECK(l.block[0] == 128u);
-  float alpha = static_cast<float>(g.alpha);
-  CHECK(l.paramSizes[13] == 4 && std::memcmp(l.params[13], &alpha, 4) == 0);
+  for (bool narrow : {false, true}) {
+    std::string name = narrow ? "isaac_gemm_bf16_nt_mma_ml128_nl64_wm64_wn32_"
+                                "u32_kl1_kg4_v8_st3"
+                              : kMma;
+    std::string header = "// isaac.kernel name=" + name +
+                         " dtype=" + (narrow ? "bf16" : "bf16f32") +
+                         " layout=nt ml=128 nl=64 wm=64 wn=32 u=32 kl=1 kg=4 "
+                         "vec=8 stages=3 threads=128 smem=36864 dynsmem=1 "
+                         "chip=sm_90\n";
+    std::string ptx =
+        header + ptxWith({name, "isaac_scale_f32", "isaac_splitk_reduce_f32",
+                          "isaac_splitk_reduce_bf16"});
+    fake->reset();
+    Gemm g{name, ISAAC_BF16, 4};
+    g.ldb = 1000; // B stored N x K
+    g.stream = reinterpret_cast<void *>(0xc000 + narrow * 0x10);
+    int32_t status = isaacGemmLaunch(
+        ptx.c_str(), name.c_str(), ISAAC_BF16, 128, 64, 128, 4,
+        reinterpret_cast<void *>(g.C), reinterpret_cast<const void *>(g.A),
+        reinterpret_cast<const void *>(g.B), g.M, g.N, g.K, g.lda, g.ldb, g.ldc,
+        0, 0, 0, 1, g.alpha, g.beta, g.stream, 0);
+    CHECK_STATUS(status, ISAAC_SUCCESS, "");
+    CHECK(fake->launchCount() == 2);
+    if (fake->launchCount() != 2)
+      continue;
+    FakeLaunch l = launchAt(narrow ? 0 : 1);
+    CHECK(std::strcmp(l.name, name.c_str()) == 0);
+    CHECK(l.grid[0] == 1u && l.grid[1] == 2u && l.grid[2] == 4u);
+    CHECK(l.block[0] == 128u && l.sharedMemBytes == 36864u);
+    float alpha = static_cast<float>(g.alpha);
+    CHECK(l.paramSizes[13] == 4 && std::memcmp(l.params[13], &alpha, 4) == 0);
+    uint64_t workspace = param<uint64_t>(l, 3);
+    if (narrow) {
+      CHECK(workspace != 0);
+      checkReduce(launchAt(1), "isaac_splitk_reduce_bf16", g, workspace);
+    } else {
+      CHECK(workspace == 0);
+      CHECK(std::strcmp(launchAt(0).name, "isaac_scale_f32") == 0);
+    }
+  }
 }
 
 } // namespace
