@@ -2,6 +2,8 @@
 
 #include "isaac/Model/Search.h"
 
+#include "isaac/Model/Mma.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -98,8 +100,13 @@ const std::vector<GemmConfig> &isaac::legalConfigs(DType dtype,
   if (it != cache.end())
     return it->second;
   std::vector<GemmConfig> out;
-  forEachLegalConfig(dtype, chip, {},
-                     [&](const GemmConfig &c) { out.push_back(c); });
+  // Operands tensor cores multiply (f16, bf16) have the mma family's space;
+  // f32 and f64 the simt family's.
+  auto add = [&](const GemmConfig &c) { out.push_back(c); };
+  if (mmaInstruction(dtype))
+    forEachLegalMmaConfig(dtype, chip, add);
+  else
+    forEachLegalConfig(dtype, chip, {}, add);
   return cache.emplace(key, std::move(out)).first->second;
 }
 

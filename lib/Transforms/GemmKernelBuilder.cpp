@@ -30,6 +30,7 @@
 
 #include "EpilogueCodegen.h"
 #include "KernelEmitter.h"
+#include "MmaKernelBuilder.h"
 
 #include "isaac/Model/Legality.h"
 
@@ -44,8 +45,11 @@ using ::isaac::DType;
 using ::isaac::GemmConfig;
 
 std::string GemmKernelSpec::kernelName() const {
-  std::string name = std::string("isaac_gemm_") + ::isaac::dtypeName(dtype) +
-                     "_" + layout.str() + "_" + config.mangle();
+  ::isaac::GemmTypes types;
+  types.ab = dtype;
+  types.c = epilogue ? dtype : cType;
+  std::string name = "isaac_gemm_" + types.token() + "_" + layout.str() + "_" +
+                     config.mangle();
   if (epilogue)
     name += "_ep" + epilogue->id();
   return name;
@@ -726,6 +730,8 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
 gpu::GPUFuncOp mlir::isaac::buildGemmKernel(OpBuilder &builder,
                                             gpu::GPUModuleOp module,
                                             const GemmKernelSpec &spec) {
+  if (spec.config.family == ::isaac::GemmFamily::Mma)
+    return buildMmaGemmKernel(builder, module, spec);
   OpBuilder::InsertionGuard guard(builder);
   MLIRContext *ctx = builder.getContext();
   Location loc = module.getLoc();

@@ -52,12 +52,26 @@ static std::string kernelHeader(LaunchGemmOp launch, StringRef chip) {
   llvm::raw_string_ostream os(s);
   os << "// isaac.config = #isaac.gemm<" << c.str() << ">\n";
   os << "// isaac.kernel name=" << launch.getKernel().getLeafReference().str()
-     << " dtype=" << ::isaac::dtypeName(dtype) << " layout=" << layout.str()
-     << " ml=" << c.ml << " nl=" << c.nl << " ms=" << c.ms << " ns=" << c.ns
-     << " u=" << c.u << " ks=" << c.ks << " kl=" << c.kl << " kg=" << c.kg
-     << " vec=" << c.vec << " threads=" << c.threads()
-     << " smem=" << ::isaac::getSharedLayout(c, dtype).bytes
-     << " chip=" << chip;
+     << " dtype=" << ::isaac::dtypeName(dtype) << " layout=" << layout.str();
+  if (c.family == ::isaac::GemmFamily::Simt) {
+    os << " ml=" << c.ml << " nl=" << c.nl << " ms=" << c.ms << " ns=" << c.ns
+       << " u=" << c.u << " ks=" << c.ks << " kl=" << c.kl << " kg=" << c.kg
+       << " vec=" << c.vec;
+  } else {
+    // Another family: its token, C's type and each of its parameters.
+    auto cT = cast<MemRefType>(launch.getC().getType());
+    os << " family=" << ::isaac::gemmFamilyName(c.family)
+       << " ctype=" << ::isaac::dtypeName(*getGemmDType(cT.getElementType()));
+    for (::isaac::GemmParam p : ::isaac::gemmFamilyParams(c.family))
+      os << " " << ::isaac::gemmParamInfo(p).name << "=" << c.get(p);
+  }
+  os << " threads=" << c.threads();
+  os << " smem=" << ::isaac::gemmSharedMemoryBytes(c, dtype);
+  // mma kernels keep all their stages in dynamic shared memory: the launch
+  // passes smem bytes (above 48 KiB after raising the function's limit).
+  if (::isaac::usesDynamicSharedMemory(c))
+    os << " dynsmem=1";
+  os << " chip=" << chip;
   if (epilogue)
     os << " epilogue=" << epilogue->id();
   os << "\n";

@@ -12,6 +12,7 @@
 #include "isaac/Transforms/KernelBuilders.h"
 
 #include "EpilogueCodegen.h"
+#include "EpilogueProgram.h"
 #include "KernelEmitter.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -114,32 +115,37 @@ gpu::GPUFuncOp mlir::isaac::getOrBuildScaleKernel(OpBuilder &builder,
 }
 
 gpu::GPUFuncOp mlir::isaac::getOrBuildSplitKReduceKernel(
-    OpBuilder &builder, gpu::GPUModuleOp module, ::isaac::DType dtype) {
+    OpBuilder &builder, gpu::GPUModuleOp module, ::isaac::DType cType) {
   std::string name =
-      std::string("isaac_splitk_reduce_") + ::isaac::dtypeName(dtype);
+      std::string("isaac_splitk_reduce_") + ::isaac::dtypeName(cType);
   if (auto existing = module.lookupSymbol<gpu::GPUFuncOp>(name))
     return existing;
-  KernelEmitter types(builder, module.getLoc(), dtype);
+  // W and beta have the accumulator's type; a 16-bit C is read and written
+  // in its own type around the f32 arithmetic.
+  ::isaac::DType acc =
+      cType == ::isaac::DType::F64 ? ::isaac::DType::F64 : ::isaac::DType::F32;
+  KernelEmitter types(builder, module.getLoc(), acc);
   // (C, W, M, N, ldc, sC, KG, beta)
   SmallVector<Type> argTypes = {types.gptr, types.gptr,  types.i32,
                                 types.i32,  types.i32,   types.i64,
                                 types.i32,  types.elemTy};
+  Type cTy = getScalarType(builder.getContext(), cType);
   return buildElementwiseKernel(
-      builder, module, dtype, name, argTypes, /*mArg=*/2,
-      [](KernelEmitter &e, ValueRange a, Value row, Value col, Value batch) {
+      builder, module, acc, name, argTypes, /*mArg=*/2,
+      [&](KernelEmitter &e, ValueRange a, Value row, Value col, Value batch) {
         OpBuilder &b = e.b;
         Value C = a[0], W = a[1], M = a[2], N = a[3], kg = a[6], beta = a[7];
-        Value cPtr = elementPtr(e, C, a[5], a[4], row, col, batch);
+        Value cPtr = elementPtr(e, C, a[5], a[4], row, col, batch, cTy);
         Value sum = sumSlices(e, W, M, N, kg, row, col, batch);
         Value betaZero = arith::CmpFOp::create(
             b, e.loc, arith::CmpFPredicate::OEQ, beta, e.cf(0.0));
         auto ifOp = scf::IfOp::create(b, e.loc, betaZero, true);
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(ifOp.thenBlock());
-        e.storeVector(cPtr, {sum});
+        e.storeVector(cPtr, {e.convert(sum, cTy)});
         b.setInsertionPointToStart(ifOp.elseBlock());
-        e.storeVector(cPtr,
-                      {e.fadd(e.fmul(beta, e.loadVector(cPtr, 1)[0]), sum)});
+        Value old = e.convert(e.loadVector(cPtr, 1, cTy)[0], e.elemTy);
+        e.storeVector(cPtr, {e.convert(e.fadd(e.fmul(beta, old), sum), cTy)});
       });
 }
 

@@ -20,7 +20,9 @@
 namespace isaac {
 
 /// Every legal configuration for (dtype, chip), in a fixed order: nested
-/// loops over ml, ms, nl, ns, kl, u, ks, vec, kg (outermost first).
+/// loops over ml, ms, nl, ns, kl, u, ks, vec, kg (outermost first) for f32
+/// and f64 (the simt family); for f16 and bf16 the mma family's space
+/// (forEachLegalMmaConfig, isaac/Model/Mma.h).
 const std::vector<GemmConfig> &legalConfigs(DType dtype,
                                             const ChipLimits &chip);
 
