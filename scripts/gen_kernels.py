@@ -10,6 +10,10 @@
       op's dtype and layout, so that isaac-bench can re-benchmark the top-k;
       LIST, if given, receives 'M N K KERNEL' lines for isaac-bench
       --candidates (each op's own top-k).
+  gen_kernels.py mma > mma.mlir
+      the tensor-core (mma family) check kernels: f16 and bf16 operands
+      with C of the same type or f32, KG 1 and > 1, stages 2..5, small and
+      large tiles, each in the four layouts.
   gen_kernels.py fused > fused.mlir
       the fused-epilogue sweep kernels: isaac.gemm ops with bias, scaling,
       residual, gelu (tanh and erf forms), sigmoid, silu, clamp, f16 and
@@ -174,19 +178,28 @@ FUSED = [
 ]
 
 
+# The element types of A/B and C of a types token (docs/abi.md).
+TYPES = {"f32": ("f32", "f32"), "f64": ("f64", "f64"), "f16": ("f16", "f16"),
+         "bf16": ("bf16", "bf16"), "f16f32": ("f16", "f32"),
+         "bf16f32": ("bf16", "f32")}
+
+
 def func(name, dtype, m, n, k, layout, config=None):
     """A func.func holding one M x N x K linalg.matmul of `layout` (A and B
-    transposed through the indexing maps), with isaac.config if given."""
+    transposed through the indexing maps) with the element types of the
+    types token `dtype`, with isaac.config if given."""
+    ab, ct = TYPES[dtype]
     am, bm = MAPS[layout[0]][0], MAPS[layout[1]][1]
     a = (m, k) if layout[0] == "n" else (k, m)
     b = (k, n) if layout[1] == "n" else (n, k)
-    t = lambda s: "memref<%dx%dx%s>" % (s[0], s[1], dtype)
+    t = lambda s, e=ab: "memref<%dx%dx%s>" % (s[0], s[1], e)
     attr = "\n    {isaac.config = #isaac.gemm<%s>}" % config if config else ""
     return ("func.func @%s(%%A: %s, %%B: %s, %%C: %s) {\n"
             "  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> %s>, "
             "affine_map<(m, n, k) -> %s>, affine_map<(m, n, k) -> (m, n)>]\n"
             "    ins(%%A, %%B : %s, %s) outs(%%C : %s)%s\n  return\n}\n"
-            % (name, t(a), t(b), t((m, n)), am, bm, t(a), t(b), t((m, n)), attr))
+            % (name, t(a), t(b), t((m, n), ct), am, bm, t(a), t(b),
+               t((m, n), ct), attr))
 
 
 def kernel_name(dtype, layout, config):
@@ -443,6 +456,26 @@ def epilogue_cpu(ptx_dir, rows, contract=False):
                      "\n".join(blocks) + "\n  return\n}\n")
 
 
+MMA = [
+    ("f16", "family = mma, ml = 16, nl = 8, wm = 16, wn = 8, u = 16, kl = 1, kg = 1, vec = 2, stages = 2"),
+    ("f16", "family = mma, ml = 128, nl = 64, wm = 32, wn = 32, u = 64, kl = 1, kg = 4, vec = 8, stages = 2"),
+    ("f16", "family = mma, ml = 64, nl = 128, wm = 32, wn = 64, u = 32, kl = 1, kg = 1, vec = 8, stages = 5"),
+    ("f16f32", "family = mma, ml = 128, nl = 128, wm = 64, wn = 64, u = 32, kl = 1, kg = 1, vec = 8, stages = 4"),
+    ("f16f32", "family = mma, ml = 64, nl = 64, wm = 32, wn = 32, u = 32, kl = 1, kg = 16, vec = 8, stages = 3"),
+    ("bf16", "family = mma, ml = 64, nl = 64, wm = 32, wn = 32, u = 32, kl = 2, kg = 1, vec = 8, stages = 3"),
+    ("bf16", "family = mma, ml = 128, nl = 128, wm = 64, wn = 32, u = 32, kl = 1, kg = 2, vec = 8, stages = 3"),
+    ("bf16f32", "family = mma, ml = 32, nl = 64, wm = 16, wn = 32, u = 16, kl = 1, kg = 8, vec = 4, stages = 5"),
+]
+
+
+def mma():
+    i = 0
+    for dtype, config in MMA:
+        for layout in ("nn", "nt", "tn", "tt"):
+            sys.stdout.write(gemm(i, dtype, layout, config))
+            i += 1
+
+
 def sweep():
     i = 0
     for dtype, config in SWEEP:
@@ -456,10 +489,12 @@ def parse_op(line):
     maps = re.findall(r"affine_map<\([^)]*\) -> \(([^)]*)\)>", line)
     trans_a = bool(maps) and maps[0].replace(" ", "").split(",")[-1] == "d0"
     trans_b = bool(maps) and maps[1].replace(" ", "").split(",")[-1] == "d2"
-    out_type = re.search(r"outs\([^:]*: memref<([^>]*)x(f32|f64)", line)
-    dtype = out_type.group(2)
+    out_type = re.search(r"outs\([^:]*: memref<([^>]*)x(f32|f64|f16|bf16)>",
+                         line)
     m, n = out_type.group(1).split("x")[-2:]
-    a_type = re.search(r"ins\([^:]*: memref<([^>]*)x(?:f32|f64)", line)
+    a_type = re.search(r"ins\([^:]*: memref<([^>]*)x(f32|f64|f16|bf16)>", line)
+    ab, ct = a_type.group(2), out_type.group(2)
+    dtype = ab if ab == ct else ab + ct
     a_dims = a_type.group(1).split("x")[-2:]
     k = a_dims[0] if trans_a else a_dims[1]
     layout = ("t" if trans_a else "n") + ("t" if trans_b else "n")
@@ -491,6 +526,8 @@ if __name__ == "__main__":
         sweep()
     elif len(sys.argv) in (3, 4) and sys.argv[1] == "candidates":
         candidates(sys.argv[2], sys.argv[3] if len(sys.argv) == 4 else None)
+    elif sys.argv[1:] == ["mma"]:
+        mma()
     elif sys.argv[1:] == ["fused"]:
         fused()
     elif len(sys.argv) in (3, 4) and sys.argv[1] == "overhead":

@@ -25,6 +25,10 @@ std::optional<::isaac::DType> mlir::isaac::getGemmDType(Type elementType) {
     return ::isaac::DType::F32;
   if (elementType.isF64())
     return ::isaac::DType::F64;
+  if (elementType.isF16())
+    return ::isaac::DType::F16;
+  if (elementType.isBF16())
+    return ::isaac::DType::BF16;
   return std::nullopt;
 }
 
@@ -59,9 +63,9 @@ mlir::isaac::verifyGemmConfig(function_ref<InFlightDiagnostic()> emitError,
   return diag;
 }
 
-/// Element type of the output of a GEMM-like linalg op.
-static Type getOutputElementType(linalg::LinalgOp op) {
-  return getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
+/// Element type of the operands (A) of a GEMM-like linalg op.
+static Type getOperandElementType(linalg::LinalgOp op) {
+  return getElementTypeOrSelf(op.getDpsInputOperand(0)->get().getType());
 }
 
 LogicalResult IsaacDialect::verifyOperationAttribute(Operation *op,
@@ -105,8 +109,9 @@ LogicalResult IsaacDialect::verifyOperationAttribute(Operation *op,
   // Element types isaac cannot lower are left to the lowering's remark; the
   // configuration can only be judged against a type it supports.
   Type elemTy = isa<GemmOp>(op)
-                    ? cast<GemmOp>(op).getAccumulatorType()
-                    : getOutputElementType(cast<linalg::LinalgOp>(op));
+                    ? cast<GemmOp>(op).getA().getType()
+                    : getOperandElementType(cast<linalg::LinalgOp>(op));
+  elemTy = getElementTypeOrSelf(elemTy);
   std::optional<::isaac::DType> dtype = getGemmDType(elemTy);
   if (!dtype)
     return success();

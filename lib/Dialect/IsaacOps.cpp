@@ -123,10 +123,10 @@ LogicalResult GemmOp::verify() {
                        "of each input: expected ")
            << 1 + getInputs().size() << " block arguments, got "
            << body.getNumArguments();
-  if (body.getArgument(0).getType() != aT.getElementType())
+  if (body.getArgument(0).getType() != getAccumulatorType())
     return emitOpError("epilogue's first argument must have the accumulation "
                        "type ")
-           << aT.getElementType();
+           << getAccumulatorType();
   for (auto [i, input] : llvm::enumerate(getInputs()))
     if (body.getArgument(i + 1).getType() !=
         cast<ShapedType>(input.getType()).getElementType())
@@ -176,7 +176,7 @@ LogicalResult LaunchGemmOp::verify() {
     return emitOpError("expects A and B of one element type");
   std::optional<::isaac::DType> dtype = getGemmDType(aT.getElementType());
   if (!dtype)
-    return emitOpError("expects f32 or f64 elements");
+    return emitOpError("expects f32, f64, f16 or bf16 elements");
   if (getEpilogue()) {
     std::string perr;
     std::optional<::isaac::EpilogueProgram> program =
@@ -191,10 +191,15 @@ LogicalResult LaunchGemmOp::verify() {
       return emitOpError("with an epilogue needs input_maps");
     if (failed(verifyInputMaps(err, *getInputMaps(), getInputs(), cT)))
       return failure();
-  } else if (!getInputs().empty() ||
-             cT.getElementType() != aT.getElementType()) {
-    return emitOpError("without an epilogue takes no inputs and writes C of "
-                       "the element type of A and B");
+  } else {
+    std::optional<::isaac::DType> cType = getGemmDType(cT.getElementType());
+    ::isaac::GemmTypes types;
+    types.ab = *dtype;
+    types.c = cType.value_or(*dtype);
+    if (!getInputs().empty() || !cType || !types.isValid())
+      return emitOpError("without an epilogue takes no inputs and writes C "
+                         "of the element type of A and B, or f32 for 16-bit "
+                         "A and B");
   }
   return verifyGemmConfig([&] { return emitOpError(); },
                           getConfig().getConfig(), *dtype,

@@ -14,11 +14,16 @@
 //   time       = max(compute, memory) + launches + split-K traffic
 //
 // Its constants are H100 figures (docs/tuning.md); it only has to rank
-// configurations sensibly where no trained model exists.
+// configurations sensibly where no trained model exists. The mma family has
+// a model of its own (mmaCost below): tensor-core rates instead of FMA
+// lanes, ldmatrix traffic, and the latency its cp.async stages hide.
 //
 //===----------------------------------------------------------------------===//
 
 #include "isaac/Model/AnalyticModel.h"
+
+#include "isaac/Model/Chip.h"
+#include "isaac/Model/Mma.h"
 
 #include <algorithm>
 #include <cmath>
@@ -44,8 +49,111 @@ ChipPerf isaac::getChipPerf(const ChipLimits &chip) {
   return p;
 }
 
+double isaac::mmaSyncTflops(const ChipLimits &chip) {
+  const ChipInfo *info = findChip(chip.chip);
+  double peak = info ? info->peakF16TensorTflops : 0;
+  // Unknown rate: dense FP16 tensor throughput is 8x (Ampere and later
+  // consumer parts) to 16x (A100, H100) the FP32 rate; take the lower.
+  if (peak <= 0 && info && info->peakF32Tflops > 0)
+    peak = 8 * info->peakF32Tflops;
+  if (peak <= 0)
+    peak = 989;
+  // Hopper's datasheet rate is wgmma's; warp-level mma.sync issues at
+  // about 60% of it (an estimate, to be replaced by measurements).
+  if (chip.chip.rfind("sm_90", 0) == 0)
+    peak *= 0.6;
+  return peak;
+}
+
+/// The analytic model of the mma family: per stage of depth U, a block
+/// spends the larger of its tensor-core time, its shared-memory time
+/// (ldmatrix reads and cp.async writes) and its issue time; `stages - 1`
+/// tiles in flight must cover the global latency.
+static double mmaCost(const GemmShape &s, const GemmConfig &c,
+                      const ChipLimits &chip) {
+  ChipPerf p = getChipPerf(chip);
+  const double esz = dtypeBytes(s.dtype);
+  const double cBytesPerElem = dtypeBytes(s.cType);
+  auto cdiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
+  int sms = std::max(chip.numSMs, 1);
+  double tensorFlopsPerClk = mmaSyncTflops(chip) * 1e12 / (sms * p.clockHz);
+
+  // Occupancy.
+  int t = c.threads();
+  int regs = ((estimateMmaRegisters(c, s.dtype) + 7) / 8) * 8;
+  int smem = getMmaSharedLayout(c, s.dtype).bytes + 1024; // + reserved
+  int perSM = std::min({p.maxThreadsPerSM / t, p.maxBlocksPerSM,
+                        p.smemPerSM / smem, chip.regsPerBlock / (regs * t)});
+  if (perSM <= 0)
+    return INFINITY;
+  int64_t kSlice = cdiv(cdiv(s.k, c.kg), c.u) * c.u;
+  int64_t blocks = cdiv(s.m, c.ml) * cdiv(s.n, c.nl) * s.batch * c.kg;
+  int64_t waves = cdiv(blocks, int64_t(sms) * perSM);
+  double resident = std::min<double>(perSM, double(blocks) / sms);
+  resident = std::max(resident, 1.0);
+
+  // One stage of one block, in cycles of an SM it would have alone.
+  double warps = t / 32.0;
+  double mmaClk = 2.0 * c.ml * c.nl * c.u / tensorFlopsPerClk;
+  // Each SM sub-partition (4) needs a warp issuing mma to keep its tensor
+  // core busy.
+  mmaClk /= std::min(1.0, resident * warps / 4.0);
+  double ldsBytes = double(c.ml) * c.nl * c.u * esz * (1.0 / c.wm + 1.0 / c.wn);
+  double cpBytes = double(c.ml + c.nl) * c.u * esz;
+  double smemClk = (ldsBytes + cpBytes) / p.smemBytesPerClkPerSM;
+  // Warp instructions: the mma.syncs, ldmatrix (one per 16x16 of A or B
+  // per warp and k-step), each copy with its address (about 8 per
+  // thread), loop and barrier; 4 schedulers issue one per cycle each. They
+  // overlap the tensor cores and shared memory only in part, and every
+  // stage ends at a barrier.
+  double ksteps = c.u / 16.0;
+  double mmas = c.ml / 16.0 * c.nl / 8.0 * ksteps;
+  double ldmatrix =
+      (double(c.nl) / c.wn * c.ml / 16.0 + double(c.ml) / c.wm * c.nl / 16.0) *
+      ksteps;
+  double copies = double(c.ml + c.nl) * c.u / c.vec / 32.0 * 8.0;
+  double issueClk = (mmas + ldmatrix + copies + warps * 20.0) / 4.0;
+  const double barrierClk = 40;
+  double stageClk = std::max(mmaClk, smemClk) + 0.5 * issueClk + barrierClk;
+  // The SM runs `resident` blocks; the stages in flight hide the latency,
+  // all but a tenth of it (its variation under load), which deeper
+  // pipelines also shrink.
+  double hide = p.globalLatencyClk / std::max(1, c.stages - 1);
+  double roundClk = std::max(resident * stageClk, hide) + 0.1 * hide;
+  double kTiles = double(kSlice) / c.u;
+  double epilogueClk = double(c.ml) * c.nl * 4.0 / 64.0; // f32 values out
+  double compute =
+      waves *
+      (kTiles * roundClk + p.globalLatencyClk + resident * epilogueClk) /
+      p.clockHz;
+
+  // Memory: every block streams its A and B panels through L2; DRAM sees
+  // each operand once and C once (twice with beta).
+  double l2Bytes = double(blocks) * (c.ml + c.nl) * kSlice * esz;
+  double cBytes = double(s.m) * s.n * s.batch * cBytesPerElem;
+  double dramBytes =
+      (double(s.m) * s.k + double(s.k) * s.n) * s.batch * esz + 2 * cBytes;
+  double memory =
+      std::max(dramBytes / p.dramBytesPerSec, l2Bytes / p.l2BytesPerSec);
+
+  double extra = p.launchSeconds;
+  if (c.kg > 1) {
+    // f32 partial sums of KG slices through L2 (atomics, or the workspace
+    // and its reducer for a 16-bit C), and a second launch.
+    double partial = double(s.m) * s.n * s.batch * 4.0;
+    extra += p.launchSeconds + c.kg * partial / p.l2BytesPerSec +
+             2 * cBytes / p.dramBytesPerSec;
+  }
+  if (c.kl > 1)
+    extra += waves * (c.kl - 1) * double(c.ml) * c.nl * 4.0 /
+             p.smemBytesPerClkPerSM * 2 / p.clockHz;
+  return std::max(compute, memory) + extra;
+}
+
 double isaac::analyticCost(const GemmShape &s, const GemmConfig &c,
                            const ChipLimits &chip) {
+  if (c.family == GemmFamily::Mma)
+    return mmaCost(s, c, chip);
   ChipPerf p = getChipPerf(chip);
   const double esz = dtypeBytes(s.dtype);
   const double fmaRate =

@@ -262,6 +262,14 @@ static void checkAll(const GemmConfig &c, DType dtype, const ChipLimits &chip,
     checkMmaRules(c, dtype, chip, r);
     return;
   }
+  // The simt generator computes on f32 and f64 scalars; 16-bit operands
+  // are the mma family's.
+  if (dtype != DType::F32 && dtype != DType::F64 && !r.fail("simt-type", [&] {
+        return std::string("the simt family computes on f32 and f64 "
+                           "operands, not ") +
+               dtypeName(dtype) + " (use family = mma)";
+      }))
+    return;
   int t = c.threads();
   int vecBytes = c.vec * dtypeBytes(dtype);
   if (vecBytes > kMaxVectorBytes && !r.fail("vector-width", [&] {

@@ -1,23 +1,236 @@
 //===- MmaLegality.cpp - Legality rules of the mma family -----------------===//
 //
-// The rules of configurations of the mma family (warp-level mma.sync
-// kernels). Until the mma generator exists no such configuration can be
-// compiled, so every one is refused, by the `family` rule. Its shared
-// memory (mmaSharedMemoryBytes) is what the generator allocates.
+// The rules a configuration of the mma family (warp-level mma.sync
+// kernels, lib/Transforms/MmaKernelBuilder.cpp) must follow beyond the
+// power-of-two and range rules of GemmParams.def, and the geometry they and
+// the generator share (isaac/Model/Mma.h):
+//
+//   mma-type          the operand type has an mma.sync shape on the chip
+//   warp-tile         wm, wn multiples of the instruction's m and n; ml, nl
+//                     multiples of wm, wn
+//   k-depth           u a multiple of the instruction's k times kl
+//   threads-per-block 32 * (ml/wm) * (nl/wn) * kl at most the chip's limit
+//   vector-width      vec elements are 4, 8 or 16 bytes (a cp.async size)
+//   shared-memory     every stage (and the KL partials) in the chip's
+//                     dynamic shared memory per block
+//   registers         the estimate within 255 per thread and the block's
+//                     register file
 //
 //===----------------------------------------------------------------------===//
 
 #include "LegalityRules.h"
 
+#include "isaac/Model/Chip.h"
+#include "isaac/Model/Mma.h"
+
+#include <algorithm>
+#include <sstream>
+
 using namespace isaac;
 
-void isaac::checkMmaRules(const GemmConfig &, DType, const ChipLimits &,
-                          Report &r) {
-  r.fail("family",
-         [] { return std::string("the mma family is not compiled yet"); });
+std::optional<MmaInstr> isaac::mmaInstruction(DType ab) {
+  switch (ab) {
+  case DType::F16:
+  case DType::BF16:
+    return MmaInstr{16, 8, 16};
+  default:
+    return std::nullopt;
+  }
+}
+
+MmaSharedLayout isaac::getMmaSharedLayout(const GemmConfig &c, DType ab) {
+  MmaSharedLayout s;
+  int esz = dtypeBytes(ab);
+  s.tileBytesA = c.ml * c.u * esz;
+  s.tileBytesB = c.nl * c.u * esz;
+  s.stageBytes = s.tileBytesA + s.tileBytesB;
+  s.reduceBytes = (c.kl - 1) * c.ml * c.nl * 4;
+  s.bytes = std::max(c.stages * s.stageBytes, s.reduceBytes);
+  return s;
 }
 
 int isaac::mmaSharedMemoryBytes(const GemmConfig &c, DType dtype) {
-  // `stages` buffers of an ML×U tile of A and a U×NL tile of B.
-  return c.stages * c.u * (c.ml + c.nl) * dtypeBytes(dtype);
+  return getMmaSharedLayout(c, dtype).bytes;
+}
+
+static int ceilDiv(int a, int b) { return (a + b - 1) / b; }
+
+int isaac::mmaCopiesPerThreadA(const GemmConfig &c) {
+  return ceilDiv(c.ml * c.u / c.vec, c.threads());
+}
+int isaac::mmaCopiesPerThreadB(const GemmConfig &c) {
+  return ceilDiv(c.nl * c.u / c.vec, c.threads());
+}
+
+int isaac::estimateMmaRegisters(const GemmConfig &c, DType ab) {
+  (void)ab; // 16-bit operands: two per 32-bit fragment register
+  int acc = c.wm * c.wn / 32;
+  int frag = (c.wm / 16) * 4 + (c.wn / 8) * 2;
+  int copies = 2 * (mmaCopiesPerThreadA(c) + mmaCopiesPerThreadB(c));
+  // Indices, swizzled offsets, predicates, loop state and the epilogue.
+  const int overhead = 40;
+  return acc + frag + copies + overhead;
+}
+
+void isaac::checkMmaRules(const GemmConfig &c, DType dtype,
+                          const ChipLimits &chip, Report &r) {
+  const ChipInfo *info = findChip(chip.chip);
+  std::optional<MmaInstr> instr = mmaInstruction(dtype);
+  if (!instr) {
+    r.fail("mma-type", [&] {
+      return std::string("the mma family has no instruction for ") +
+             dtypeName(dtype) + " operands (f16, bf16)";
+    });
+    return;
+  }
+  if (info && !info->hasMmaSync) {
+    r.fail("mma-type", [&] { return chip.chip + " has no mma.sync"; });
+    return;
+  }
+
+  bool tilesOk = true;
+  auto tileRule = [&](bool ok, auto message) {
+    if (ok)
+      return true;
+    tilesOk = false;
+    return r.fail("warp-tile", message);
+  };
+  if (!tileRule(c.wm % instr->m == 0, [&] {
+        return "wm = " + std::to_string(c.wm) +
+               " is not a multiple of the instruction's m = " +
+               std::to_string(instr->m);
+      }))
+    return;
+  if (!tileRule(c.wn % instr->n == 0, [&] {
+        return "wn = " + std::to_string(c.wn) +
+               " is not a multiple of the instruction's n = " +
+               std::to_string(instr->n);
+      }))
+    return;
+  if (!tileRule(c.ml % c.wm == 0, [&] {
+        return "ml = " + std::to_string(c.ml) +
+               " is not a multiple of wm = " + std::to_string(c.wm);
+      }))
+    return;
+  if (!tileRule(c.nl % c.wn == 0, [&] {
+        return "nl = " + std::to_string(c.nl) +
+               " is not a multiple of wn = " + std::to_string(c.wn);
+      }))
+    return;
+  if (c.u % (instr->k * c.kl) != 0) {
+    tilesOk = false;
+    if (!r.fail("k-depth", [&] {
+          return "u = " + std::to_string(c.u) +
+                 " is not a multiple of the instruction's k times kl = " +
+                 std::to_string(instr->k) + " * " + std::to_string(c.kl);
+        }))
+      return;
+  }
+  // The resource rules divide by the quantities above.
+  if (!tilesOk)
+    return;
+
+  int t = c.threads();
+  if (t > chip.maxThreadsPerBlock && !r.fail("threads-per-block", [&] {
+        std::ostringstream os;
+        os << "32 * (ml/wm) * (nl/wn) * kl = 32 * " << mmaWarpsM(c) << " * "
+           << mmaWarpsN(c) << " * " << c.kl << " = " << t
+           << " threads per block; at most " << chip.maxThreadsPerBlock;
+        return os.str();
+      }))
+    return;
+
+  int vecBytes = c.vec * dtypeBytes(dtype);
+  if (vecBytes != 4 && vecBytes != 8 && vecBytes != 16 &&
+      !r.fail("vector-width", [&] {
+        return "vec = " + std::to_string(c.vec) + " " + dtypeName(dtype) +
+               " elements is " + std::to_string(vecBytes) +
+               " bytes; cp.async copies 4, 8 or 16 bytes";
+      }))
+    return;
+
+  MmaSharedLayout s = getMmaSharedLayout(c, dtype);
+  int smemLimit = info ? info->maxDynamicSmemPerBlock : chip.staticSmemPerBlock;
+  if (s.bytes > smemLimit && !r.fail("shared-memory", [&] {
+        return "needs " + std::to_string(s.bytes) +
+               " bytes of shared memory (" + std::to_string(c.stages) +
+               " stages of " + std::to_string(s.stageBytes) + " bytes); " +
+               chip.chip + " allows " + std::to_string(smemLimit) +
+               " bytes of dynamic shared memory per block";
+      }))
+    return;
+
+  int regs = estimateMmaRegisters(c, dtype);
+  if (regs > chip.maxRegsPerThread)
+    r.fail("registers", [&] {
+      return "needs about " + std::to_string(regs) + " registers per thread; " +
+             chip.chip + " allows " + std::to_string(chip.maxRegsPerThread);
+    });
+  else if (regs * t > chip.regsPerBlock)
+    r.fail("registers", [&] {
+      return "needs about " + std::to_string(regs) + " x " + std::to_string(t) +
+             " = " + std::to_string(regs * t) + " registers per block; " +
+             chip.chip + " has " + std::to_string(chip.regsPerBlock);
+    });
+}
+
+void isaac::forEachLegalMmaConfig(
+    DType dtype, const ChipLimits &chip,
+    const std::function<void(const GemmConfig &)> &visit) {
+  std::optional<MmaInstr> instr = mmaInstruction(dtype);
+  if (!instr)
+    return;
+  auto values = [](GemmParam p) {
+    return familyParamValues(GemmFamily::Mma, p);
+  };
+  const std::vector<int> mls = values(GemmParam::ml),
+                         nls = values(GemmParam::nl),
+                         wms = values(GemmParam::wm),
+                         wns = values(GemmParam::wn), us = values(GemmParam::u),
+                         kls = values(GemmParam::kl),
+                         kgs = values(GemmParam::kg),
+                         vecs = values(GemmParam::vec),
+                         stagess = values(GemmParam::stages);
+  GemmConfig c;
+  c.family = GemmFamily::Mma;
+  // The structural rules prune the loops; checkGemmLegality (isLegal) has
+  // the last word on every candidate.
+  for (int ml : mls)
+    for (int wm : wms) {
+      if (wm > ml || ml % wm != 0 || wm % instr->m != 0)
+        continue;
+      for (int nl : nls)
+        for (int wn : wns) {
+          if (wn > nl || nl % wn != 0 || wn % instr->n != 0)
+            continue;
+          int warps = (ml / wm) * (nl / wn);
+          for (int kl : kls) {
+            if (32 * warps * kl > chip.maxThreadsPerBlock)
+              break;
+            for (int u : us) {
+              if (u % (instr->k * kl) != 0)
+                continue;
+              for (int vec : vecs)
+                for (int stages : stagess) {
+                  c.ml = ml;
+                  c.nl = nl;
+                  c.wm = wm;
+                  c.wn = wn;
+                  c.u = u;
+                  c.kl = kl;
+                  c.vec = vec;
+                  c.stages = stages;
+                  // KG enters only the range rule: one check for all.
+                  c.kg = 1;
+                  if (!isLegal(c, dtype, chip))
+                    continue;
+                  for (int kg : kgs) {
+                    c.kg = kg;
+                    visit(c);
+                  }
+                }
+            }
+          }
+        }
+    }
 }

@@ -2,6 +2,8 @@
 
 #include "isaac/Model/Search.h"
 
+#include "isaac/Model/Mma.h"
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -139,9 +141,19 @@ isaac::legalConfigs(DType dtype, const ChipLimits &chip, GemmFamily family) {
   if (it != cache.end())
     return it->second;
   std::vector<GemmConfig> out;
-  forEachLegalConfig(family, dtype, chip,
-                     [&](const GemmConfig &c) { out.push_back(c); });
+  auto add = [&](const GemmConfig &c) { out.push_back(c); };
+  if (family == GemmFamily::Mma)
+    forEachLegalMmaConfig(dtype, chip, add);
+  else
+    forEachLegalConfig(family, dtype, chip, add);
   return cache.emplace(key, std::move(out)).first->second;
+}
+
+const std::vector<GemmConfig> &isaac::legalConfigs(DType dtype,
+                                                   const ChipLimits &chip) {
+  return legalConfigs(dtype, chip,
+                      mmaInstruction(dtype) ? GemmFamily::Mma
+                                            : GemmFamily::Simt);
 }
 
 void TopK::offer(const GemmConfig &c, double t) {

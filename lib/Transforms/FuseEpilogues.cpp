@@ -126,7 +126,12 @@ buildGemm(RewriterBase &rewriter, Location loc, Value a, Value b, bool transA,
           function_ref<Value(OpBuilder &, ValueRange)> buildBody) {
   SmallVector<Value> inputValues;
   SmallVector<Attribute> maps;
-  SmallVector<Type> argTypes = {cast<ShapedType>(a.getType()).getElementType()};
+  // The accumulated value: f32 for 16-bit operands (GemmOp's accumulation
+  // type), else the operands' type.
+  Type abTy = cast<ShapedType>(a.getType()).getElementType();
+  Type accTy =
+      abTy.isF16() || abTy.isBF16() ? Type(rewriter.getF32Type()) : abTy;
+  SmallVector<Type> argTypes = {accTy};
   SmallVector<Location> argLocs = {loc};
   for (const Input &in : inputs) {
     inputValues.push_back(in.value);
@@ -154,7 +159,7 @@ static GemmOp formGemm(RewriterBase &rewriter, linalg::LinalgOp op,
                        const GemmMatch &match) {
   Location loc = op.getLoc();
   Value init = match.c;
-  Type accTy = cast<ShapedType>(init.getType()).getElementType();
+  Type outTy = cast<ShapedType>(init.getType()).getElementType();
   std::optional<double> fillValue;
   if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
     auto cst = fill.value().getDefiningOp<arith::ConstantOp>();
@@ -169,19 +174,32 @@ static GemmOp formGemm(RewriterBase &rewriter, linalg::LinalgOp op,
   if (!fillValue) // C += A·B: the old C is an input read in place.
     inputs.push_back({init, rewriter.getMultiDimIdentityMap(rank)});
   rewriter.setInsertionPoint(op);
-  GemmOp gemm =
-      buildGemm(rewriter, loc, match.a, match.b, match.shape.layout.transA,
-                match.shape.layout.transB, inputs, init,
-                [&](OpBuilder &b, ValueRange args) -> Value {
-                  if (!fillValue)
-                    return arith::AddFOp::create(b, loc, args[1], args[0]);
-                  // A zero fill (of either sign) is beta = 0: C is never read.
-                  if (*fillValue == 0.0)
-                    return args[0];
-                  Value c = arith::ConstantOp::create(
-                      b, loc, b.getFloatAttr(accTy, *fillValue));
-                  return arith::AddFOp::create(b, loc, c, args[0]);
-                });
+  GemmOp gemm = buildGemm(
+      rewriter, loc, match.a, match.b, match.shape.layout.transA,
+      match.shape.layout.transB, inputs, init,
+      [&](OpBuilder &b, ValueRange args) -> Value {
+        // The sum is formed in the accumulation type (f32 for
+        // 16-bit operands) and rounded once to C's type.
+        Type accTy = args[0].getType();
+        auto convert = [&](Value v, Type to) -> Value {
+          unsigned from = v.getType().getIntOrFloatBitWidth();
+          if (v.getType() == to)
+            return v;
+          if (to.getIntOrFloatBitWidth() > from)
+            return arith::ExtFOp::create(b, loc, to, v);
+          return arith::TruncFOp::create(b, loc, to, v);
+        };
+        if (!fillValue)
+          return convert(
+              arith::AddFOp::create(b, loc, convert(args[1], accTy), args[0]),
+              outTy);
+        // A zero fill (of either sign) is beta = 0: C is never read.
+        if (*fillValue == 0.0)
+          return convert(args[0], outTy);
+        Value c = arith::ConstantOp::create(b, loc,
+                                            b.getFloatAttr(accTy, *fillValue));
+        return convert(arith::AddFOp::create(b, loc, c, args[0]), outTy);
+      });
   for (NamedAttribute attr : op->getDiscardableAttrs())
     gemm->setAttr(attr.getName(), attr.getValue());
   rewriter.replaceOp(op, gemm.getResults());

@@ -31,6 +31,7 @@
 #include "EpilogueCodegen.h"
 #include "KernelArgs.h"
 #include "KernelEmitter.h"
+#include "MmaKernelBuilder.h"
 
 #include "isaac/Model/Legality.h"
 
@@ -47,7 +48,7 @@ using ::isaac::GemmConfig;
 std::string GemmKernelSpec::kernelName() const {
   ::isaac::GemmKernelName name;
   name.types.ab = dtype;
-  name.types.c = dtype;
+  name.types.c = epilogue ? dtype : cType;
   name.layout = layout;
   name.config = config;
   if (epilogue)
@@ -731,6 +732,8 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
 gpu::GPUFuncOp mlir::isaac::buildGemmKernel(OpBuilder &builder,
                                             gpu::GPUModuleOp module,
                                             const GemmKernelSpec &spec) {
+  if (spec.config.family == ::isaac::GemmFamily::Mma)
+    return buildMmaGemmKernel(builder, module, spec);
   OpBuilder::InsertionGuard guard(builder);
   Location loc = module.getLoc();
   std::string name = spec.kernelName();

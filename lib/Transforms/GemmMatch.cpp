@@ -59,14 +59,43 @@ static LogicalResult checkOperands(ArrayRef<Value> operands, unsigned rank,
 static std::string unsupportedType(Type t, const char *what) {
   std::string s;
   llvm::raw_string_ostream os(s);
-  os << what << " " << t << " is not supported (f32, f64)";
+  os << what << " " << t << " is not supported (f32, f64, f16, bf16)";
   return s;
+}
+
+/// The element types of a GEMM with operands `ab` and output `c`, if isaac
+/// compiles that combination: A, B and C of one type (f32, f64, f16,
+/// bf16), or 16-bit A and B with an f32 C. Otherwise `reason` says why.
+static std::optional<::isaac::GemmTypes> matchTypes(Type ab, Type c,
+                                                    std::string &reason) {
+  std::optional<::isaac::DType> abType = getGemmDType(ab);
+  if (!abType) {
+    reason = unsupportedType(ab, "element type");
+    return std::nullopt;
+  }
+  std::optional<::isaac::DType> cType = getGemmDType(c);
+  ::isaac::GemmTypes types;
+  types.ab = *abType;
+  types.c = cType.value_or(*abType);
+  if (!cType || !types.isValid()) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << "an output of " << c << " with " << ab << " operands is not "
+       << "supported (C of the operands' type";
+    if (*abType == ::isaac::DType::F16 || *abType == ::isaac::DType::BF16)
+      os << ", or f32";
+    os << ")";
+    reason = s;
+    return std::nullopt;
+  }
+  return types;
 }
 
 /// The shape of a GEMM whose operands passed checkOperands.
 static FailureOr<GemmMatch> finish(Value a, Value b, Value c, bool batched,
                                    ::isaac::GemmLayout layout,
-                                   ::isaac::DType dtype, std::string &reason) {
+                                   ::isaac::DType dtype, ::isaac::DType cType,
+                                   std::string &reason) {
   GemmMatch match{a, b, c, {}};
   auto cT = cast<ShapedType>(c.getType());
   auto aT = cast<ShapedType>(a.getType());
@@ -76,7 +105,7 @@ static FailureOr<GemmMatch> finish(Value a, Value b, Value c, bool batched,
   match.shape.k = aT.getDimSize(bo + (layout.transA ? 0 : 1));
   match.shape.batch = batched ? cT.getDimSize(0) : 1;
   match.shape.dtype = dtype;
-  match.shape.cType = dtype; // checkOperands: C has the operands' type
+  match.shape.cType = cType;
   match.shape.layout = layout;
   const int64_t limit = (int64_t(1) << 31) - 1;
   if (match.shape.m > limit || match.shape.n > limit || match.shape.k > limit) {
@@ -94,15 +123,24 @@ static FailureOr<GemmMatch> matchGemmOp(GemmOp op, std::string &reason) {
   unsigned rank = op.getIterationRank();
   if (failed(checkOperands({op.getA(), op.getB(), op.getInit()}, rank, reason)))
     return failure();
-  Type accTy = op.getAccumulatorType();
-  std::optional<::isaac::DType> dtype = getGemmDType(accTy);
+  Type abTy = cast<ShapedType>(op.getA().getType()).getElementType();
+  std::optional<::isaac::DType> dtype = getGemmDType(abTy);
   if (!dtype) {
-    reason = unsupportedType(accTy, "accumulation type");
+    reason = unsupportedType(abTy, "element type");
     return failure();
   }
+  // The epilogue converts to C's type; where A, B and C have no kernel
+  // name of their own (an f32 GEMM into f16, say) the shape records the
+  // accumulator's, which the kernel computes in.
+  ::isaac::GemmTypes types;
+  types.ab = *dtype;
+  types.c = getGemmDType(getElementTypeOrSelf(op.getInit().getType()))
+                .value_or(*dtype);
+  if (!types.isValid())
+    types.c = types.accumulator();
   ::isaac::GemmLayout layout{op.getTransposeA(), op.getTransposeB()};
   return finish(op.getA(), op.getB(), op.getInit(), op.isBatched(), layout,
-                *dtype, reason);
+                *dtype, types.c, reason);
 }
 
 FailureOr<GemmMatch> mlir::isaac::matchGemm(Operation *op,
@@ -126,17 +164,18 @@ FailureOr<GemmMatch> mlir::isaac::matchGemm(Operation *op,
   Value c = linalgOp.getDpsInitOperand(0)->get();
   if (failed(checkOperands({a, b, c}, rank, reason)))
     return failure();
-  Type elemTy = cast<ShapedType>(c.getType()).getElementType();
-  std::optional<::isaac::DType> dtype = getGemmDType(elemTy);
-  if (!dtype) {
-    reason = unsupportedType(elemTy, "element type");
+  Type abTy = cast<ShapedType>(a.getType()).getElementType();
+  if (cast<ShapedType>(b.getType()).getElementType() != abTy) {
+    reason = "A and B of different element types are not supported";
     return failure();
   }
-  if (cast<ShapedType>(a.getType()).getElementType() != elemTy ||
-      cast<ShapedType>(b.getType()).getElementType() != elemTy) {
-    reason = "mixed element types are not supported";
+  // linalg.matmul converts its operands to C's type before multiplying;
+  // isaac accumulates 16-bit operands in f32 whatever C's type (an f16 or
+  // bf16 C is rounded once, at the end).
+  std::optional<::isaac::GemmTypes> types =
+      matchTypes(abTy, cast<ShapedType>(c.getType()).getElementType(), reason);
+  if (!types)
     return failure();
-  }
 
   // Loop dimensions: [batch,] m, n, k.
   MLIRContext *ctx = op->getContext();
@@ -171,5 +210,5 @@ FailureOr<GemmMatch> mlir::isaac::matchGemm(Operation *op,
     reason = "indexing map of C is not (m, n)";
     return failure();
   }
-  return finish(a, b, c, batched, layout, *dtype, reason);
+  return finish(a, b, c, batched, layout, types->ab, types->c, reason);
 }

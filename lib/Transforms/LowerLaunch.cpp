@@ -49,9 +49,14 @@ static std::string kernelHeader(LaunchGemmOp launch, StringRef chip) {
     epilogue =
         ::isaac::EpilogueProgram::parse(launch.getEpilogue()->str(), err);
   }
+  // The types token of the kernel name: C's own type for a plain kernel
+  // (f16f32, bf16f32), the operands' for a fused one (its epilogue names
+  // the output type).
   ::isaac::GemmTypes types;
   types.ab = dtype;
-  types.c = dtype;
+  types.c = epilogue ? dtype
+                     : *getGemmDType(cast<MemRefType>(launch.getC().getType())
+                                         .getElementType());
   std::string s;
   llvm::raw_string_ostream os(s);
   os << "// isaac.config = #isaac.gemm<" << c.str() << ">\n";

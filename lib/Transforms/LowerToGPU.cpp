@@ -101,28 +101,72 @@ namespace {
 struct EpilogueKind {
   std::optional<::isaac::EpilogueProgram> fused; ///< none: a plain GEMM
   double beta = 0;                               ///< plain GEMMs only
+  ::isaac::DType cType = ::isaac::DType::F32;    ///< plain GEMMs only
 };
 
+/// The beta of a plain GEMM whose epilogue is `p`, or nullopt if `p` is
+/// not one: x (beta = 0) or x + C with C the output itself, read in place
+/// (beta = 1), each possibly converted to C's type (16-bit C of an f32
+/// accumulator), C's old value converted to the accumulator's.
+static std::optional<double> plainBeta(GemmOp op,
+                                       const ::isaac::EpilogueProgram &p) {
+  std::vector<bool> used(p.insts.size());
+  int first = 1 + p.numInputs(); // value number of insts[0]
+  auto inst = [&](int v) -> const ::isaac::EpilogueInst * {
+    if (v < first)
+      return nullptr;
+    used[v - first] = true;
+    return &p.insts[v - first];
+  };
+  auto isConversion = [](const ::isaac::EpilogueInst *i) {
+    return i && (i->op == ::isaac::EpilogueOp::TruncF ||
+                 i->op == ::isaac::EpilogueOp::ExtF);
+  };
+  int v = p.result;
+  if (const ::isaac::EpilogueInst *i = inst(v); isConversion(i))
+    v = i->args[0];
+  std::optional<double> beta;
+  if (v == 0 && p.numInputs() == 0) {
+    beta = 0;
+  } else if (const ::isaac::EpilogueInst *add = inst(v);
+             add && add->op == ::isaac::EpilogueOp::AddF &&
+             p.numInputs() == 1 && p.inputTypes[0] == p.outType &&
+             op.getInputs()[0] == op.getInit() &&
+             cast<AffineMapAttr>(op.getInputMaps()[0])
+                 .getValue()
+                 .isIdentity()) {
+    int other = add->args[0] == 0 ? add->args[1] : add->args[0];
+    if (add->args[0] == 0 || add->args[1] == 0) {
+      if (const ::isaac::EpilogueInst *i = inst(other); isConversion(i))
+        other = i->args[0];
+      if (other == 1)
+        beta = 1;
+    }
+  }
+  // Nothing else may be computed (all instructions are the ones above).
+  if (!beta || llvm::is_contained(used, false))
+    return std::nullopt;
+  return beta;
+}
+
 /// Classifies the epilogue of `op`: the identity (beta = 0), `x + C` with C
-/// the output itself in place (beta = 1), or a fused program.
-static FailureOr<EpilogueKind> classify(GemmOp op, std::string &why) {
+/// the output itself in place (beta = 1), or a fused program. A plain GEMM
+/// writes C in the program's output type when A, B and that type name a
+/// kernel (docs/abi.md); otherwise the conversion makes it fused.
+static FailureOr<EpilogueKind> classify(GemmOp op, ::isaac::DType ab,
+                                        std::string &why) {
   FailureOr<::isaac::EpilogueProgram> program =
       buildEpilogueProgram(op.getEpilogue(), why);
   if (failed(program))
     return failure();
   EpilogueKind kind;
-  if (program->isIdentity())
-    return kind;
-  if (program->numInputs() == 1 && program->insts.size() == 1 &&
-      program->result == 2 && program->outType == program->accType &&
-      program->inputTypes[0] == program->accType &&
-      op.getInputs()[0] == op.getInit() &&
-      cast<AffineMapAttr>(op.getInputMaps()[0]).getValue().isIdentity()) {
-    const ::isaac::EpilogueInst &inst = program->insts[0];
-    if (inst.op == ::isaac::EpilogueOp::AddF &&
-        (inst.args == std::vector<int>{0, 1} ||
-         inst.args == std::vector<int>{1, 0})) {
-      kind.beta = 1;
+  ::isaac::GemmTypes types;
+  types.ab = ab;
+  types.c = program->outType;
+  if (types.isValid()) {
+    if (std::optional<double> beta = plainBeta(op, *program)) {
+      kind.beta = *beta;
+      kind.cType = program->outType;
       return kind;
     }
   }
@@ -205,6 +249,7 @@ struct LowerToGPUPass
     GemmKernelSpec spec;
     spec.config = configAttr.getConfig();
     spec.dtype = match->shape.dtype;
+    spec.cType = match->shape.cType;
     spec.layout = match->shape.layout;
     // The dialect verified the configuration for the chip named in the IR;
     // the pass may target another one.
@@ -218,10 +263,11 @@ struct LowerToGPUPass
     linalg::FillOp deadFill;
     if (gemmOp) {
       std::string why;
-      FailureOr<EpilogueKind> kind = classify(gemmOp, why);
+      FailureOr<EpilogueKind> kind = classify(gemmOp, spec.dtype, why);
       if (::mlir::failed(kind))
         return skip(op, why);
       beta = kind->beta;
+      spec.cType = kind->cType;
       if (kind->fused) {
         spec.epilogue = std::move(kind->fused);
         inputs.assign(gemmOp.getInputs().begin(), gemmOp.getInputs().end());
@@ -275,13 +321,16 @@ struct LowerToGPUPass
         gpuModule->setAttr(epilogueText,
                            builder.getStringAttr(spec.epilogue->str()));
       buildGemmKernel(builder, gpuModule, spec);
+      // Split-K helpers work on the accumulator's type (docs/abi.md); a
+      // 16-bit C has no atomic mode: only its reducer, which converts.
       if (spec.config.kg > 1) {
         if (spec.epilogue) {
-          getOrBuildEpilogueReduceKernel(builder, gpuModule, spec.dtype,
+          getOrBuildEpilogueReduceKernel(builder, gpuModule, spec.accType(),
                                          *spec.epilogue);
         } else {
-          getOrBuildScaleKernel(builder, gpuModule, spec.dtype);
-          getOrBuildSplitKReduceKernel(builder, gpuModule, spec.dtype);
+          if (spec.cType == spec.accType())
+            getOrBuildScaleKernel(builder, gpuModule, spec.cType);
+          getOrBuildSplitKReduceKernel(builder, gpuModule, spec.cType);
         }
       }
     }

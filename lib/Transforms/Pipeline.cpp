@@ -19,6 +19,7 @@
 
 #include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
@@ -118,6 +119,9 @@ void mlir::isaac::buildIsaacPipeline(OpPassManager &pm,
   dev.addPass(createIsaacLegalizeMath());
   dev.addPass(createLowerAffinePass());
   dev.addPass(createSCFToControlFlowPass());
+  // The mma kernels' nvgpu.ldmatrix / nvgpu.mma.sync (MmaKernelBuilder.cpp),
+  // before gpu-to-nvvm lowers the memrefs they read.
+  dev.addPass(createConvertNVGPUToNVVMPass());
   dev.addPass(createConvertGpuOpsToNVVMOps());
   dev.addPass(createConvertNVVMToLLVMPass());
   dev.addPass(createReconcileUnrealizedCastsPass());

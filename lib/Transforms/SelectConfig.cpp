@@ -18,6 +18,7 @@
 
 #include "isaac/Model/AnalyticModel.h"
 #include "isaac/Model/MLP.h"
+#include "isaac/Model/Mma.h"
 #include "isaac/Model/Search.h"
 
 #include "mlir/IR/Builders.h"
@@ -145,6 +146,8 @@ struct SelectConfigPass
     std::string noModel;
     std::shared_ptr<const ::isaac::MLPModel> model;
     ::isaac::CostFn cost;
+    /// The mma family's space, ranked by the analytic model.
+    bool mma = false;
   };
 
   Ranker &getRanker(::isaac::DType dtype, const ::isaac::ChipLimits &limits,
@@ -154,6 +157,12 @@ struct SelectConfigPass
       return r;
     r.resolved = true;
     r.cost = heuristicCost(limits);
+    // 16-bit operands have the mma family's space, which no trained model
+    // covers yet: the analytic model ranks it (its tensor-core rates).
+    if (::isaac::mmaInstruction(dtype)) {
+      r.mma = true;
+      return r;
+    }
     if (modelDir == "none") {
       r.noModel = "model-dir=none";
       return r;
@@ -314,6 +323,12 @@ struct SelectConfigPass
                                    "measurements"
                                  : "trained on measurements")
                          << ")";
+      else if (ranker->mma)
+        op->emitRemark()
+            << "isaac: mma configuration chosen by the analytic model ("
+            << static_cast<int>(::isaac::mmaSyncTflops(*limits) + 0.5)
+            << " TFLOP/s tensor-core rate for " << chip
+            << "); trained models rank only the simt family (f32, f64)";
       else
         op->emitRemark() << "isaac: no trained model for " << chip
                          << "; configuration chosen by the analytic "

@@ -12,6 +12,7 @@
 #include "isaac/Transforms/KernelBuilders.h"
 
 #include "EpilogueCodegen.h"
+#include "EpilogueProgram.h"
 #include "KernelArgs.h"
 #include "KernelEmitter.h"
 
@@ -116,32 +117,38 @@ gpu::GPUFuncOp mlir::isaac::getOrBuildScaleKernel(OpBuilder &builder,
 }
 
 gpu::GPUFuncOp mlir::isaac::getOrBuildSplitKReduceKernel(
-    OpBuilder &builder, gpu::GPUModuleOp module, ::isaac::DType dtype) {
+    OpBuilder &builder, gpu::GPUModuleOp module, ::isaac::DType cType) {
   std::string name =
-      std::string("isaac_splitk_reduce_") + ::isaac::dtypeName(dtype);
+      std::string("isaac_splitk_reduce_") + ::isaac::dtypeName(cType);
   if (auto existing = module.lookupSymbol<gpu::GPUFuncOp>(name))
     return existing;
-  KernelEmitter types(builder, module.getLoc(), dtype);
+  // W and beta have the accumulator's type; a 16-bit C is read and written
+  // in its own type around the f32 arithmetic.
+  ::isaac::DType acc =
+      cType == ::isaac::DType::F64 ? ::isaac::DType::F64 : ::isaac::DType::F32;
+  KernelEmitter types(builder, module.getLoc(), acc);
   namespace arg = ::isaac::abi::reduce;
   SmallVector<Type> argTypes;
   appendABITypes(types, ::isaac::abi::kReduceArgs, types.elemTy, argTypes);
+  Type cTy = getScalarType(builder.getContext(), cType);
   return buildElementwiseKernel(
-      builder, module, dtype, name, argTypes, arg::M, arg::N,
-      [](KernelEmitter &e, ValueRange a, Value row, Value col, Value batch) {
+      builder, module, acc, name, argTypes, arg::M, arg::N,
+      [&](KernelEmitter &e, ValueRange a, Value row, Value col, Value batch) {
         OpBuilder &b = e.b;
         Value C = a[arg::C], W = a[arg::W], M = a[arg::M], N = a[arg::N],
               kg = a[arg::KG], beta = a[arg::beta];
-        Value cPtr = elementPtr(e, C, a[arg::sC], a[arg::ldc], row, col, batch);
+        Value cPtr =
+            elementPtr(e, C, a[arg::sC], a[arg::ldc], row, col, batch, cTy);
         Value sum = sumSlices(e, W, M, N, kg, row, col, batch);
         Value betaZero = arith::CmpFOp::create(
             b, e.loc, arith::CmpFPredicate::OEQ, beta, e.cf(0.0));
         auto ifOp = scf::IfOp::create(b, e.loc, betaZero, true);
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(ifOp.thenBlock());
-        e.storeVector(cPtr, {sum});
+        e.storeVector(cPtr, {e.convert(sum, cTy)});
         b.setInsertionPointToStart(ifOp.elseBlock());
-        e.storeVector(cPtr,
-                      {e.fadd(e.fmul(beta, e.loadVector(cPtr, 1)[0]), sum)});
+        Value old = e.convert(e.loadVector(cPtr, 1, cTy)[0], e.elemTy);
+        e.storeVector(cPtr, {e.convert(e.fadd(e.fmul(beta, old), sum), cTy)});
       });
 }
 

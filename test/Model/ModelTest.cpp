@@ -53,6 +53,7 @@
 #include "isaac/Model/Features.h"
 #include "isaac/Model/Legality.h"
 #include "isaac/Model/MLP.h"
+#include "isaac/Model/Mma.h"
 #include "isaac/Model/Sampler.h"
 #include "isaac/Model/Search.h"
 
@@ -91,6 +92,103 @@ static void expectRule(const GemmConfig &c, DType t, const char *rule) {
   std::string got = v.empty() ? "" : v.front().rule;
   expect(got == rule, "config <" + c.str() + "> " + dtypeName(t) +
                           ": expected rule '" + rule + "', got '" + got + "'");
+}
+
+/// The mma family's rules (lib/Model/MmaLegality.cpp) and its space.
+static void runMmaLegality() {
+  GemmConfig base; // 128x128 block, 64x64 warps: 4 warps, 4 stages
+  base.family = GemmFamily::Mma;
+  base.ml = base.nl = 128;
+  base.wm = base.wn = 64;
+  base.u = 32;
+  base.vec = 8;
+  base.stages = 4;
+  expectRule(base, DType::F16, "");
+  expectRule(base, DType::BF16, "");
+  expectRule(base, DType::F32, "mma-type");
+  expectRule(base, DType::F64, "mma-type");
+  GemmConfig c = base;
+  c.wm = 8;
+  expectRule(c, DType::F16, "warp-tile");
+  c = base;
+  c.ml = 32;
+  expectRule(c, DType::F16, "warp-tile");
+  c = base;
+  c.u = 16;
+  c.kl = 2;
+  expectRule(c, DType::F16, "k-depth");
+  c = base;
+  c.wm = c.wn = 16;
+  c.kl = 2; // 2 * 64 warps
+  expectRule(c, DType::F16, "threads-per-block");
+  c = base;
+  c.vec = 1;
+  expectRule(c, DType::F16, "vector-width");
+  c = base;
+  c.u = 64;
+  c.ml = c.nl = 256;
+  c.stages = 4; // 4 * 64 KiB
+  expectRule(c, DType::F16, "shared-memory");
+  c = base;
+  c.wm = c.wn = 128; // 512 accumulators
+  expectRule(c, DType::F16, "registers");
+  // The simt family does not take 16-bit operands.
+  expectRule(GemmConfig(), DType::F16, "simt-type");
+
+  MmaSharedLayout s = getMmaSharedLayout(base, DType::F16);
+  expect(s.stageBytes == (128 + 128) * 32 * 2 && s.bytes == 4 * s.stageBytes,
+         "mma stages hold the A and B tiles");
+  expect(gemmSharedMemoryBytes(base, DType::F16) == s.bytes &&
+             usesDynamicSharedMemory(base),
+         "mma kernels report their dynamic shared memory");
+  c = base;
+  c.kl = 4;
+  c.stages = 2;
+  c.u = 64;
+  c.ml = c.nl = 64;
+  c.wm = c.wn = 32; // partials 3 * 64 * 64 * 4 > 2 stages of 16 KiB
+  expect(getMmaSharedLayout(c, DType::F16).bytes == 3 * 64 * 64 * 4,
+         "the KL partials may need more than the stages");
+
+  // The space the search ranks for 16-bit operands: every candidate of the
+  // family's box checked on its own gives it (f16; bf16 has the same rules
+  // and space).
+  ChipLimits chip = *getChipLimits("sm_90");
+  expect(legalConfigs(DType::F16, chip).size() ==
+             legalConfigs(DType::BF16, chip).size(),
+         "f16 and bf16 have one mma space");
+  for (DType t : {DType::F16}) {
+    auto values = [](GemmParam p) {
+      return familyParamValues(GemmFamily::Mma, p);
+    };
+    size_t brute = 0;
+    GemmConfig x;
+    x.family = GemmFamily::Mma;
+    for (int ml : values(GemmParam::ml))
+      for (int wm : values(GemmParam::wm))
+        for (int nl : values(GemmParam::nl))
+          for (int wn : values(GemmParam::wn))
+            for (int kl : values(GemmParam::kl))
+              for (int u : values(GemmParam::u))
+                for (int vec : values(GemmParam::vec))
+                  for (int st : values(GemmParam::stages))
+                    for (int kg : values(GemmParam::kg)) {
+                      x.ml = ml, x.wm = wm, x.nl = nl, x.wn = wn, x.kl = kl;
+                      x.u = u, x.vec = vec, x.stages = st, x.kg = kg;
+                      brute += isLegal(x, t, chip);
+                    }
+    const std::vector<GemmConfig> &fast = legalConfigs(t, chip);
+    bool allLegal = true, allMma = true;
+    for (const GemmConfig &y : fast) {
+      allLegal &= isLegal(y, t, chip);
+      allMma &= y.family == GemmFamily::Mma;
+    }
+    expect(allLegal && allMma && fast.size() == brute && brute > 10000,
+           std::string("legalConfigs(") + dtypeName(t) +
+               ", sm_90) is the legal mma space (" +
+               std::to_string(fast.size()) + " vs " + std::to_string(brute) +
+               ")");
+  }
 }
 
 static int runLegality() {
@@ -234,11 +332,16 @@ static int runLegality() {
            std::string("16-byte aligned shared tiles (") + dtypeName(t) + ")");
   }
 
+  runMmaLegality();
   std::printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }
 
 static DType parseDType(const char *s) {
+  if (std::strcmp(s, "f16") == 0)
+    return DType::F16;
+  if (std::strcmp(s, "bf16") == 0)
+    return DType::BF16;
   return std::strcmp(s, "f64") == 0 ? DType::F64 : DType::F32;
 }
 
@@ -1114,8 +1217,11 @@ static int runSchemaCheck() {
   vec8.u = 8;
   expectRule(vec8, DType::F32, "vector-width");
   std::vector<Violation> v = checkGemmLegality(mma, DType::F16, chip);
-  expect(!v.empty() && v.front().rule == "family",
-         "the mma family is refused by the family rule until it is compiled");
+  expect(v.empty(), "an mma configuration of the table's ranges is legal "
+                    "for f16 (lib/Model/MmaLegality.cpp)");
+  v = checkGemmLegality(mma, DType::F32, chip);
+  expect(!v.empty() && v.front().rule == "mma-type",
+         "the mma family refuses f32 operands (no mma instruction)");
   expect(checkGemmStructure(mma).empty(),
          "an mma configuration in range passes the structural rules");
   GemmConfig mmaBad = mma;
@@ -1130,8 +1236,10 @@ static int runSchemaCheck() {
   expect(gemmSharedMemoryBytes(base, DType::F32) ==
              getSharedLayout(base, DType::F32).bytes,
          "simt shared memory is getSharedLayout's");
-  expect(legalConfigs(DType::F16, chip, GemmFamily::Mma).empty(),
-         "no mma configuration is legal yet");
+  expect(!legalConfigs(DType::F16, chip, GemmFamily::Mma).empty() &&
+             legalConfigs(DType::F32, chip, GemmFamily::Mma).empty(),
+         "mma configurations are legal for f16, none for f32 (no mma "
+         "instruction for f32 operands without tf32)");
 
   std::printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;

@@ -216,14 +216,54 @@ func.func @batched_inplace_consumer(%x: tensor<4x16x64xf32>, %w: tensor<4x64x32x
 // -----
 
 // GEMMs isaac cannot compile are not touched (the generic GPU path takes
-// them later): dynamic shapes, f16 operands.
+// them later): dynamic shapes, f16 operands into an f64 output.
 // CHECK-LABEL: func.func @not_compiled
 // CHECK-NOT: isaac.gemm
 // CHECK: linalg.matmul
 // CHECK: linalg.matmul
 func.func @not_compiled(%x: tensor<?x64xf32>, %w: tensor<64x32xf32>, %c: tensor<?x32xf32>,
-                        %h: tensor<16x64xf16>, %hw: tensor<64x32xf16>, %hc: tensor<16x32xf16>) -> (tensor<?x32xf32>, tensor<16x32xf16>) {
+                        %h: tensor<16x64xf16>, %hw: tensor<64x32xf16>, %hc: tensor<16x32xf64>) -> (tensor<?x32xf32>, tensor<16x32xf64>) {
   %mm = linalg.matmul ins(%x, %w : tensor<?x64xf32>, tensor<64x32xf32>) outs(%c : tensor<?x32xf32>) -> tensor<?x32xf32>
+  %mh = linalg.matmul ins(%h, %hw : tensor<16x64xf16>, tensor<64x32xf16>) outs(%hc : tensor<16x32xf64>) -> tensor<16x32xf64>
+  return %mm, %mh : tensor<?x32xf32>, tensor<16x32xf64>
+}
+
+// -----
+
+// 16-bit operands accumulate in f32: the epilogue's value is f32, the old
+// C is extended to it and the result rounded once to C's type.
+// CHECK-LABEL: func.func @f16_accumulate
+// CHECK: isaac.gemm ins(%arg0, %arg1 : tensor<16x64xf16>, tensor<64x32xf16>) inputs(%arg2 : tensor<16x32xf16>) outs(%arg2 : tensor<16x32xf16>)
+// CHECK: ^bb0(%[[X:.*]]: f32, %[[C:.*]]: f16):
+// CHECK: %[[E:.*]] = arith.extf %[[C]] : f16 to f32
+// CHECK: %[[S:.*]] = arith.addf %[[E]], %[[X]] : f32
+// CHECK: %[[T:.*]] = arith.truncf %[[S]] : f32 to f16
+// CHECK: isaac.yield %[[T]] : f16
+func.func @f16_accumulate(%h: tensor<16x64xf16>, %hw: tensor<64x32xf16>, %hc: tensor<16x32xf16>) -> tensor<16x32xf16> {
   %mh = linalg.matmul ins(%h, %hw : tensor<16x64xf16>, tensor<64x32xf16>) outs(%hc : tensor<16x32xf16>) -> tensor<16x32xf16>
-  return %mm, %mh : tensor<?x32xf32>, tensor<16x32xf16>
+  return %mh : tensor<16x32xf16>
+}
+
+// -----
+
+// bf16 operands, f32 output, zero fill, and a bias + relu in f32: the
+// accumulated value is the f32 result itself.
+// CHECK-LABEL: func.func @bf16_bias_relu
+// CHECK: isaac.gemm ins(%arg0, %arg1 : tensor<16x64xbf16>, tensor<64x32xbf16>) inputs(%arg2 : tensor<32xf32>) outs(%{{.*}} : tensor<16x32xf32>)
+// CHECK: ^bb0(%[[X:.*]]: f32, %[[B:.*]]: f32):
+// CHECK-NOT: arith.extf
+// CHECK: arith.addf %[[X]], %[[B]] : f32
+// CHECK: arith.maximumf
+func.func @bf16_bias_relu(%x: tensor<16x64xbf16>, %w: tensor<64x32xbf16>, %b: tensor<32xf32>) -> tensor<16x32xf32> {
+  %e = tensor.empty() : tensor<16x32xf32>
+  %z = arith.constant 0.0 : f32
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %mm = linalg.matmul ins(%x, %w : tensor<16x64xbf16>, tensor<64x32xbf16>) outs(%f : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (n)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]} ins(%mm, %b : tensor<16x32xf32>, tensor<32xf32>) outs(%e : tensor<16x32xf32>) {
+  ^bb0(%v: f32, %bias: f32, %o: f32):
+    %s = arith.addf %v, %bias : f32
+    %relu = arith.maximumf %s, %z : f32
+    linalg.yield %relu : f32
+  } -> tensor<16x32xf32>
+  return %r : tensor<16x32xf32>
 }

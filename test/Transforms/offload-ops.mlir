@@ -181,7 +181,8 @@ func.func @transpose(%x: memref<48x96xf32>, %y: memref<96x48xf32>) {
 // CHECK: arith.mulf %{{.*}} : f32
 // CHECK: gpu.launch
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c64
-// CHECK: arith.mulf %{{.*}} : f16
+// CHECK: arith.extf %{{.*}} : f16 to f64
+// CHECK: arith.mulf %{{.*}} : f64
 // CHECK: gpu.launch
 // CHECK: arith.mulf %{{.*}} : f32
 // CHECK: gpu.launch
@@ -190,13 +191,13 @@ func.func @transpose(%x: memref<48x96xf32>, %y: memref<96x48xf32>) {
 // CHECK: arith.mulf %{{.*}} : f64
 // CHECK-NOT: linalg.
 func.func @matmuls(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>,
-                   %ah: memref<64x64xf16>, %bh: memref<64x64xf16>, %ch: memref<64x64xf16>,
+                   %ah: memref<64x64xf16>, %bh: memref<64x64xf16>, %ch: memref<64x64xf64>,
                    %as: memref<64x64xf32, strided<[128, 2]>>, %bs: memref<64x64xf32>, %cs: memref<64x64xf32>,
                    %ad: memref<2x8x4xf64>, %bd: memref<2x4x8xf64>, %cd: memref<2x8x8xf64>) {
   // expected-remark @below {{isaac: 'linalg.matmul' runs on the generic GPU path (untuned): dynamic shapes are not supported (kernel configurations are chosen per static shape)}}
   linalg.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>)
-  // expected-remark @below {{isaac: 'linalg.matmul' runs on the generic GPU path (untuned): element type f16 is not supported (f32, f64)}}
-  linalg.matmul ins(%ah, %bh : memref<64x64xf16>, memref<64x64xf16>) outs(%ch : memref<64x64xf16>)
+  // expected-remark @below {{isaac: 'linalg.matmul' runs on the generic GPU path (untuned): an output of f64 with f16 operands is not supported (C of the operands' type, or f32)}}
+  linalg.matmul ins(%ah, %bh : memref<64x64xf16>, memref<64x64xf16>) outs(%ch : memref<64x64xf64>)
   // A configuration isaac-lower-to-gpu could not use: its reason.
   // expected-remark @below {{isaac: 'linalg.matmul' runs on the generic GPU path (untuned): operands must be contiguous along their innermost dimension (unit innermost stride)}}
   linalg.matmul ins(%as, %bs : memref<64x64xf32, strided<[128, 2]>>, memref<64x64xf32>) outs(%cs : memref<64x64xf32>)

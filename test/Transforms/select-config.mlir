@@ -44,13 +44,18 @@ func.func @user(%A: memref<8x100x200xf64>, %B: memref<8x200x300xf64>, %C: memref
 // CHECK-NOT: isaac.config
 func.func @unsupported(%A: memref<?x64xf32>, %B: memref<64x64xf32>, %C: memref<?x64xf32>,
                        %I: memref<64x64xi32>, %J: memref<64x64xi32>, %K: memref<64x64xi32>,
-                       %H: memref<64x64xf16>, %S: memref<64x64xf32>) {
+                       %H: memref<64x64xf16>, %S: memref<64x64xf32>,
+                       %D: memref<64x64xf64>, %G: memref<64x64xbf16>) {
   // expected-remark @below {{isaac: left untouched: dynamic shapes are not supported}}
   linalg.matmul ins(%A, %B : memref<?x64xf32>, memref<64x64xf32>) outs(%C : memref<?x64xf32>)
-  // expected-remark @below {{isaac: left untouched: element type i32 is not supported (f32, f64)}}
+  // expected-remark @below {{isaac: left untouched: element type i32 is not supported (f32, f64, f16, bf16)}}
   linalg.matmul ins(%I, %J : memref<64x64xi32>, memref<64x64xi32>) outs(%K : memref<64x64xi32>)
-  // expected-remark @below {{isaac: left untouched: mixed element types are not supported}}
-  linalg.matmul ins(%H, %H : memref<64x64xf16>, memref<64x64xf16>) outs(%S : memref<64x64xf32>)
+  // expected-remark @below {{isaac: left untouched: an output of f64 with f16 operands is not supported (C of the operands' type, or f32)}}
+  linalg.matmul ins(%H, %H : memref<64x64xf16>, memref<64x64xf16>) outs(%D : memref<64x64xf64>)
+  // expected-remark @below {{isaac: left untouched: A and B of different element types are not supported}}
+  linalg.matmul ins(%H, %G : memref<64x64xf16>, memref<64x64xbf16>) outs(%S : memref<64x64xf32>)
+  // expected-remark @below {{isaac: left untouched: an output of f16 with f32 operands is not supported (C of the operands' type)}}
+  linalg.matmul ins(%S, %S : memref<64x64xf32>, memref<64x64xf32>) outs(%H : memref<64x64xf16>)
   return
 }
 

@@ -24,8 +24,9 @@ def Isaac_GemmOp : Isaac_Op<"gemm", [
 
     Operands are rank-2 (rank 3 with a leading batch dimension): A is M×K
     (K×M with `transpose_a`), B is K×N (N×K with `transpose_b`), `init`
-    M×N. A and B share one element type, the accumulation type; `init` may
-    have another (the epilogue converts). Each of the `inputs` (bias
+    M×N. A and B share one element type, which is also the accumulation
+    type, except for 16-bit operands (f16, bf16), which accumulate in f32;
+    `init` may have another type (the epilogue converts). Each of the `inputs` (bias
     vectors, residual tensors, scalars) is read per output element through
     its map in `input_maps`, a projected permutation of the output's
     iteration space (`(m, n)` or `(b, m, n)`): `affine_map<(m, n) -> (n)>`
@@ -74,9 +75,13 @@ def Isaac_GemmOp : Isaac_Op<"gemm", [
       return ::llvm::cast<ShapedType>(getInit().getType()).getRank();
     }
     bool isBatched() { return getIterationRank() == 3; }
-    /// The accumulation element type (of A and B).
+    /// The accumulation element type: that of A and B, except f32 for
+    /// 16-bit operands (f16, bf16), which tensor cores multiply into f32.
     Type getAccumulatorType() {
-      return ::llvm::cast<ShapedType>(getA().getType()).getElementType();
+      Type ab = ::llvm::cast<ShapedType>(getA().getType()).getElementType();
+      if (ab.isF16() || ab.isBF16())
+        return Float32Type::get(getContext());
+      return ab;
     }
     /// The region's terminator.
     YieldOp getYield();

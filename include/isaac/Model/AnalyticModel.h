@@ -30,7 +30,13 @@ struct ChipPerf {
 };
 ChipPerf getChipPerf(const ChipLimits &chip);
 
-/// Predicted time in seconds of configuration `c` on `shape`.
+/// Dense FP16 tensor-core rate (TFLOP/s) the mma family can reach on the
+/// typical part of `chip`: the chip table's PeakF16Tensor, scaled to what
+/// mma.sync issues where the table's rate is that of another instruction
+/// (Hopper's wgmma).
+double mmaSyncTflops(const ChipLimits &chip);
+
+/// Predicted time in seconds of configuration `c` (any family) on `shape`.
 double analyticCost(const GemmShape &shape, const GemmConfig &c,
                     const ChipLimits &chip);
 

@@ -24,17 +24,31 @@ namespace mlir::isaac {
 /// dimensions, batch strides, alpha and beta are runtime arguments.
 struct GemmKernelSpec {
   ::isaac::GemmConfig config;
+  /// Element type of A and B.
   ::isaac::DType dtype = ::isaac::DType::F32;
+  /// Element type of C of a plain kernel (a fused kernel's is its
+  /// epilogue's output type): f32 or f64 as A and B for simt; f16, bf16 or
+  /// f32 for 16-bit A and B (mma).
+  ::isaac::DType cType = ::isaac::DType::F32;
   ::isaac::GemmLayout layout;
   /// A fused epilogue (docs/abi.md, "Fused epilogues"); none for a plain
   /// C = alpha*op(A)*op(B) + beta*C kernel.
   std::optional<::isaac::EpilogueProgram> epilogue;
 
-  /// isaac_gemm_<dtype>_<layout>_<config>[_ep<id>]: the ABI's entry name.
+  /// isaac_gemm_<types>_<layout>_<config>[_ep<id>]: the ABI's entry name.
+  /// <types> is GemmTypes' token of A, B and C; a fused kernel's names A
+  /// and B only (f32, f64, f16, bf16), its output type being its
+  /// epilogue's.
   std::string kernelName() const;
   /// Element type of C.
   ::isaac::DType outType() const {
-    return epilogue ? epilogue->outType : dtype;
+    return epilogue ? epilogue->outType : cType;
+  }
+  /// The accumulator's type (f64 for f64 operands, else f32), which is
+  /// also that of alpha, beta and the split-K partial sums.
+  ::isaac::DType accType() const {
+    return dtype == ::isaac::DType::F64 ? ::isaac::DType::F64
+                                        : ::isaac::DType::F32;
   }
 };
 
@@ -50,11 +64,13 @@ gpu::GPUFuncOp getOrBuildScaleKernel(OpBuilder &builder,
                                      gpu::GPUModuleOp module,
                                      ::isaac::DType dtype);
 
-/// Builds `isaac_splitk_reduce_<dtype>` (C = sum_g W[g] + beta*C, slices
-/// summed in ascending order: deterministic) if `module` lacks it.
+/// Builds `isaac_splitk_reduce_<ctype>` (C = sum_g W[g] + beta*C, slices
+/// summed in ascending order: deterministic) if `module` lacks it. C is of
+/// type `cType`; W and beta of its accumulator type (f64 for f64, else f32:
+/// a 16-bit C is converted once, from the f32 sum).
 gpu::GPUFuncOp getOrBuildSplitKReduceKernel(OpBuilder &builder,
                                             gpu::GPUModuleOp module,
-                                            ::isaac::DType dtype);
+                                            ::isaac::DType cType);
 
 /// Builds `isaac_splitk_reduce_<dtype>_ep<id>`, the reducer of a fused
 /// kernel with KG > 1: C = epilogue(sum_g W[g] + beta*C, inputs...), if

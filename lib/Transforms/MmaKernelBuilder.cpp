@@ -1,0 +1,861 @@
+//===- MmaKernelBuilder.cpp - GEMM kernels on warp-level mma.sync ---------===//
+//
+// The `mma` kernel family: C = alpha*op(A)*op(B) + beta*C for 16-bit
+// operands (f16, bf16) on tensor cores, f32 accumulation, C of f16, bf16 or
+// f32, with the same ABI as the simt kernels (docs/abi.md).
+//
+//   block  : an ML x NL tile of C; grid z = batch * KG, as the simt kernels
+//   warp   : a WM x WN tile of C, (WM/16) x (WN/8) mma.sync.m16n8k16
+//            accumulators of 4 f32 each; (ML/WM) x (NL/WN) warps per KL
+//            group, KL groups splitting each stage's K depth U
+//   stage  : the ML x U tile of A and the U x NL tile of B, each copied in
+//            its global orientation by 16-byte cp.async (vec elements per
+//            copy) into XOR-swizzled shared memory; `stages` stages in
+//            flight (a multistage pipeline: the copies of tile t+stages-1
+//            are issued before tile t is multiplied; one barrier per tile)
+//   k-step : ldmatrix (.trans where the stored orientation is the
+//            transpose of the fragment's) loads one 16-deep slice of the
+//            warp's A and B fragments; then every (i, j) mma.sync
+//
+// Bounds: a tile the block's rows and K cover entirely takes the copies
+// without a source size; any other tile gives each copy its exact source
+// size (zero where the copy lies outside A or B): cp.async zero-fills the
+// rest, so edges need no padding and no separate code path. An operand
+// whose base, leading dimension or batch stride do not allow aligned
+// `vec`-wide copies is staged with predicated scalar loads instead.
+//
+// Which MLIR operations are used, and why (docs/architecture.md):
+//   - nvgpu.ldmatrix reads fragments from a memref view of the dynamic
+//     shared memory (a memref.global declaration: an `.extern .shared`
+//     array);
+//   - nvgpu.mma.sync multiplies f16; bf16 uses nvvm.mma.sync, because
+//     LLVM 22's nvgpu-to-nvvm conversion cannot type bf16 operands;
+//   - the copies are nvvm.cp.async.shared.global (with its source-size
+//     operand for the zero fill) and nvvm.cp.async.commit.group /
+//     wait.group: nvgpu.device_async_copy wants its source as a memref, and
+//     the kernel's operands are raw pointers (the ABI).
+//
+//===----------------------------------------------------------------------===//
+
+#include "isaac/Transforms/KernelBuilders.h"
+
+#include "EpilogueCodegen.h"
+#include "KernelEmitter.h"
+#include "MmaKernelBuilder.h"
+
+#include "isaac/Model/Mma.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::isaac;
+using ::isaac::DType;
+using ::isaac::GemmConfig;
+
+namespace {
+
+/// How one operand's tile is laid out in shared memory and copied there.
+/// The tile keeps the operand's global orientation: `rows` x `cols`
+/// elements with `cols` along the global contiguous dimension.
+struct OperandPlan {
+  bool contigIsK; ///< rows are m (n), columns k; else rows k, columns m (n)
+  int rows, cols;
+  int esz, vec;
+  int unitsPerRow, units, rounds; ///< vec-wide copies
+  /// Swizzle: the 16-byte chunk c of row r is stored at chunk
+  /// c ^ ((r / swzRows) % swzMask), a permutation inside each 128-byte line
+  /// that gives the eight rows one ldmatrix phase reads (same chunk column,
+  /// consecutive rows) eight different bank groups.
+  int swzRows, swzMask;
+  int tileOffset; ///< elements from the start of a stage
+
+  OperandPlan(const GemmConfig &c, int esz, int mn, bool contigIsK,
+              int tileOffset, int threads)
+      : contigIsK(contigIsK), rows(contigIsK ? mn : c.u),
+        cols(contigIsK ? c.u : mn), esz(esz), vec(c.vec),
+        unitsPerRow(cols / c.vec), units(rows * cols / c.vec),
+        rounds((units + threads - 1) / threads), tileOffset(tileOffset) {
+    int chunks = cols * esz / 16;
+    swzRows = std::max(1, 8 / chunks);
+    swzMask = std::min(chunks, 8);
+  }
+};
+
+class MmaBuilder {
+public:
+  MmaBuilder(OpBuilder &b, Location loc, const GemmKernelSpec &spec)
+      : e(b, loc, DType::F32), spec(spec), c(spec.config),
+        smem(::isaac::getMmaSharedLayout(c, spec.dtype)),
+        esz(::isaac::dtypeBytes(spec.dtype)), threads(c.threads()),
+        planA(c, esz, c.ml, /*contigIsK=*/!spec.layout.transA, 0, threads),
+        planB(c, esz, c.nl, /*contigIsK=*/spec.layout.transB,
+              smem.tileBytesA / esz, threads),
+        abTy(getScalarType(b.getContext(), spec.dtype)),
+        outTy(getScalarType(b.getContext(), spec.outType())) {
+    if (spec.epilogue)
+      epilogue.emplace(*spec.epilogue);
+  }
+
+  void buildBody(gpu::GPUFuncOp func, StringRef smemSymbol);
+
+private:
+  KernelEmitter e; ///< scalars of the accumulator type (f32)
+  const GemmKernelSpec &spec;
+  const GemmConfig &c;
+  ::isaac::MmaSharedLayout smem;
+  int esz, threads;
+  OperandPlan planA, planB;
+  Type abTy, outTy;
+  std::optional<EpilogueCodegen> epilogue;
+
+  // Block state.
+  Value tid, lane, klId, wmBase, wnBase, g, q;
+  Value M, N, K, lda, ldb, ldc;
+  Value aBase, bBase, cBase;
+  Value m0, n0, kStart, kEnd;
+  Value full;     ///< the block's tile lies inside C
+  Value smemView; ///< memref<bytes/esz x abTy, 3>
+  Value smemPtr;  ///< !llvm.ptr<3> to the same buffer
+  Value alignedA, alignedB;
+
+  /// Per-thread, loop-invariant facts of one copy (one round).
+  struct Copy {
+    Value r, ce;   ///< row, first column (elements) in the tile
+    Value smemOff; ///< swizzled element offset inside the stage
+    Value mn;      ///< global m (n) of the copy's first element
+    Value kOff;    ///< k offset from the tile's first k
+    Value active;  ///< this thread has a copy in this round (or null)
+  };
+  SmallVector<Copy> copiesA, copiesB;
+
+  /// Element offset inside the tile of element (r, col), swizzled.
+  Value swizzle(const OperandPlan &p, Value r, Value col);
+  SmallVector<Copy> planCopies(const OperandPlan &p, Value rowBase);
+  void issueOperand(const OperandPlan &p, ArrayRef<Copy> copies, Value xBase,
+                    Value ld, Value limit, Value aligned, Value kBase,
+                    Value fastTile, Value stageOff);
+  void issueTile(Value t, Value stageOff, Value nFull);
+  void emitCopies(const OperandPlan &p, ArrayRef<Copy> copies, Value xBase,
+                  Value ld, Value limit, Value kBase, Value stageOff,
+                  bool exact);
+  void emitScalarCopies(const OperandPlan &p, ArrayRef<Copy> copies,
+                        Value xBase, Value ld, Value limit, Value kBase,
+                        Value stageOff);
+  Value ldmatrix(Value byteOffset, int numTiles, bool trans);
+  SmallVector<Value> computeStage(Value stageOff, ValueRange acc);
+  SmallVector<Value> mma(Value a, Value bFrag, int bHalf, ArrayRef<Value> acc);
+
+  // Epilogue: the thread's accumulators form a rows x cols tile with
+  // rows = WM/8 (row r: m16 tile r/2, half r%2) and cols = WN/4 (column
+  // j: n8 tile j/2, element j%2 of the pair).
+  int tileRows() const { return c.wm / 8; }
+  int tileCols() const { return c.wn / 4; }
+  int accIndex(int i, int j) const {
+    return ((i / 2) * (c.wn / 8) + j / 2) * 4 + (i % 2) * 2 + j % 2;
+  }
+  Value rowOf(int i) {
+    return e.add(e.add(m0, wmBase),
+                 e.add(e.ci32((i / 2) * 16 + (i % 2) * 8), g));
+  }
+  Value colOf(int j) {
+    return e.add(e.add(n0, wnBase),
+                 e.add(e.ci32((j / 2) * 8 + j % 2), e.mul(q, e.ci32(2))));
+  }
+  Value cPtr(Value row, Value col) {
+    return e.gep(cBase, e.add(e.mul(e.ext64(row), e.ext64(ldc)), e.ext64(col)),
+                 outTy);
+  }
+  void forEachElement(function_ref<void(int, int, Value, Value, Value)> fn);
+  void storeOutput(function_ref<Value(int, int, Value)> x, Value beta);
+  void emitEpilogue(ArrayRef<Value> acc, Value gSlice, Value batch, Value W,
+                    Value S, Value alpha, Value beta);
+  void emitSplitKFixup(Value batch, Value isGroup0, Value T, Value S,
+                       Value beta);
+  Value partialSumPtr(Value tBase, Value batch, Value row, Value col);
+};
+
+Value MmaBuilder::swizzle(const OperandPlan &p, Value r, Value col) {
+  int perChunk = 16 / p.esz;
+  Value chunk = e.divu(col, e.ci32(perChunk));
+  Value within = e.remu(col, e.ci32(perChunk));
+  Value s = e.remu(e.divu(r, e.ci32(p.swzRows)), e.ci32(p.swzMask));
+  Value phys = arith::XOrIOp::create(e.b, e.loc, chunk, s);
+  return e.add(e.mul(r, e.ci32(p.cols)),
+               e.add(e.mul(phys, e.ci32(perChunk)), within));
+}
+
+SmallVector<MmaBuilder::Copy> MmaBuilder::planCopies(const OperandPlan &p,
+                                                     Value rowBase) {
+  SmallVector<Copy> out;
+  for (int rd = 0; rd < p.rounds; ++rd) {
+    Copy cp;
+    Value i = e.add(tid, e.ci32(rd * threads));
+    // Threads past the last copy of the final round copy nothing; their
+    // coordinates are those of a copy of round 0, never used.
+    if ((rd + 1) * threads > p.units) {
+      cp.active = e.slt(i, e.ci32(p.units));
+      i = e.remu(i, e.ci32(p.units));
+    }
+    cp.r = e.divu(i, e.ci32(p.unitsPerRow));
+    cp.ce = e.mul(e.remu(i, e.ci32(p.unitsPerRow)), e.ci32(p.vec));
+    cp.smemOff = e.add(e.ci32(p.tileOffset), swizzle(p, cp.r, cp.ce));
+    if (p.contigIsK) {
+      cp.mn = e.add(rowBase, cp.r);
+      cp.kOff = cp.ce;
+    } else {
+      cp.mn = e.add(rowBase, cp.ce);
+      cp.kOff = cp.r;
+    }
+    out.push_back(cp);
+  }
+  return out;
+}
+
+/// Runs `body` under `cond` (a null `cond`: unconditionally).
+static void ifThen(OpBuilder &b, Location loc, Value cond,
+                   function_ref<void()> body) {
+  if (!cond) {
+    body();
+    return;
+  }
+  auto ifOp = scf::IfOp::create(b, loc, cond, /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  body();
+}
+
+void MmaBuilder::emitCopies(const OperandPlan &p, ArrayRef<Copy> copies,
+                            Value xBase, Value ld, Value limit, Value kBase,
+                            Value stageOff, bool exact) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  int bytes = p.vec * p.esz;
+  auto modifier = NVVM::LoadCacheModifierKindAttr::get(
+      b.getContext(), bytes == 16 ? NVVM::LoadCacheModifierKind::CG
+                                  : NVVM::LoadCacheModifierKind::CA);
+  for (const Copy &cp : copies) {
+    ifThen(b, loc, cp.active, [&] {
+      Value k = e.add(kBase, cp.kOff);
+      Value off = p.contigIsK
+                      ? e.add(e.mul(e.ext64(cp.mn), e.ext64(ld)), e.ext64(k))
+                      : e.add(e.mul(e.ext64(k), e.ext64(ld)), e.ext64(cp.mn));
+      Value src = e.gep(xBase, off, abTy);
+      Value dst = e.gep(smemPtr, e.add(stageOff, cp.smemOff), abTy);
+      Value srcSize;
+      if (exact) {
+        // Elements of the copy inside the operand: the rest is zero-filled.
+        auto clamp = [&](Value n) {
+          return arith::MaxSIOp::create(b, loc, e.ci32(0),
+                                        e.minsi(n, e.ci32(p.vec)));
+        };
+        Value n;
+        if (p.contigIsK)
+          n = arith::SelectOp::create(b, loc, e.slt(cp.mn, limit),
+                                      clamp(e.sub(kEnd, k)), e.ci32(0));
+        else
+          n = arith::SelectOp::create(b, loc, e.slt(k, kEnd),
+                                      clamp(e.sub(limit, cp.mn)), e.ci32(0));
+        // A copy reading nothing points at the operand's base: its own
+        // address may lie outside the allocation.
+        Value none = e.eq(n, e.ci32(0));
+        src = arith::SelectOp::create(b, loc, none, xBase, src);
+        srcSize = e.mul(n, e.ci32(p.esz));
+      }
+      NVVM::CpAsyncOp::create(b, loc, dst, src, b.getI32IntegerAttr(bytes),
+                              modifier, srcSize);
+    });
+  }
+}
+
+void MmaBuilder::emitScalarCopies(const OperandPlan &p, ArrayRef<Copy> copies,
+                                  Value xBase, Value ld, Value limit,
+                                  Value kBase, Value stageOff) {
+  OpBuilder &b = e.b;
+  for (const Copy &cp : copies) {
+    ifThen(b, e.loc, cp.active, [&] {
+      Value k = e.add(kBase, cp.kOff);
+      SmallVector<Value> vals;
+      for (int j = 0; j < p.vec; ++j) {
+        Value mnJ = p.contigIsK ? cp.mn : e.add(cp.mn, e.ci32(j));
+        Value kJ = p.contigIsK ? e.add(k, e.ci32(j)) : k;
+        Value ok = e.land(e.slt(mnJ, limit), e.slt(kJ, kEnd));
+        Value off = e.add(e.mul(e.ext64(p.contigIsK ? mnJ : kJ), e.ext64(ld)),
+                          e.ext64(p.contigIsK ? kJ : mnJ));
+        vals.push_back(e.predicatedLoad(e.gep(xBase, off, abTy), ok, abTy));
+      }
+      Value dst = e.gep(smemPtr, e.add(stageOff, cp.smemOff), abTy);
+      e.storeVector(dst, vals, abTy);
+    });
+  }
+}
+
+void MmaBuilder::issueOperand(const OperandPlan &p, ArrayRef<Copy> copies,
+                              Value xBase, Value ld, Value limit, Value aligned,
+                              Value kBase, Value fastTile, Value stageOff) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  auto alignedIf = scf::IfOp::create(b, loc, aligned, /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(alignedIf.thenBlock());
+    auto fastIf = scf::IfOp::create(b, loc, fastTile, /*withElse=*/true);
+    b.setInsertionPointToStart(fastIf.thenBlock());
+    emitCopies(p, copies, xBase, ld, limit, kBase, stageOff, /*exact=*/false);
+    b.setInsertionPointToStart(fastIf.elseBlock());
+    emitCopies(p, copies, xBase, ld, limit, kBase, stageOff, /*exact=*/true);
+  }
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(alignedIf.elseBlock());
+  emitScalarCopies(p, copies, xBase, ld, limit, kBase, stageOff);
+}
+
+void MmaBuilder::issueTile(Value t, Value stageOff, Value nFull) {
+  Value kBase = e.add(kStart, e.mul(t, e.ci32(c.u)));
+  Value fastTile = e.slt(t, nFull);
+  issueOperand(planA, copiesA, aBase, lda, M, alignedA, kBase, fastTile,
+               stageOff);
+  issueOperand(planB, copiesB, bBase, ldb, N, alignedB, kBase, fastTile,
+               stageOff);
+}
+
+Value MmaBuilder::ldmatrix(Value offset, int numTiles, bool trans) {
+  OpBuilder &b = e.b;
+  Value idx = arith::IndexCastUIOp::create(b, e.loc, b.getIndexType(), offset);
+  auto type = VectorType::get({numTiles, 2}, abTy);
+  return nvgpu::LdMatrixOp::create(b, e.loc, type, smemView, ValueRange{idx},
+                                   trans, numTiles);
+}
+
+/// acc (4 f32) += a (vector<4x2>) * b, where b is rows 2*bHalf and
+/// 2*bHalf + 1 of bFrag (vector<2x2> or vector<4x2>).
+SmallVector<Value> MmaBuilder::mma(Value a, Value bFrag, int bHalf,
+                                   ArrayRef<Value> acc) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  auto row = [&](Value v, int r) {
+    return vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{r});
+  };
+  SmallVector<Value> out;
+  if (spec.dtype == DType::F16) {
+    auto bTy = VectorType::get({2, 2}, abTy);
+    auto cTy = VectorType::get({2, 2}, e.elemTy);
+    Value bv = arith::ConstantOp::create(b, loc, b.getZeroAttr(bTy));
+    for (int r = 0; r < 2; ++r)
+      bv = vector::InsertOp::create(b, loc, row(bFrag, 2 * bHalf + r), bv,
+                                    ArrayRef<int64_t>{r});
+    Value cv = arith::ConstantOp::create(b, loc, b.getZeroAttr(cTy));
+    for (int x = 0; x < 4; ++x)
+      cv = vector::InsertOp::create(b, loc, acc[x], cv,
+                                    ArrayRef<int64_t>{x / 2, x % 2});
+    Value d = nvgpu::MmaSyncOp::create(b, loc, a, bv, cv,
+                                       ArrayRef<int64_t>{16, 8, 16});
+    for (int x = 0; x < 4; ++x)
+      out.push_back(vector::ExtractOp::create(b, loc, d,
+                                              ArrayRef<int64_t>{x / 2, x % 2}));
+    return out;
+  }
+  // bf16: nvvm.mma.sync takes each pair of elements as an i32.
+  auto asI32 = [&](Value v, int r) -> Value {
+    return LLVM::BitcastOp::create(b, loc, e.i32, row(v, r));
+  };
+  SmallVector<Value> aRegs, bRegs;
+  for (int r = 0; r < 4; ++r)
+    aRegs.push_back(asI32(a, r));
+  for (int r = 0; r < 2; ++r)
+    bRegs.push_back(asI32(bFrag, 2 * bHalf + r));
+  Type resTy = LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                                SmallVector<Type>(4, e.elemTy));
+  Value d = NVVM::MmaOp::create(
+      b, loc, resTy, aRegs, bRegs, acc, ArrayRef<int64_t>{16, 8, 16},
+      std::nullopt, std::nullopt,
+      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16, NVVM::MMATypes::bf16},
+      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                     NVVM::MMALayout::col});
+  for (int x = 0; x < 4; ++x)
+    out.push_back(LLVM::ExtractValueOp::create(b, loc, d, x));
+  return out;
+}
+
+SmallVector<Value> MmaBuilder::computeStage(Value stageOff, ValueRange accIn) {
+  SmallVector<Value> acc(accIn.begin(), accIn.end());
+  int tilesM = c.wm / 16, tilesN = c.wn / 8;
+  int steps = c.u / 16 / c.kl;
+  // Lane roles in ldmatrix: lanes 8j..8j+7 give the rows of matrix j.
+  Value l8 = e.remu(lane, e.ci32(8));
+  Value l16 = e.remu(lane, e.ci32(16));
+  Value hi16 = e.divu(lane, e.ci32(16)); // lanes 16..31
+  Value odd8 =
+      e.remu(e.divu(lane, e.ci32(8)), e.ci32(2)); // lanes 8..15, 24..31
+  Value groupK = e.mul(klId, e.ci32(c.u / c.kl));
+  for (int kk = 0; kk < steps; ++kk) {
+    Value kOff = e.add(groupK, e.ci32(kk * 16));
+    // A: one x4 per m16 tile: matrices (m 0-7, k 0-7), (m 8-15, k 0-7),
+    // (m 0-7, k 8-15), (m 8-15, k 8-15) = fragment registers a0..a3.
+    SmallVector<Value> aFrag;
+    for (int i = 0; i < tilesM; ++i) {
+      Value m = e.add(wmBase, e.ci32(16 * i));
+      Value r, col;
+      if (planA.contigIsK) { // rows m, columns k
+        r = e.add(m, l16);
+        col = e.add(kOff, e.mul(hi16, e.ci32(8)));
+      } else { // rows k, columns m: transposed on the way
+        r = e.add(kOff, e.add(l8, e.mul(hi16, e.ci32(8))));
+        col = e.add(m, e.mul(odd8, e.ci32(8)));
+      }
+      Value off = e.add(e.add(stageOff, e.ci32(planA.tileOffset)),
+                        swizzle(planA, r, col));
+      aFrag.push_back(ldmatrix(off, 4, !planA.contigIsK));
+    }
+    // B: one x4 per pair of n8 tiles: matrices (k 0-7, n 0-7),
+    // (k 8-15, n 0-7), (k 0-7, n 8-15), (k 8-15, n 8-15) = b0, b1 of the
+    // first tile, then of the second; an x2 for a last unpaired tile.
+    SmallVector<Value> bFrag;
+    for (int p = 0; p < (tilesN + 1) / 2; ++p) {
+      int numTiles = 2 * p + 1 < tilesN ? 4 : 2;
+      Value n = e.add(wnBase, e.ci32(16 * p));
+      Value r, col;
+      if (planB.contigIsK) { // rows n, columns k
+        r = e.add(n, e.add(l8, e.mul(hi16, e.ci32(8))));
+        col = e.add(kOff, e.mul(odd8, e.ci32(8)));
+      } else { // rows k, columns n: transposed on the way
+        r = e.add(kOff, e.add(l8, e.mul(odd8, e.ci32(8))));
+        col = e.add(n, e.mul(hi16, e.ci32(8)));
+      }
+      Value off = e.add(e.add(stageOff, e.ci32(planB.tileOffset)),
+                        swizzle(planB, r, col));
+      bFrag.push_back(ldmatrix(off, numTiles, !planB.contigIsK));
+    }
+    for (int i = 0; i < tilesM; ++i)
+      for (int j = 0; j < tilesN; ++j) {
+        MutableArrayRef<Value> tile(&acc[(i * tilesN + j) * 4], 4);
+        SmallVector<Value> d = mma(aFrag[i], bFrag[j / 2], j % 2, tile);
+        std::copy(d.begin(), d.end(), tile.begin());
+      }
+  }
+  return acc;
+}
+
+void MmaBuilder::forEachElement(
+    function_ref<void(int, int, Value, Value, Value)> fn) {
+  SmallVector<Value> cols, colOk;
+  for (int j = 0; j < tileCols(); ++j) {
+    cols.push_back(colOf(j));
+    colOk.push_back(e.slt(cols.back(), N));
+  }
+  for (int i = 0; i < tileRows(); ++i) {
+    Value row = rowOf(i);
+    Value rowOk = e.slt(row, M);
+    for (int j = 0; j < tileCols(); ++j)
+      fn(i, j, row, cols[j], e.land(rowOk, colOk[j]));
+  }
+}
+
+Value MmaBuilder::partialSumPtr(Value tBase, Value batch, Value row,
+                                Value col) {
+  // T is a dense batch x M x N array of f32.
+  Value plane = e.mul(e.ext64(M), e.ext64(N));
+  Value off = e.add(e.mul(e.ext64(batch), plane),
+                    e.add(e.mul(e.ext64(row), e.ext64(N)), e.ext64(col)));
+  return e.gep(tBase, off);
+}
+
+void MmaBuilder::storeOutput(function_ref<Value(int, int, Value)> x,
+                             Value beta) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  if (epilogue && epilogue->numInputs() > 0) {
+    SmallVector<Value> rows, cols, rowOk, colOk;
+    for (int i = 0; i < tileRows(); ++i) {
+      rows.push_back(rowOf(i));
+      rowOk.push_back(e.slt(rows.back(), M));
+    }
+    for (int j = 0; j < tileCols(); ++j) {
+      cols.push_back(colOf(j));
+      colOk.push_back(e.slt(cols.back(), N));
+    }
+    epilogue->loadTile(e, rows, cols, rowOk, colOk);
+  }
+  auto finish = [&](int i, int j, Value old, Value ok) -> Value {
+    Value v = x(i, j, ok);
+    if (old)
+      v = e.fadd(e.fmul(beta, e.convert(old, e.elemTy)), v);
+    if (!epilogue)
+      return e.convert(v, outTy);
+    return epilogue->applyTile(e, v, i, j, ok);
+  };
+  // Each thread owns pairs of adjacent columns: one 2-element store per
+  // pair on the fast path (inside C, C aligned to the pair).
+  int outBytes = outTy.getIntOrFloatBitWidth() / 8;
+  Value cAligned =
+      e.land(e.isMultiple(LLVM::PtrToIntOp::create(b, loc, e.i64, cBase),
+                          2 * outBytes),
+             e.isMultiple(ldc, 2));
+  Value betaZero =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, beta, e.cf(0.0));
+  auto fastIf =
+      scf::IfOp::create(b, loc, e.land(full, cAligned), /*withElse=*/true);
+  for (int fast = 1; fast >= 0; --fast) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(fast ? fastIf.thenBlock() : fastIf.elseBlock());
+    auto betaIf = scf::IfOp::create(b, loc, betaZero, /*withElse=*/true);
+    for (int withBeta = 0; withBeta < 2; ++withBeta) {
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(withBeta ? betaIf.elseBlock()
+                                          : betaIf.thenBlock());
+      if (fast) {
+        for (int i = 0; i < tileRows(); ++i) {
+          Value row = rowOf(i);
+          for (int j = 0; j < tileCols(); j += 2) {
+            Value ptr = cPtr(row, colOf(j));
+            SmallVector<Value> old;
+            if (withBeta)
+              old = e.loadVector(ptr, 2, outTy);
+            SmallVector<Value> out;
+            for (int x = 0; x < 2; ++x)
+              out.push_back(
+                  finish(i, j + x, withBeta ? old[x] : Value(), Value()));
+            e.storeVector(ptr, out, outTy);
+          }
+        }
+        continue;
+      }
+      forEachElement([&](int i, int j, Value row, Value col, Value ok) {
+        Value ptr = cPtr(row, col);
+        Value old = withBeta ? e.predicatedLoad(ptr, ok, outTy) : Value();
+        e.predicatedStore(ptr, finish(i, j, old, ok), ok);
+      });
+    }
+  }
+}
+
+void MmaBuilder::emitEpilogue(ArrayRef<Value> acc, Value gSlice, Value batch,
+                              Value W, Value S, Value alpha, Value beta) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  SmallVector<Value> scaled;
+  for (Value v : acc)
+    scaled.push_back(e.fmul(alpha, v));
+  auto value = [&](int i, int j, Value) { return scaled[accIndex(i, j)]; };
+  if (c.kg == 1) {
+    storeOutput(value, beta);
+    return;
+  }
+  // Deterministic mode: a dense M x N f32 plane per (batch, slice).
+  auto storeWorkspace = [&] {
+    Value plane = e.mul(e.ext64(M), e.ext64(N));
+    Value slice = e.add(e.mul(e.ext64(batch), e.ci64(c.kg)), e.ext64(gSlice));
+    Value wTile = e.gep(W, e.mul(slice, plane));
+    forEachElement([&](int i, int j, Value row, Value col, Value ok) {
+      Value off = e.add(e.mul(e.ext64(row), e.ext64(N)), e.ext64(col));
+      e.predicatedStore(e.gep(wTile, off), value(i, j, ok), ok);
+    });
+  };
+  bool fused = epilogue.has_value();
+  bool narrowC = outTy != e.elemTy;
+  if (!fused && narrowC) {
+    // A 16-bit C cannot take f32 atomics: the slices always go to the f32
+    // workspace, and isaac_splitk_reduce_<C type> converts once.
+    storeWorkspace();
+    return;
+  }
+  // Fused: tile counters S select atomic mode (sums into T = W, the last
+  // block applies the epilogue); plain f32 C: W = 0 selects atomic mode
+  // (red.add into C, which the caller pre-scaled by beta).
+  Value useWorkspace = LLVM::ICmpOp::create(
+      b, loc, fused ? LLVM::ICmpPredicate::eq : LLVM::ICmpPredicate::ne,
+      fused ? S : W, LLVM::ZeroOp::create(b, loc, e.gptr));
+  auto ifOp = scf::IfOp::create(b, loc, useWorkspace, /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    storeWorkspace();
+  }
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  forEachElement([&](int i, int j, Value row, Value col, Value ok) {
+    Value ptr = fused ? partialSumPtr(W, batch, row, col) : cPtr(row, col);
+    e.predicatedReduceAdd(ptr, value(i, j, ok), ok);
+  });
+}
+
+void MmaBuilder::emitSplitKFixup(Value batch, Value isGroup0, Value T, Value S,
+                                 Value beta) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  Value atomicMode = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, S,
+                                          LLVM::ZeroOp::create(b, loc, e.gptr));
+  auto modeIf = scf::IfOp::create(b, loc, atomicMode, /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(modeIf.thenBlock());
+  // As the simt kernels (and CUTLASS's split-K semaphores): the barrier
+  // orders every thread's red.adds before thread 0's release fence and
+  // count; the KG-th block to arrive applies the epilogue.
+  e.barrier();
+  Value gx = e.gridDim(gpu::Dimension::x);
+  Value gy = e.gridDim(gpu::Dimension::y);
+  Value bx = e.sreg(gpu::Dimension::x, true);
+  Value by = e.sreg(gpu::Dimension::y, true);
+  Value tile = e.add(e.mul(e.ext64(batch), e.mul(e.ext64(gx), e.ext64(gy))),
+                     e.add(e.mul(e.ext64(by), e.ext64(gx)), e.ext64(bx)));
+  Value counter = e.gep(S, tile, e.i32);
+  Value flag = smemPtr; // the staging buffers are free after the main loop
+  ifThen(b, loc, e.eq(tid, e.ci32(0)), [&] {
+    e.fenceGpu();
+    Value old = e.atomicAddAcqRel(counter, e.ci32(1));
+    Value last = e.eq(old, e.ci32(c.kg - 1));
+    LLVM::StoreOp::create(b, loc, arith::ExtUIOp::create(b, loc, e.i32, last),
+                          flag, 4);
+    ifThen(b, loc, last,
+           [&] { LLVM::StoreOp::create(b, loc, e.ci32(0), counter, 4); });
+  });
+  e.barrier();
+  Value isLast = e.eq(LLVM::LoadOp::create(b, loc, e.i32, flag, 4), e.ci32(1));
+  ifThen(b, loc, e.land(isLast, isGroup0), [&] {
+    // The sums, read from L2 where the epilogue needs them, left zero.
+    auto sum = [&](int i, int j, Value ok) -> Value {
+      Value ptr = partialSumPtr(T, batch, rowOf(i), colOf(j));
+      Value inC = ok ? ok : e.land(e.slt(rowOf(i), M), e.slt(colOf(j), N));
+      Value v = e.predicatedLoad(ptr, inC, ".cg");
+      e.predicatedStore(ptr, e.cf(0.0), inC);
+      return v;
+    };
+    storeOutput(sum, beta);
+  });
+}
+
+void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  MLIRContext *ctx = b.getContext();
+  Block &entry = func.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  auto args = entry.getArguments();
+  Value C = args[0], A = args[1], B = args[2], W = args[3];
+  M = args[4];
+  N = args[5];
+  K = args[6];
+  lda = args[7];
+  ldb = args[8];
+  ldc = args[9];
+  Value sA = args[10], sB = args[11], sC = args[12];
+  Value alpha = args[13], beta = args[14];
+
+  // The dynamic shared memory: a memref for nvgpu.ldmatrix, a pointer for
+  // the copies and stores (the same symbol).
+  auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto declTy =
+      MemRefType::get({0}, b.getI8Type(), MemRefLayoutAttrInterface(), wg);
+  Value decl = memref::GetGlobalOp::create(b, loc, declTy, smemSymbol);
+  auto bytesTy = MemRefType::get({smem.bytes}, b.getI8Type(),
+                                 MemRefLayoutAttrInterface(), wg);
+  Value bytes = memref::ReinterpretCastOp::create(
+      b, loc, bytesTy, decl, /*offset=*/0, /*sizes=*/{smem.bytes},
+      /*strides=*/{1});
+  auto viewTy = MemRefType::get({smem.bytes / esz}, abTy,
+                                MemRefLayoutAttrInterface(), wg);
+  Value zeroIdx = arith::ConstantIndexOp::create(b, loc, 0);
+  smemView =
+      memref::ViewOp::create(b, loc, viewTy, bytes, zeroIdx, ValueRange{});
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, decl);
+  smemPtr = LLVM::IntToPtrOp::create(
+      b, loc, e.sptr, Value(arith::IndexCastUIOp::create(b, loc, e.i64, base)));
+
+  tid = e.sreg(gpu::Dimension::x, /*block=*/false);
+  Value bx = e.sreg(gpu::Dimension::x, true);
+  Value by = e.sreg(gpu::Dimension::y, true);
+  Value bz = e.sreg(gpu::Dimension::z, true);
+  Value batch = e.divu(bz, e.ci32(c.kg));
+  Value gSlice = e.remu(bz, e.ci32(c.kg));
+  m0 = e.mul(bx, e.ci32(c.ml));
+  n0 = e.mul(by, e.ci32(c.nl));
+  aBase = e.gep(A, e.mul(e.ext64(batch), sA), abTy);
+  bBase = e.gep(B, e.mul(e.ext64(batch), sB), abTy);
+  cBase = e.gep(C, e.mul(e.ext64(batch), sC), outTy);
+  Value S = epilogue ? args[15] : Value();
+  if (epilogue)
+    epilogue->bind(e, args, /*first=*/16, batch);
+
+  // Warp and lane coordinates.
+  Value warp = e.divu(tid, e.ci32(32));
+  lane = e.remu(tid, e.ci32(32));
+  int groupWarps = ::isaac::mmaWarpsM(c) * ::isaac::mmaWarpsN(c);
+  klId = e.divu(warp, e.ci32(groupWarps));
+  Value wIn = e.remu(warp, e.ci32(groupWarps));
+  wmBase = e.mul(e.remu(wIn, e.ci32(::isaac::mmaWarpsM(c))), e.ci32(c.wm));
+  wnBase = e.mul(e.divu(wIn, e.ci32(::isaac::mmaWarpsM(c))), e.ci32(c.wn));
+  g = e.divu(lane, e.ci32(4));
+  q = e.remu(lane, e.ci32(4));
+
+  // K slice, as the simt kernels: Kc = ceil(ceil(K/KG)/U)*U.
+  kStart = e.ci32(0);
+  kEnd = K;
+  if (c.kg > 1) {
+    Value perG = e.divu(e.add(K, e.ci32(c.kg - 1)), e.ci32(c.kg));
+    Value kc =
+        e.mul(e.divu(e.add(perG, e.ci32(c.u - 1)), e.ci32(c.u)), e.ci32(c.u));
+    kStart = e.minsi(e.mul(gSlice, kc), K);
+    kEnd = e.minsi(e.add(kStart, kc), K);
+  }
+  Value kLen = e.sub(kEnd, kStart);
+  Value nTiles = e.divu(e.add(kLen, e.ci32(c.u - 1)), e.ci32(c.u));
+  full = e.land(e.sle(e.add(m0, e.ci32(c.ml)), M),
+                e.sle(e.add(n0, e.ci32(c.nl)), N));
+  // Tiles t < nFull need no source sizes: the block's rows and the whole
+  // K-depth U are inside the operands.
+  Value nFull = arith::SelectOp::create(b, loc, full, e.divu(kLen, e.ci32(c.u)),
+                                        e.ci32(0));
+  auto aligned = [&](Value ptr, Value ld, Value stride) {
+    Value p = LLVM::PtrToIntOp::create(b, loc, e.i64, ptr);
+    return e.land(e.land(e.isMultiple(p, c.vec * esz), e.isMultiple(ld, c.vec)),
+                  e.isMultiple(stride, c.vec));
+  };
+  alignedA = aligned(A, lda, sA);
+  alignedB = aligned(B, ldb, sB);
+  copiesA = planCopies(planA, m0);
+  copiesB = planCopies(planB, n0);
+
+  // Stage offsets are in elements of A and B.
+  int stageElems = smem.stageBytes / esz;
+  // Prologue: tiles 0 .. stages-2, one commit group each (empty past the
+  // last tile, so that the group count stays uniform).
+  for (int s = 0; s < c.stages - 1; ++s) {
+    ifThen(b, loc, e.slt(e.ci32(s), nTiles),
+           [&] { issueTile(e.ci32(s), e.ci32(s * stageElems), nFull); });
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  }
+
+  int nAcc = (c.wm / 16) * (c.wn / 8) * 4;
+  SmallVector<Value> init(nAcc, e.cf(0.0));
+  init.push_back(e.ci32(0));                           // read stage
+  init.push_back(e.ci32((c.stages - 1) * stageElems)); // write stage
+  auto loop = scf::ForOp::create(b, loc, e.ci32(0), nTiles, e.ci32(1), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value t = loop.getInductionVar();
+    ValueRange iter = loop.getRegionIterArgs();
+    Value rd = iter[nAcc], wr = iter[nAcc + 1];
+    // Tile t has landed (this thread's copies), and after the barrier
+    // every thread's; the stage written below was read in iteration t-1.
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(c.stages - 2));
+    e.barrier();
+    Value next = e.add(t, e.ci32(c.stages - 1));
+    ifThen(b, loc, e.slt(next, nTiles), [&] { issueTile(next, wr, nFull); });
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    SmallVector<Value> acc = computeStage(rd, iter.take_front(nAcc));
+    auto advance = [&](Value s) {
+      Value n = e.add(s, e.ci32(stageElems));
+      return arith::SelectOp::create(
+          b, loc, e.eq(n, e.ci32(c.stages * stageElems)), e.ci32(0), n);
+    };
+    acc.push_back(advance(rd));
+    acc.push_back(advance(wr));
+    scf::YieldOp::create(b, loc, acc);
+  }
+  SmallVector<Value> acc(loop.getResults().take_front(nAcc));
+  // Nothing is in flight (the groups past the last tile are empty); the
+  // barrier frees the staging buffers for the KL partials and the flag.
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0));
+  e.barrier();
+
+  // KL partials: groups 1..KL-1 park their accumulators in shared memory
+  // (lane fastest: conflict-free), group 0 sums them in group order.
+  Value isGroup0 = e.eq(klId, e.ci32(0));
+  if (c.kl > 1) {
+    auto slot = [&](Value group, int x) {
+      Value warpIn = e.remu(warp, e.ci32(groupWarps));
+      Value idx =
+          e.add(e.mul(e.add(e.mul(e.sub(group, e.ci32(1)), e.ci32(groupWarps)),
+                            warpIn),
+                      e.ci32(nAcc * 32)),
+                e.add(e.ci32(x * 32), lane));
+      return e.gep(smemPtr, idx, e.elemTy);
+    };
+    {
+      auto ifOp = scf::IfOp::create(b, loc, isGroup0, /*withElse=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      for (int x = 0; x < nAcc; ++x)
+        LLVM::StoreOp::create(b, loc, acc[x], slot(klId, x), 4);
+    }
+    e.barrier();
+    SmallVector<Type> accTypes(nAcc, e.elemTy);
+    auto ifOp = scf::IfOp::create(b, loc, accTypes, isGroup0,
+                                  /*withElse=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      SmallVector<Value> sum(acc);
+      for (int grp = 1; grp < c.kl; ++grp)
+        for (int x = 0; x < nAcc; ++x)
+          sum[x] =
+              e.fadd(sum[x], LLVM::LoadOp::create(b, loc, e.elemTy,
+                                                  slot(e.ci32(grp), x), 4));
+      scf::YieldOp::create(b, loc, sum);
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(b, loc, acc);
+    }
+    acc.assign(ifOp.getResults().begin(), ifOp.getResults().end());
+  }
+
+  ifThen(b, loc, isGroup0,
+         [&] { emitEpilogue(acc, gSlice, batch, W, S, alpha, beta); });
+  if (epilogue && c.kg > 1)
+    emitSplitKFixup(batch, isGroup0, W, S, beta);
+  gpu::ReturnOp::create(b, loc);
+}
+
+} // namespace
+
+gpu::GPUFuncOp mlir::isaac::buildMmaGemmKernel(OpBuilder &builder,
+                                               gpu::GPUModuleOp module,
+                                               const GemmKernelSpec &spec) {
+  OpBuilder::InsertionGuard guard(builder);
+  MLIRContext *ctx = builder.getContext();
+  Location loc = module.getLoc();
+  std::string name = spec.kernelName();
+  builder.setInsertionPointToEnd(module.getBody());
+  // A declaration (no initializer): `.extern .shared .align 128 .b8
+  // <name>_smem[]`, the kernel's dynamic shared memory. Its size is the
+  // launch's, given by the header line's smem= (docs/abi.md).
+  std::string smemName = name + "_smem";
+  auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  memref::GlobalOp::create(builder, loc, smemName,
+                           builder.getStringAttr("public"),
+                           MemRefType::get({0}, builder.getI8Type(),
+                                           MemRefLayoutAttrInterface(), wg),
+                           /*initial_value=*/Attribute(), /*constant=*/false,
+                           builder.getI64IntegerAttr(128));
+
+  Type gptr = LLVM::LLVMPointerType::get(ctx, 1);
+  Type i32 = builder.getI32Type(), i64 = builder.getI64Type();
+  Type f32 = builder.getF32Type();
+  SmallVector<Type> argTypes = {gptr, gptr, gptr, gptr, i32, i32, i32, i32,
+                                i32,  i32,  i64,  i64,  i64, f32, f32};
+  if (spec.epilogue) {
+    argTypes.push_back(gptr); // tile counters (split-K, atomic mode)
+    KernelEmitter types(builder, loc, DType::F32);
+    EpilogueCodegen(*spec.epilogue).appendParamTypes(types, argTypes);
+  }
+  auto func = gpu::GPUFuncOp::create(builder, loc, name,
+                                     builder.getFunctionType(argTypes, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                builder.getUnitAttr());
+  func.setKnownBlockSizeAttr(
+      builder.getDenseI32ArrayAttr({spec.config.threads(), 1, 1}));
+  for (unsigned i : {1u, 2u}) {
+    func.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),
+                    builder.getUnitAttr());
+    func.setArgAttr(i, LLVM::LLVMDialect::getReadonlyAttrName(),
+                    builder.getUnitAttr());
+  }
+  MmaBuilder gen(builder, loc, spec);
+  gen.buildBody(func, smemName);
+  return func;
+}

@@ -1,0 +1,94 @@
+// RUN: isaac-opt %s -split-input-file -verify-diagnostics
+
+// The mma family's legality rules (lib/Model/MmaLegality.cpp), reported by
+// the verifier of isaac.config against the operation's operand type on
+// the default chip (sm_90).
+
+// mma-type: f32 operands have no mma instruction (tf32 is not compiled)
+func.func @r0(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf32>) {
+  // expected-error @below {{illegal isaac.config for f32 on sm_90 (rule mma-type): the mma family has no instruction for f32 operands (f16, bf16)}}
+  linalg.matmul ins(%A, %B : memref<64x64xf32>, memref<64x64xf32>) outs(%C : memref<64x64xf32>) {isaac.config = #isaac.gemm<family = mma, ml = 64, nl = 64, wm = 32, wn = 32, u = 32, kl = 1, kg = 1, vec = 4, stages = 3>}
+  return
+}
+
+// -----
+
+// warp-tile: wm must be a multiple of the instruction's m (16)
+func.func @r1(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x64xf32>) {
+  // expected-error @below {{illegal isaac.config for f16 on sm_90 (rule warp-tile): wm = 8 is not a multiple of the instruction's m = 16}}
+  linalg.matmul ins(%A, %B : memref<64x64xf16>, memref<64x64xf16>) outs(%C : memref<64x64xf32>) {isaac.config = #isaac.gemm<family = mma, ml = 64, nl = 64, wm = 8, wn = 32, u = 32, kl = 1, kg = 1, vec = 8, stages = 3>}
+  return
+}
+
+// -----
+
+// warp-tile: ml must be a multiple of wm
+func.func @r2(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x64xf32>) {
+  // expected-error @below {{illegal isaac.config for f16 on sm_90 (rule warp-tile): ml = 32 is not a multiple of wm = 64}}
+  linalg.matmul ins(%A, %B : memref<64x64xf16>, memref<64x64xf16>) outs(%C : memref<64x64xf32>) {isaac.config = #isaac.gemm<family = mma, ml = 32, nl = 64, wm = 64, wn = 32, u = 32, kl = 1, kg = 1, vec = 8, stages = 3>}
+  return
+}
+
+// -----
+
+// warp-tile: nl must be a multiple of wn
+func.func @r3(%A: memref<64x64xbf16>, %B: memref<64x64xbf16>, %C: memref<64x64xbf16>) {
+  // expected-error @below {{illegal isaac.config for bf16 on sm_90 (rule warp-tile): nl = 16 is not a multiple of wn = 32}}
+  linalg.matmul ins(%A, %B : memref<64x64xbf16>, memref<64x64xbf16>) outs(%C : memref<64x64xbf16>) {isaac.config = #isaac.gemm<family = mma, ml = 64, nl = 16, wm = 32, wn = 32, u = 32, kl = 1, kg = 1, vec = 8, stages = 3>}
+  return
+}
+
+// -----
+
+// k-depth: u must be a multiple of k * kl = 16 * 2
+func.func @r4(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x64xf16>) {
+  // expected-error @below {{illegal isaac.config for f16 on sm_90 (rule k-depth): u = 16 is not a multiple of the instruction's k times kl = 16 * 2}}
+  linalg.matmul ins(%A, %B : memref<64x64xf16>, memref<64x64xf16>) outs(%C : memref<64x64xf16>) {isaac.config = #isaac.gemm<family = mma, ml = 64, nl = 64, wm = 32, wn = 32, u = 16, kl = 2, kg = 1, vec = 8, stages = 3>}
+  return
+}
+
+// -----
+
+// threads-per-block
+func.func @r5(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x64xf32>) {
+  // expected-error @below {{illegal isaac.config for f16 on sm_90 (rule threads-per-block): 32 * (ml/wm) * (nl/wn) * kl = 32 * 16 * 16 * 1 = 8192 threads per block; at most 1024}}
+  // expected-note @below {{also breaks rule registers: needs about 60 x 8192 = 491520 registers per block}}
+  linalg.matmul ins(%A, %B : memref<64x64xf16>, memref<64x64xf16>) outs(%C : memref<64x64xf32>) {isaac.config = #isaac.gemm<family = mma, ml = 256, nl = 256, wm = 16, wn = 16, u = 32, kl = 1, kg = 1, vec = 8, stages = 2>}
+  return
+}
+
+// -----
+
+// vector-width: one f16 is 2 bytes, not a cp.async size
+func.func @r6(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x64xf32>) {
+  // expected-error @below {{illegal isaac.config for f16 on sm_90 (rule vector-width): vec = 1 f16 elements is 2 bytes; cp.async copies 4, 8 or 16 bytes}}
+  linalg.matmul ins(%A, %B : memref<64x64xf16>, memref<64x64xf16>) outs(%C : memref<64x64xf32>) {isaac.config = #isaac.gemm<family = mma, ml = 64, nl = 64, wm = 32, wn = 32, u = 32, kl = 1, kg = 1, vec = 1, stages = 3>}
+  return
+}
+
+// -----
+
+// shared-memory: 5 stages of 48 KiB
+func.func @r7(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x64xf32>) {
+  // expected-error @below {{illegal isaac.config for f16 on sm_90 (rule shared-memory): needs 245760 bytes of shared memory (5 stages of 49152 bytes); sm_90 allows 232448 bytes of dynamic shared memory per block}}
+  linalg.matmul ins(%A, %B : memref<64x64xf16>, memref<64x64xf16>) outs(%C : memref<64x64xf32>) {isaac.config = #isaac.gemm<family = mma, ml = 256, nl = 128, wm = 64, wn = 64, u = 64, kl = 1, kg = 1, vec = 8, stages = 5>}
+  return
+}
+
+// -----
+
+// registers: 512 f32 accumulators per thread
+func.func @r8(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x64xf32>) {
+  // expected-error @below {{illegal isaac.config for f16 on sm_90 (rule registers): needs about 680 registers per thread; sm_90 allows 255}}
+  linalg.matmul ins(%A, %B : memref<64x64xf16>, memref<64x64xf16>) outs(%C : memref<64x64xf32>) {isaac.config = #isaac.gemm<family = mma, ml = 128, nl = 128, wm = 128, wn = 128, u = 32, kl = 1, kg = 1, vec = 8, stages = 3>}
+  return
+}
+
+// -----
+
+// simt-type: the simt family takes f32 and f64 operands
+func.func @r9(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x64xf32>) {
+  // expected-error @below {{illegal isaac.config for f16 on sm_90 (rule simt-type): the simt family computes on f32 and f64 operands, not f16 (use family = mma)}}
+  linalg.matmul ins(%A, %B : memref<64x64xf16>, memref<64x64xf16>) outs(%C : memref<64x64xf32>) {isaac.config = #isaac.gemm<ml = 64, nl = 64, ms = 8, ns = 8, u = 8, ks = 1, kl = 1, kg = 1, vec = 4>}
+  return
+}
