@@ -724,9 +724,16 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   int stageElems = smem.stageBytes / esz;
   // Prologue: tiles 0 .. stages-2, one commit group each (empty past the
   // last tile, so that the group count stays uniform).
-  for (int s = 0; s < c.stages - 1; ++s) {
-    ifThen(b, loc, e.slt(e.ci32(s), nTiles),
-           [&] { issueTile(e.ci32(s), e.ci32(s * stageElems), nFull); });
+  // A loop, not unrolled here: the copy code (three variants per operand)
+  // would otherwise be repeated stages - 1 times.
+  {
+    auto prologue = scf::ForOp::create(b, loc, e.ci32(0),
+                                       e.ci32(c.stages - 1), e.ci32(1));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(prologue.getBody());
+    Value s = prologue.getInductionVar();
+    ifThen(b, loc, e.slt(s, nTiles),
+           [&] { issueTile(s, e.mul(s, e.ci32(stageElems)), nFull); });
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
   }
 

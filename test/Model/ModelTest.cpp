@@ -1,9 +1,11 @@
 //===- ModelTest.cpp - Checks and probes of the MLIR-free model library ---===//
 //
 //   isaac-model-test legality          unit checks of the legality rules
-//   isaac-model-test random-configs S N DTYPE
+//   isaac-model-test random-configs S N DTYPE [CHIP]
 //                                      N legal configurations drawn with
 //                                      seed S uniformly from the legal space
+//                                      of DTYPE (f32 f64 f16 bf16) on CHIP
+//                                      (sm_90)
 //   isaac-model-test search M N K DTYPE
 //                                      best configuration and search rate
 //   isaac-model-test synthetic SEED ROWS PER_SHAPE DTYPE [CHIP]
@@ -335,8 +337,13 @@ static DType parseDType(const char *s) {
   return std::strcmp(s, "f64") == 0 ? DType::F64 : DType::F32;
 }
 
-static int runRandom(unsigned seed, int n, DType t) {
-  const auto &space = legalConfigs(t, *getChipLimits("sm_90"));
+static int runRandom(unsigned seed, int n, DType t, const char *chip) {
+  std::optional<ChipLimits> limits = getChipLimits(chip);
+  if (!limits) {
+    std::fprintf(stderr, "unknown chip %s\n", chip);
+    return 1;
+  }
+  const auto &space = legalConfigs(t, *limits);
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<size_t> pick(0, space.size() - 1);
   for (int i = 0; i < n; ++i)
@@ -1002,9 +1009,9 @@ static int runMLPKernelCheck(const char *path, const char *shapes) {
 int main(int argc, char **argv) {
   if (argc >= 2 && std::strcmp(argv[1], "legality") == 0)
     return runLegality();
-  if (argc == 5 && std::strcmp(argv[1], "random-configs") == 0)
+  if ((argc == 5 || argc == 6) && std::strcmp(argv[1], "random-configs") == 0)
     return runRandom(std::atoi(argv[2]), std::atoi(argv[3]),
-                     parseDType(argv[4]));
+                     parseDType(argv[4]), argc == 6 ? argv[5] : "sm_90");
   if (argc == 6 && std::strcmp(argv[1], "search") == 0)
     return runSearch(std::atoll(argv[2]), std::atoll(argv[3]),
                      std::atoll(argv[4]), parseDType(argv[5]));
@@ -1037,7 +1044,7 @@ int main(int argc, char **argv) {
                         argc == 8 ? std::atoll(argv[7]) : 1);
   std::fprintf(stderr,
                "usage: isaac-model-test legality | random-configs SEED N "
-               "f32|f64 | search M N K f32|f64\n"
+               "f32|f64|f16|bf16 [CHIP] | search M N K f32|f64\n"
                "       | synthetic SEED ROWS PER_SHAPE f32|f64 [CHIP] | "
                "mlp-info MODEL\n"
                "       | mlp-check MODEL VECTORS | mlp-fuzz MODEL N\n"
