@@ -37,6 +37,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import isaac_schema  # noqa: E402  (include/isaac/Model/GemmParams.def)
+
 SWEEP = [
     ("f32", "ml = 64, nl = 64, ms = 8, ns = 8, u = 8, ks = 1, kl = 1, kg = 1, vec = 4"),
     ("f32", "ml = 32, nl = 32, ms = 4, ns = 4, u = 16, ks = 2, kl = 2, kg = 4, vec = 4"),
@@ -188,10 +191,8 @@ def func(name, dtype, m, n, k, layout, config=None):
 
 def kernel_name(dtype, layout, config):
     """The kernel entry name (docs/abi.md) of a configuration string."""
-    v = dict(kv.split(" = ") for kv in config.split(", "))
-    return "isaac_gemm_%s_%s_ml%s_nl%s_ms%s_ns%s_u%s_ks%s_kl%s_kg%s_v%s" % (
-        (dtype, layout) + tuple(v[x] for x in
-                                ("ml", "nl", "ms", "ns", "u", "ks", "kl", "kg", "vec")))
+    schema = isaac_schema.schema()
+    return schema.kernel_name(dtype, layout, schema.parse_attr_text(config))
 
 
 def gemm(i, dtype, layout, config):

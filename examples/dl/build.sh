@@ -20,50 +20,9 @@
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
-build="${ISAAC_BUILD_DIR:-$root/build}"
-out="$build/dl/isaac-dl"
-chip="${ISAAC_CHIP:-sm_90}"
-cuda="${CUDA_HOME:-/usr/local/cuda}"
-cc="${CC:-cc}"
-cxx="${CXX:-c++}"
-runtime="${ISAAC_RUNTIME_LIB:-$build/lib/libisaac_runtime.a}"
-do_build=1
-do_link=1
-
-while [ $# -gt 0 ]; do
-  case "$1" in
-    -o) [ $# -ge 2 ] || { echo "build.sh: -o needs a path" >&2; exit 2; }
-        out="$2"; shift 2 ;;
-    --no-build) do_build=0; shift ;;
-    --compile-only) do_link=0; shift ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
-    *) echo "build.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
-  esac
-done
-
-tool() {
-  if command -v "$1-22" >/dev/null 2>&1; then command -v "$1-22"
-  elif [ -x "/usr/lib/llvm-22/bin/$1" ]; then echo "/usr/lib/llvm-22/bin/$1"
-  else command -v "$1" || { echo "build.sh: $1 (LLVM 22) not found" >&2; exit 2; }
-  fi
-}
-mlir_translate="${MLIR_TRANSLATE:-$(tool mlir-translate)}"
-llc="${LLC:-$(tool llc)}"
-
-exec 3>&2
-run() { echo "+ $*" >&3; "$@"; }
-
-if [ "$do_build" = 1 ]; then
-  run bash "$root/scripts/build.sh" isaac-opt isaac_runtime isaac_runtime_static
-fi
-isaac_opt="$build/bin/isaac-opt"
-[ -x "$isaac_opt" ] || { echo "build.sh: $isaac_opt not built" >&2; exit 2; }
-
-mkdir -p "$(dirname "$out")"
-out="$(cd "$(dirname "$out")" && pwd)/$(basename "$out")"
-work="$(dirname "$out")"
-rm -rf "$work/ptx"
+source "$here/../lib/build-common.sh"
+parse_args "$build/dl/isaac-dl" 19 "$@"
+prepare
 
 # 1. The whole program: fusion, selection, bufferization, isaac kernels, the
 #    generic GPU path, PTX, runtime calls. Remarks (how each GEMM's
@@ -81,18 +40,6 @@ for fn in mlp_b1 mlp_b16 mlp_b512 mlp_dynamic transformer_block classifier_f16; 
     echo "build.sh: model.ll lacks _mlir_ciface_$fn" >&2; exit 1; }
 done
 
-# 3. Host object.
-run "$llc" -O2 -filetype=obj -relocation-model=pic "$work/model.ll" -o "$work/model.o"
-if [ "$do_link" = 0 ]; then
-  echo "compiled $work/model.o" >&2
-  exit 0
-fi
-
-# 4. The driver and the executable: static isaac runtime (which implements
-#    the mgpu* functions of the upstream GPU path too) and static cudart.
-[ -f "$runtime" ] || { echo "build.sh: $runtime not built" >&2; exit 2; }
-run "$cc" -std=c11 -O2 -Wall -Wextra -Werror -I"$root/include" \
-  -I"$cuda/include" -c "$here/main.c" -o "$work/main.o"
-run "$cxx" -o "$out" "$work/main.o" "$work/model.o" "$runtime" \
-  -L"$cuda/lib64" -lcudart_static -lpthread -ldl -lrt -lm
-echo "built $out" >&2
+# 3. Host object, then the driver and the executable.
+compile_host model
+link model

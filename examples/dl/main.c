@@ -17,6 +17,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include "example-util.h"
+
 #include <float.h>
 #include <inttypes.h>
 #include <math.h>
@@ -54,46 +56,10 @@ void _mlir_ciface_classifier_f16(M2 x, M2 w, M1 b, M2 y);
 /* The sizes of gen_model.py. */
 enum { D_IN = 512, D_H = 1024, D_OUT = 256, T = 128, D = 512, F = 2048 };
 
-/*===--- Errors, memory, random data --------------------------------------===*/
-
-#define CUDA_CHECK(call)                                                       \
-  do {                                                                         \
-    cudaError_t err_ = (call);                                                 \
-    if (err_ != cudaSuccess) {                                                 \
-      fprintf(stderr, "%s:%d: %s failed: %s (%s)\n", __FILE__, __LINE__,       \
-              #call, cudaGetErrorName(err_), cudaGetErrorString(err_));        \
-      exit(2);                                                                 \
-    }                                                                          \
-  } while (0)
-
-/* Compiled host code ignores the runtime's return values; failures are
-   kept in its per-thread last status. */
-static void checkIsaac(const char *what) {
-  int32_t status = isaacGetLastStatus();
-  if (status != ISAAC_SUCCESS) {
-    fprintf(stderr, "%s: isaac runtime failed: %s: %s\n", what,
-            isaacStatusName(status), isaacGetLastError());
-    exit(2);
-  }
-}
-
-static void *xmalloc(size_t bytes) {
-  void *p = malloc(bytes ? bytes : 1);
-  if (!p) {
-    fprintf(stderr, "out of host memory (%zu bytes)\n", bytes);
-    exit(2);
-  }
-  return p;
-}
-
-static uint64_t rngState = 0x15aac2017u;
+/*===--- Random data ------------------------------------------------------===*/
 
 static double randomUniform(void) { /* in [-1, 1) */
-  uint64_t z = (rngState += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  z ^= z >> 31;
-  return (double)(z >> 11) * 0x1.0p-52 - 1.0;
+  return (double)(splitmix64() >> 11) * 0x1.0p-52 - 1.0;
 }
 
 /*===--- Tensors: host fp32 values, an fp64 copy, a device copy -----------===*/

@@ -20,54 +20,9 @@
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
-build="${ISAAC_BUILD_DIR:-$root/build}"
-out="${ISAAC_E2E_OUT:-$build/e2e/isaac-e2e}"
-chip="${ISAAC_CHIP:-sm_90}"
-cuda="${CUDA_HOME:-/usr/local/cuda}"
-cc="${CC:-cc}"
-cxx="${CXX:-c++}"
-runtime="${ISAAC_RUNTIME_LIB:-$build/lib/libisaac_runtime.a}"
-do_build=1
-do_link=1
-
-while [ $# -gt 0 ]; do
-  case "$1" in
-    -o) [ $# -ge 2 ] || { echo "build.sh: -o needs a path" >&2; exit 2; }
-        out="$2"; shift 2 ;;
-    --no-build) do_build=0; shift ;;
-    --compile-only) do_link=0; shift ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
-    *) echo "build.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
-  esac
-done
-
-# LLVM 22 tools: Debian's versioned names, else the LLVM 22 bin directory.
-tool() {
-  if command -v "$1-22" >/dev/null 2>&1; then command -v "$1-22"
-  elif [ -x "/usr/lib/llvm-22/bin/$1" ]; then echo "/usr/lib/llvm-22/bin/$1"
-  else command -v "$1" || { echo "build.sh: $1 (LLVM 22) not found" >&2; exit 2; }
-  fi
-}
-mlir_translate="${MLIR_TRANSLATE:-$(tool mlir-translate)}"
-llc="${LLC:-$(tool llc)}"
-
-# Echoes each command (to the script's stderr, even when the command's own
-# stderr is redirected), then runs it.
-exec 3>&2
-run() { echo "+ $*" >&3; "$@"; }
-
-if [ "$do_build" = 1 ]; then
-  run bash "$root/scripts/build.sh" isaac-opt isaac_runtime isaac_runtime_static
-fi
-isaac_opt="$build/bin/isaac-opt"
-[ -x "$isaac_opt" ] || { echo "build.sh: $isaac_opt not built" >&2; exit 2; }
-
-mkdir -p "$(dirname "$out")"
-out="$(cd "$(dirname "$out")" && pwd)/$(basename "$out")"
-work="${ISAAC_E2E_WORK:-$(dirname "$out")}"
-mkdir -p "$work"
-rm -rf "$work/ptx"
+source "$here/../lib/build-common.sh"
+parse_args "${ISAAC_E2E_OUT:-$build/e2e/isaac-e2e}" 19 "$@"
+prepare "${ISAAC_E2E_WORK:-}"
 
 # 1. Configurations, kernels, PTX (also written to ptx/ for inspection) and
 #    the host code calling isaacGemmLaunch, in the LLVM dialect. The remarks
@@ -92,24 +47,6 @@ calls="$(grep -c 'call i32 @isaacGemmLaunch(' "$work/gemm.ll" || true)"
   echo "build.sh: gemm.ll calls isaacGemmLaunch $calls times, expected 3" >&2
   exit 1; }
 
-# 3. Host object (position independent: the executable is a PIE).
-run "$llc" -O2 -filetype=obj -relocation-model=pic "$work/gemm.ll" \
-  -o "$work/gemm.o"
-
-if [ "$do_link" = 0 ]; then
-  echo "compiled $work/gemm.o" >&2
-  exit 0
-fi
-
-# 4. The driver, then the executable: static isaac runtime (it dlopens
-#    libcuda.so.1 at run time) and static cudart, so it runs without
-#    LD_LIBRARY_PATH on any machine with an NVIDIA driver.
-[ -f "$runtime" ] || { echo "build.sh: $runtime not built" >&2; exit 2; }
-[ -f "$cuda/lib64/libcudart_static.a" ] || {
-  echo "build.sh: $cuda/lib64/libcudart_static.a not found (set CUDA_HOME)" >&2
-  exit 2; }
-run "$cc" -std=c11 -O2 -Wall -Wextra -Werror -I"$root/include" \
-  -I"$cuda/include" -c "$here/main.c" -o "$work/main.o"
-run "$cxx" -o "$out" "$work/main.o" "$work/gemm.o" "$runtime" \
-  -L"$cuda/lib64" -lcudart_static -lpthread -ldl -lrt
-echo "built $out" >&2
+# 3. Host object, then the driver and the executable.
+compile_host gemm
+link gemm

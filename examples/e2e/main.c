@@ -16,6 +16,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include "example-util.h"
+
 #include <float.h>
 #include <inttypes.h>
 #include <math.h>
@@ -45,48 +47,7 @@ void _mlir_ciface_gemm(MemRef2F32 *A, MemRef2F32 *B, MemRef2F32 *C);
 void _mlir_ciface_batched(MemRef3F64 *A, MemRef3F64 *B, MemRef3F64 *C);
 void _mlir_ciface_deepk(MemRef2F32 *A, MemRef2F32 *B, MemRef2F32 *C);
 
-/*===--- Error checking ---------------------------------------------------===*/
-
-#define CUDA_CHECK(call)                                                       \
-  do {                                                                         \
-    cudaError_t err_ = (call);                                                 \
-    if (err_ != cudaSuccess) {                                                 \
-      fprintf(stderr, "%s:%d: %s failed: %s (%s)\n", __FILE__, __LINE__,       \
-              #call, cudaGetErrorName(err_), cudaGetErrorString(err_));        \
-      exit(2);                                                                 \
-    }                                                                          \
-  } while (0)
-
-/* Compiled host code ignores isaacGemmLaunch's return value; failures are
-   reported through the runtime's per-thread last status. */
-static void checkIsaac(const char *what) {
-  int32_t status = isaacGetLastStatus();
-  if (status != ISAAC_SUCCESS) {
-    fprintf(stderr, "%s: isaac runtime failed: %s: %s\n", what,
-            isaacStatusName(status), isaacGetLastError());
-    exit(2);
-  }
-}
-
-static void *xmalloc(size_t bytes) {
-  void *p = malloc(bytes);
-  if (!p) {
-    fprintf(stderr, "out of host memory (%zu bytes)\n", bytes);
-    exit(2);
-  }
-  return p;
-}
-
 /*===--- Random data ------------------------------------------------------===*/
-
-static uint64_t rngState = 0x15aac2017u;
-
-static uint64_t splitmix64(void) {
-  uint64_t z = (rngState += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
 
 /* Uniform in ±[0.25, 1): never zero, so a kernel that skips an operand, a
    K-slice or the accumulation into C cannot pass by accident. */

@@ -8,17 +8,35 @@
 
 #include "isaac/Model/Features.h"
 
+#include <array>
 #include <cmath>
+#include <iterator>
+#include <string>
 
 using namespace isaac;
 
-static const char *const kNames[kNumFeatures] = {
-    "log2_m",  "log2_n",  "log2_k",     "trans_a",   "trans_b",
-    "log2_ml", "log2_nl", "log2_ms",    "log2_ns",   "log2_u",
-    "log2_ks", "log2_kl", "log2_kg",    "log2_vec",  "log2_bm",
-    "log2_bn", "log2_kt", "log2_waves", "log2_stage"};
-
-const char *const *isaac::featureNames() { return kNames; }
+const char *const *isaac::featureNames() {
+  // Features 5..13 are the legacy tuning vector, named after its
+  // parameters in GemmParams.def.
+  static const auto names = [] {
+    std::array<std::string, kNumFeatures> out = {
+        "log2_m",  "log2_n",  "log2_k",  "trans_a",    "trans_b",   "", "",
+        "",        "",        "",        "",           "",          "", "",
+        "log2_bm", "log2_bn", "log2_kt", "log2_waves", "log2_stage"};
+    static_assert(std::size(kLegacyParams) == 9, "features 5..13");
+    for (int i = 0; i < 9; ++i)
+      out[kNumShapeFeatures + i] =
+          std::string("log2_") + gemmParamInfo(kLegacyParams[i]).name;
+    return out;
+  }();
+  static const auto pointers = [] {
+    std::array<const char *, kNumFeatures> out;
+    for (int i = 0; i < kNumFeatures; ++i)
+      out[i] = names[i].c_str();
+    return out;
+  }();
+  return pointers.data();
+}
 
 static inline float flog2(int64_t x) {
   return static_cast<float>(std::log2(static_cast<double>(x)));

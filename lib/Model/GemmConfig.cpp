@@ -7,6 +7,7 @@
 
 #include "isaac/Model/GemmConfig.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <sstream>
 
@@ -109,6 +110,91 @@ std::string GemmConfig::mangle() const {
   return os.str();
 }
 
+static std::string_view trim(std::string_view s) {
+  size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string_view::npos)
+    return {};
+  size_t e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+/// A decimal integer of at most 9 digits, optionally negative (the
+/// attribute reports negative values as written, so this parser does too).
+static bool parseInt(std::string_view s, int &out) {
+  bool negative = !s.empty() && s[0] == '-';
+  std::string_view digits = negative ? s.substr(1) : s;
+  if (digits.empty() || digits.size() > 9 ||
+      digits.find_first_not_of("0123456789") != std::string_view::npos)
+    return false;
+  int v = 0;
+  for (char ch : digits)
+    v = v * 10 + (ch - '0');
+  out = negative ? -v : v;
+  return true;
+}
+
+std::optional<GemmConfig> GemmConfig::parseText(std::string_view text,
+                                                std::string *error) {
+  auto fail = [&](const std::string &why) -> std::optional<GemmConfig> {
+    if (error)
+      *error = why;
+    return std::nullopt;
+  };
+  text = trim(text);
+  constexpr std::string_view kOpen = "#isaac.gemm<";
+  if (text.substr(0, kOpen.size()) == kOpen) {
+    if (text.back() != '>')
+      return fail("expected '>' at the end of '#isaac.gemm<...'");
+    text = text.substr(kOpen.size(), text.size() - kOpen.size() - 1);
+  }
+  GemmConfig c;
+  std::array<bool, kNumGemmParams> seen{};
+  bool first = true;
+  for (size_t b = 0; b <= text.size();) {
+    size_t e = text.find(',', b);
+    if (e == std::string_view::npos)
+      e = text.size();
+    std::string_view part = trim(text.substr(b, e - b));
+    b = e + 1;
+    size_t eq = part.find('=');
+    if (eq == std::string_view::npos)
+      return fail("malformed parameter '" + std::string(part) +
+                  "' (expected key = value)");
+    std::string_view key = trim(part.substr(0, eq));
+    std::string_view value = trim(part.substr(eq + 1));
+    bool isFirst = first;
+    first = false;
+    if (key == "family") {
+      std::optional<GemmFamily> f = parseGemmFamily(value);
+      if (!isFirst || !f)
+        return fail(!f ? "unknown family '" + std::string(value) + "'"
+                       : std::string("'family' must come first"));
+      c.family = *f;
+      continue;
+    }
+    std::optional<GemmParam> p = gemmParamByName(key);
+    if (!p)
+      return fail("unknown parameter '" + std::string(key) + "'");
+    const GemmParamInfo &info = gemmParamInfo(*p);
+    if (!info.usedBy(c.family))
+      return fail("'" + std::string(key) + "' is not a parameter of the " +
+                  gemmFamilyName(c.family) + " family");
+    if (seen[static_cast<int>(*p)])
+      return fail("parameter '" + std::string(key) + "' given twice");
+    int v = 0;
+    if (!parseInt(value, v))
+      return fail("parameter '" + std::string(key) +
+                  "' must be an integer, got '" + std::string(value) + "'");
+    seen[static_cast<int>(*p)] = true;
+    c.set(*p, v);
+  }
+  for (GemmParam p : gemmFamilyParams(c.family))
+    if (!seen[static_cast<int>(p)] && !gemmParamOptional(p))
+      return fail(std::string("missing parameter '") + gemmParamInfo(p).name +
+                  "'");
+  return c;
+}
+
 std::optional<GemmConfig> GemmConfig::parseMangled(std::string_view name,
                                                    std::string *error) {
   auto fail = [&](const std::string &why) -> std::optional<GemmConfig> {
@@ -116,7 +202,6 @@ std::optional<GemmConfig> GemmConfig::parseMangled(std::string_view name,
       *error = why;
     return std::nullopt;
   };
-  GemmConfig c;
   std::vector<std::string_view> parts;
   for (size_t b = 0;;) {
     size_t e = name.find('_', b);
@@ -125,44 +210,46 @@ std::optional<GemmConfig> GemmConfig::parseMangled(std::string_view name,
       break;
     b = e + 1;
   }
-  size_t first = 0;
-  if (std::optional<GemmFamily> f = parseGemmFamily(parts[0])) {
-    if (*f == GemmFamily::Simt)
-      return fail("the simt family is not written in kernel names");
+  GemmConfig c;
+  size_t i = 0;
+  if (std::optional<GemmFamily> f = parseGemmFamily(parts[0]);
+      f && *f != GemmFamily::Simt) {
     c.family = *f;
-    first = 1;
+    i = 1;
   }
-  std::array<bool, kNumGemmParams> seen{};
-  for (size_t i = first; i < parts.size(); ++i) {
-    std::string_view part = parts[i];
-    size_t digits = part.find_first_of("0123456789");
-    if (digits == 0 || digits == std::string_view::npos)
-      return fail("'" + std::string(part) +
-                  "' is not a parameter prefix followed by a value");
-    std::string_view prefix = part.substr(0, digits);
-    const GemmParamInfo *info = nullptr;
-    for (const GemmParamInfo &p : kGemmParams)
-      if (prefix == p.mangle && p.usedBy(c.family))
-        info = &p;
-    if (!info)
-      return fail("'" + std::string(prefix) + "' is not a parameter of the " +
-                  gemmFamilyName(c.family) + " family");
-    std::string_view digitsPart = part.substr(digits);
-    if (digitsPart.size() > 9 ||
-        digitsPart.find_first_not_of("0123456789") != std::string_view::npos)
-      return fail("'" + std::string(part) + "': the value of " + info->name +
-                  " must be a decimal integer below 10^9");
-    if (seen[static_cast<int>(info->param)])
-      return fail(std::string(info->name) + " is given twice");
-    seen[static_cast<int>(info->param)] = true;
-    c.set(info->param, std::atoi(std::string(digitsPart).c_str()));
+  // The family's parameters in table order, each `<Mangle><value>`; one a
+  // name leaves out (isWritten) holds its default.
+  std::string after = c.family == GemmFamily::Simt
+                          ? std::string("the layout")
+                          : std::string(gemmFamilyName(c.family));
+  for (GemmParam p : gemmFamilyParams(c.family)) {
+    const GemmParamInfo &info = gemmParamInfo(p);
+    std::string_view part = i < parts.size() ? parts[i] : std::string_view();
+    std::string_view prefix(info.mangle);
+    int value = 0;
+    bool matches = part.substr(0, prefix.size()) == prefix &&
+                   part.size() > prefix.size() && part[prefix.size()] != '-' &&
+                   parseInt(part.substr(prefix.size()), value);
+    if (matches) {
+      c.set(p, value);
+      // A value the name leaves out (an optional parameter at its
+      // default) is not its to give: one name per configuration.
+      matches = c.isWritten(p);
+    }
+    if (!matches) {
+      c.set(p, info.defaultValue);
+      if (!c.isWritten(p))
+        continue;
+      return fail(std::string("_") + info.mangle + "<N> after " + after);
+    }
+    after = info.name;
+    ++i;
   }
-  // One name per configuration: the canonical form only (every parameter
-  // the family writes, in table order, no leading zeros).
-  std::string canonical = c.mangle();
-  if (canonical != name)
-    return fail("'" + std::string(name) + "' is not the canonical name '" +
-                canonical + "' of the configuration it spells");
+  if (i < parts.size())
+    return fail("the end of the configuration after " + after);
+  // One name per configuration: no leading zeros either.
+  if (c.mangle() != name)
+    return fail("the canonical spelling '" + c.mangle() + "'");
   return c;
 }
 
@@ -177,13 +264,8 @@ struct TypesToken {
   bool tf32;
 };
 constexpr TypesToken kTypeTokens[] = {
-    {"f32", DType::F32, DType::F32, false},
-    {"f64", DType::F64, DType::F64, false},
-    {"f16", DType::F16, DType::F16, false},
-    {"bf16", DType::BF16, DType::BF16, false},
-    {"f16f32", DType::F16, DType::F32, false},
-    {"bf16f32", DType::BF16, DType::F32, false},
-    {"tf32", DType::F32, DType::F32, true},
+#define GEMM_TYPES(Token, AB, C, TF32) {#Token, DType::AB, DType::C, TF32},
+#include "isaac/Model/GemmParams.def"
 };
 } // namespace
 
@@ -211,4 +293,67 @@ std::optional<GemmTypes> GemmTypes::parseToken(std::string_view token) {
       return out;
     }
   return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel names
+//===----------------------------------------------------------------------===//
+
+static constexpr std::string_view kKernelPrefix = "isaac_gemm_";
+static constexpr size_t kEpilogueIdLength = 16;
+
+std::string GemmKernelName::str() const {
+  std::string name = std::string(kKernelPrefix) + types.token() + "_" +
+                     layout.str() + "_" + config.mangle();
+  if (!epilogue.empty())
+    name += "_ep" + epilogue;
+  return name;
+}
+
+std::optional<GemmKernelName> GemmKernelName::parse(std::string_view name,
+                                                    std::string *error) {
+  auto fail = [&](const std::string &why) -> std::optional<GemmKernelName> {
+    if (error)
+      *error = why;
+    return std::nullopt;
+  };
+  if (name.substr(0, kKernelPrefix.size()) != kKernelPrefix)
+    return fail("the prefix isaac_gemm_");
+  std::string_view rest = name.substr(kKernelPrefix.size());
+  GemmKernelName out;
+  size_t sep = rest.find('_');
+  std::optional<GemmTypes> types = GemmTypes::parseToken(rest.substr(0, sep));
+  if (!types || sep == std::string_view::npos) {
+    std::string known;
+    for (const TypesToken &t : kTypeTokens)
+      known += std::string(known.empty() ? "" : ", ") + t.token;
+    return fail("an element-type token (" + known + ") after isaac_gemm_");
+  }
+  out.types = *types;
+  rest = rest.substr(sep + 1);
+  auto isLayoutChar = [](char ch) { return ch == 'n' || ch == 't'; };
+  if (rest.size() < 2 || !isLayoutChar(rest[0]) || !isLayoutChar(rest[1]) ||
+      (rest.size() > 2 && rest[2] != '_'))
+    return fail("_<layout> (nn, nt, tn or tt) after the element types");
+  out.layout.transA = rest[0] == 't';
+  out.layout.transB = rest[1] == 't';
+  rest = rest.substr(std::min<size_t>(3, rest.size()));
+  // `_ep<ID>` ends the name: exactly 16 lower-case hex digits (upper case
+  // would make two spellings of one kernel name).
+  size_t ep = rest.rfind("_ep");
+  if (ep != std::string_view::npos) {
+    std::string_view id = rest.substr(ep + 3);
+    if (id.size() != kEpilogueIdLength ||
+        id.find_first_not_of("0123456789abcdef") != std::string_view::npos)
+      return fail("exactly 16 lower-case hex digits (the epilogue ID) after "
+                  "_ep");
+    out.epilogue = std::string(id);
+    rest = rest.substr(0, ep);
+  }
+  std::string why;
+  std::optional<GemmConfig> config = GemmConfig::parseMangled(rest, &why);
+  if (!config)
+    return fail(why);
+  out.config = *config;
+  return out;
 }

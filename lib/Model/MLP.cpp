@@ -674,9 +674,12 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
       if (!(l = r.expect("support", -1, error)))
         return nullptr;
       if (l->tokens.size() < 3 || l->tokens[1] != p) {
+        std::string order;
+        for (const ParamRange &q : gemmParamRanges())
+          order += std::string(order.empty() ? "" : " ") + q.name;
         error = r.where(*l) + "expected 'support " + p +
-                " <values>' (the parameters in the order ml nl ms ns u ks "
-                "kl kg vec, each with at least one value)";
+                " <values>' (the parameters in the order " + order +
+                ", each with at least one value)";
         return nullptr;
       }
       std::vector<int> values;

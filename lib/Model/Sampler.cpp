@@ -27,23 +27,34 @@ double isaac::uniformUnit(std::mt19937_64 &rng) {
   return double(rng() >> 11) * 0x1.0p-53;
 }
 
-const ParamBox &isaac::gemmParamValues() {
-  static const ParamBox values = [] {
-    ParamBox out;
-    for (const ParamRange &r : gemmParamRanges()) {
-      std::vector<int> v;
-      for (int x = r.lo; x <= r.hi; x *= 2)
-        v.push_back(x);
-      out.push_back(std::move(v));
+bool ParamBox::contains(const GemmConfig &c) const {
+  if (c.family != family)
+    return false;
+  for (size_t i = 0; i < params.size(); ++i)
+    if (!std::binary_search(values[i].begin(), values[i].end(),
+                            c.get(params[i])))
+      return false;
+  return true;
+}
+
+const ParamBox &isaac::gemmParamValues(GemmFamily family) {
+  static const auto boxes = [] {
+    std::array<ParamBox, kNumGemmFamilies> out;
+    for (int f = 0; f < kNumGemmFamilies; ++f) {
+      ParamBox &box = out[f];
+      box.family = static_cast<GemmFamily>(f);
+      box.params = gemmFamilyParams(box.family);
+      for (GemmParam p : box.params)
+        box.values.push_back(familyParamValues(box.family, p));
     }
     return out;
   }();
-  return values;
+  return boxes[static_cast<int>(family)];
 }
 
-ParamBox isaac::gemmParamBoxUpTo(int maxValue) {
-  ParamBox box = gemmParamValues();
-  for (std::vector<int> &v : box)
+ParamBox isaac::gemmParamBoxUpTo(int maxValue, GemmFamily family) {
+  ParamBox box = gemmParamValues(family);
+  for (std::vector<int> &v : box.values)
     v.erase(
         std::remove_if(v.begin(), v.end(), [&](int x) { return x > maxValue; }),
         v.end());
@@ -52,35 +63,40 @@ ParamBox isaac::gemmParamBoxUpTo(int maxValue) {
 
 double isaac::boxSize(const ParamBox &box) {
   double n = 1;
-  for (const std::vector<int> &v : box)
+  for (const std::vector<int> &v : box.values)
     n *= double(v.size());
   return n;
 }
 
 GemmConfig isaac::configFromIndices(const std::vector<int> &idx,
-                                    const ParamBox &v) {
-  assert(idx.size() == v.size() && v.size() == 9 && "one index per parameter");
+                                    const ParamBox &box) {
+  assert(idx.size() == box.size() && box.values.size() == box.size() &&
+         "one index per parameter");
   GemmConfig c;
-  for (size_t i = 0; i < v.size(); ++i)
-    c.set(kLegacyParams[i], v[i][idx[i]]);
+  c.family = box.family;
+  for (size_t i = 0; i < box.size(); ++i)
+    c.set(box.params[i], box[i][idx[i]]);
   return c;
 }
 
 [[maybe_unused]] static bool boxOk(const ParamBox &box) {
-  if (box.size() != gemmParamRanges().size())
+  if (box.params != gemmFamilyParams(box.family) ||
+      box.values.size() != box.params.size())
     return false;
-  for (const std::vector<int> &v : box)
+  for (const std::vector<int> &v : box.values)
     if (v.empty())
       return false;
   return true;
 }
 
 /// A proposal drawn uniformly from the box, as value indices.
+/// A parameter with one value takes it without a draw.
 static void drawUniform(std::mt19937_64 &rng, const ParamBox &v,
                         std::vector<int> &idx) {
   idx.resize(v.size());
   for (size_t i = 0; i < v.size(); ++i)
-    idx[i] = static_cast<int>(uniformIndex(rng, v[i].size()));
+    idx[i] =
+        v[i].size() == 1 ? 0 : static_cast<int>(uniformIndex(rng, v[i].size()));
 }
 
 //===----------------------------------------------------------------------===//
@@ -171,6 +187,10 @@ std::optional<GemmConfig> CategoricalConfigSampler::propose() {
   std::vector<int> idx(cumulative_.size());
   for (size_t i = 0; i < cumulative_.size(); ++i) {
     const std::vector<double> &cum = cumulative_[i];
+    if (cum.size() == 1) { // one value: no draw (see drawUniform)
+      idx[i] = 0;
+      continue;
+    }
     double x = uniformUnit(rng_) * cum.back();
     // First value whose cumulative weight exceeds x; zero-weight values
     // (alpha == 0, never seen) are never chosen.
@@ -191,10 +211,12 @@ CategoricalConfigSampler::massOf(const std::vector<GemmConfig> &legal) const {
     p.push_back(probabilities(i));
   double sum = 0;
   for (const GemmConfig &c : legal) {
-    const std::array<int, 9> values = c.values();
+    if (c.family != box_.family)
+      continue;
     double q = 1;
     for (size_t i = 0; i < box_.size() && q > 0; ++i) {
-      auto it = std::find(box_[i].begin(), box_[i].end(), values[i]);
+      auto it =
+          std::find(box_[i].begin(), box_[i].end(), c.get(box_.params[i]));
       q *= it == box_[i].end() ? 0.0 : p[i][it - box_[i].begin()];
     }
     sum += q;

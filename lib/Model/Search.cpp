@@ -5,9 +5,12 @@
 #include "isaac/Model/Mma.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <mutex>
+#include <tuple>
 
 using namespace isaac;
 
@@ -17,31 +20,37 @@ void isaac::forEachLegalConfig(
     DType dtype, const ChipLimits &chip,
     const std::vector<std::vector<int>> &allowed,
     const std::function<void(const GemmConfig &)> &visit) {
-  const auto &r = gemmParamRanges();
-  // The values each loop takes: the powers of two of the parameter's range
-  // that `allowed` admits. The structural breaks below test the values
-  // themselves, so skipping some does not change which others are reached.
-  auto values = [&](size_t p) {
-    std::vector<int> v;
-    for (int x = r[p].lo; x <= r[p].hi; x *= 2)
-      if (allowed.size() <= p || allowed[p].empty() ||
-          std::binary_search(allowed[p].begin(), allowed[p].end(), x))
-        v.push_back(x);
-    return v;
-  };
-  auto all = [&](size_t p) {
-    std::vector<int> v;
-    for (int x = r[p].lo; x <= r[p].hi; x *= 2)
-      v.push_back(x);
-    return v;
-  };
-  const std::vector<int> mls = values(0), nls = values(1), mss = all(2),
-                         nss = all(3), us = values(4), kss = all(5),
-                         kls = all(6), kgs = values(7), vecs = values(8);
+  // The values each loop takes: those of the parameter in the simt space
+  // (familyParamValues) that `allowed` admits. The structural breaks below
+  // test the values themselves, so skipping some does not change which
+  // others are reached.
   auto admits = [&](size_t p, int x) {
     return allowed.size() <= p || allowed[p].empty() ||
            std::binary_search(allowed[p].begin(), allowed[p].end(), x);
   };
+  auto all = [&](size_t p) {
+    return familyParamValues(GemmFamily::Simt, kLegacyParams[p]);
+  };
+  auto values = [&](size_t p) {
+    std::vector<int> v;
+    for (int x : all(p))
+      if (admits(p, x))
+        v.push_back(x);
+    return v;
+  };
+  // The simt space has one value of every parameter beyond the legacy
+  // vector (stages = 2): the configurations below hold it by default.
+#ifndef NDEBUG
+  for (GemmParam p : gemmFamilyParams(GemmFamily::Simt))
+    assert((std::find(std::begin(kLegacyParams), std::end(kLegacyParams), p) !=
+                std::end(kLegacyParams) ||
+            familyParamValues(GemmFamily::Simt, p) ==
+                std::vector<int>{gemmParamInfo(p).defaultValue}) &&
+           "a simt parameter beyond the legacy vector needs a loop here");
+#endif
+  const std::vector<int> mls = values(0), nls = values(1), mss = all(2),
+                         nss = all(3), us = values(4), kss = all(5),
+                         kls = all(6), kgs = values(7), vecs = values(8);
   // Nested in the order of the cheapest structural pruning; the full rule
   // set (isLegal) has the last word on every candidate. ms, ns, ks and kl
   // run over their whole ranges because their breaks prune the loops.
@@ -90,23 +99,54 @@ void isaac::forEachLegalConfig(
     }
 }
 
-const std::vector<GemmConfig> &isaac::legalConfigs(DType dtype,
-                                                   const ChipLimits &chip) {
+void isaac::forEachLegalConfig(
+    GemmFamily family, DType dtype, const ChipLimits &chip,
+    const std::function<void(const GemmConfig &)> &visit) {
+  if (family == GemmFamily::Simt)
+    return forEachLegalConfig(dtype, chip, {}, visit);
+  // The mma space, pruned by its structural rules (the box below holds
+  // ~3 * 10^7 points).
+  if (family == GemmFamily::Mma)
+    return forEachLegalMmaConfig(dtype, chip, visit);
+  // Every point of the family's box, the last parameter of the table
+  // fastest, each judged by isLegal.
+  const std::vector<GemmParam> &params = gemmFamilyParams(family);
+  std::vector<std::vector<int>> values;
+  for (GemmParam p : params) {
+    values.push_back(familyParamValues(family, p));
+    if (values.back().empty())
+      return;
+  }
+  std::vector<size_t> idx(params.size(), 0);
+  GemmConfig c;
+  c.family = family;
+  for (;;) {
+    for (size_t i = 0; i < params.size(); ++i)
+      c.set(params[i], values[i][idx[i]]);
+    if (isLegal(c, dtype, chip))
+      visit(c);
+    size_t i = params.size();
+    while (i > 0 && ++idx[i - 1] == values[i - 1].size())
+      idx[--i] = 0;
+    if (i == 0)
+      return;
+  }
+}
+
+const std::vector<GemmConfig> &
+isaac::legalConfigs(DType dtype, const ChipLimits &chip, GemmFamily family) {
   static std::mutex mutex;
-  static std::map<std::pair<int, std::string>, std::vector<GemmConfig>> cache;
+  static std::map<std::tuple<int, int, std::string>, std::vector<GemmConfig>>
+      cache;
   std::lock_guard<std::mutex> lock(mutex);
-  auto key = std::make_pair(static_cast<int>(dtype), chip.chip);
+  auto key = std::make_tuple(static_cast<int>(family), static_cast<int>(dtype),
+                             chip.chip);
   auto it = cache.find(key);
   if (it != cache.end())
     return it->second;
   std::vector<GemmConfig> out;
-  // Operands tensor cores multiply (f16, bf16) have the mma family's space;
-  // f32 and f64 the simt family's.
-  auto add = [&](const GemmConfig &c) { out.push_back(c); };
-  if (mmaInstruction(dtype))
-    forEachLegalMmaConfig(dtype, chip, add);
-  else
-    forEachLegalConfig(dtype, chip, {}, add);
+  forEachLegalConfig(family, dtype, chip,
+                     [&](const GemmConfig &c) { out.push_back(c); });
   return cache.emplace(key, std::move(out)).first->second;
 }
 
@@ -130,17 +170,20 @@ std::vector<Ranked> isaac::searchBest(const GemmShape &shape,
     return ranked->ranker->searchBest(shape, chip, k, evaluated);
   TopK best(k);
   size_t count = 0;
-  for (const GemmConfig &c : legalConfigs(shape.dtype, chip)) {
-    if (splitsKUselessly(shape, c))
-      continue;
-    double t = cost(shape, c);
-    // An infinite cost is the cost model declining to rank `c` (e.g. the
-    // MLP outside its training support): not a candidate.
-    if (std::isinf(t))
-      continue;
-    ++count;
-    best.offer(c, t);
-  }
+  // Every family's space for the operand type (the simt family computes on
+  // f32 and f64, the mma family on f16 and bf16: one is empty).
+  for (GemmFamily family : {GemmFamily::Simt, GemmFamily::Mma})
+    for (const GemmConfig &c : legalConfigs(shape.dtype, chip, family)) {
+      if (splitsKUselessly(shape, c))
+        continue;
+      double t = cost(shape, c);
+      // An infinite cost is the cost model declining to rank `c` (e.g. the
+      // MLP outside its training support): not a candidate.
+      if (std::isinf(t))
+        continue;
+      ++count;
+      best.offer(c, t);
+    }
   if (evaluated)
     *evaluated = count;
   return best.take();

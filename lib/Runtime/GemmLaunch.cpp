@@ -18,10 +18,14 @@
 #include "KernelInfo.h"
 #include "ModuleCache.h"
 
+#include "isaac/Model/Legality.h"
+#include "isaac/Runtime/KernelABI.h"
+
 #include <cinttypes>
 #include <cstring>
 #include <initializer_list>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 
 namespace isaac::runtime {
@@ -33,6 +37,12 @@ constexpr int64_t kMaxGridX = 2147483647;
 constexpr unsigned kHelperBlockX = 32, kHelperBlockY = 8;
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// Bytes of one accumulator (the split-K workspace's and T's elements, alpha
+/// and beta): f64 in f64 kernels, f32 otherwise.
+size_t accumulatorSize(const isaacKernelInfo &info) {
+  return info.dtype == ISAAC_F64 ? 8 : 4;
+}
 
 isaacStatus checkPointer(const void *pointer, const char *name, size_t size) {
   if (!pointer)
@@ -116,24 +126,23 @@ bool usesTileCounters(const isaacKernelInfo &info, int32_t flags) {
 /// Split-K kernels reduce through the workspace in deterministic mode, and
 /// fused ones also in atomic mode unless they use tile counters.
 bool usesWorkspace(const isaacKernelInfo &info, int32_t flags) {
-  return info.kg > 1 &&
-         ((flags & ISAAC_DETERMINISTIC) ||
-          (hasEpilogue(info) && !usesTileCounters(info, flags)));
+  return info.kg > 1 && ((flags & ISAAC_DETERMINISTIC) ||
+                         (hasEpilogue(info) && !usesTileCounters(info, flags)));
 }
 
 /// Offset of S behind T, and the buffer's size, in bytes; false on
 /// overflow.
 bool tileCounterLayout(const isaacKernelInfo &info, const isaacGemmArgs &a,
                        size_t &countersOffset, size_t &bytes) {
-  size_t sums = dtypeSize(info.dtype), tiles = 4;
+  size_t sums = accumulatorSize(info), tiles = 4;
   if (__builtin_mul_overflow(sums, static_cast<size_t>(a.batch), &sums) ||
       __builtin_mul_overflow(sums, static_cast<size_t>(a.M), &sums) ||
       __builtin_mul_overflow(sums, static_cast<size_t>(a.N), &sums) ||
       __builtin_mul_overflow(tiles, static_cast<size_t>(a.batch), &tiles) ||
-      __builtin_mul_overflow(
-          tiles, static_cast<size_t>(ceilDiv(a.M, info.ml)), &tiles) ||
-      __builtin_mul_overflow(
-          tiles, static_cast<size_t>(ceilDiv(a.N, info.nl)), &tiles))
+      __builtin_mul_overflow(tiles, static_cast<size_t>(ceilDiv(a.M, info.ml)),
+                             &tiles) ||
+      __builtin_mul_overflow(tiles, static_cast<size_t>(ceilDiv(a.N, info.nl)),
+                             &tiles))
     return false;
   countersOffset = (sums + 255) / 256 * 256;
   return !__builtin_add_overflow(countersOffset, tiles, &bytes);
@@ -227,7 +236,7 @@ isaacStatus validateGemm(const isaacKernelInfo &info, const isaacGemmArgs &a) {
                       "of the split-K helper kernels; the limit is %" PRId64,
                       a.M, helperRows, kHelperBlockY, kMaxGridYZ);
     if (usesWorkspace(info, a.flags)) {
-      size_t bytes = size;
+      size_t bytes = accumulatorSize(info);
       if (__builtin_mul_overflow(bytes, static_cast<size_t>(slices), &bytes) ||
           __builtin_mul_overflow(bytes, static_cast<size_t>(a.M), &bytes) ||
           __builtin_mul_overflow(bytes, static_cast<size_t>(a.N), &bytes))
@@ -247,11 +256,12 @@ isaacStatus validateGemm(const isaacKernelInfo &info, const isaacGemmArgs &a) {
 
 isaacStatus launch(const Driver &d, const isaacFunction_st &function,
                    int64_t gridX, int64_t gridY, int64_t gridZ, unsigned blockX,
-                   unsigned blockY, CUstream stream, void **params) {
+                   unsigned blockY, CUstream stream, void **params,
+                   unsigned dynamicSmem = 0) {
   CUresult result = d.cuLaunchKernel(
       function.function, static_cast<unsigned>(gridX),
       static_cast<unsigned>(gridY), static_cast<unsigned>(gridZ), blockX,
-      blockY, 1, 0, stream, params, nullptr);
+      blockY, 1, dynamicSmem, stream, params, nullptr);
   if (result == CUDA_SUCCESS)
     return ISAAC_SUCCESS;
   std::string detail =
@@ -281,22 +291,116 @@ struct GemmParams {
   void *beta() { return isF64 ? static_cast<void *>(&betaD) : &betaF; }
 };
 
-/// A kernel's parameter list: the fixed parameters, the tile counters (the
-/// fused GEMM kernel, not its reducer), then the four of each epilogue
-/// input.
+/// Where GemmParams holds each argument of isaac/Runtime/KernelABI.def.
+void *argOf(GemmParams &p, abi::gemm::Arg arg) {
+  switch (arg) {
+  case abi::gemm::C:
+    return &p.C;
+  case abi::gemm::A:
+    return &p.A;
+  case abi::gemm::B:
+    return &p.B;
+  case abi::gemm::W:
+    return &p.W;
+  case abi::gemm::M:
+    return &p.M;
+  case abi::gemm::N:
+    return &p.N;
+  case abi::gemm::K:
+    return &p.K;
+  case abi::gemm::lda:
+    return &p.lda;
+  case abi::gemm::ldb:
+    return &p.ldb;
+  case abi::gemm::ldc:
+    return &p.ldc;
+  case abi::gemm::sA:
+    return &p.sA;
+  case abi::gemm::sB:
+    return &p.sB;
+  case abi::gemm::sC:
+    return &p.sC;
+  case abi::gemm::alpha:
+    return p.alpha();
+  case abi::gemm::beta:
+    return p.beta();
+  case abi::gemm::S:
+    return &p.S;
+  }
+  return nullptr;
+}
+void *argOf(GemmParams &p, abi::scale::Arg arg) {
+  switch (arg) {
+  case abi::scale::C:
+    return &p.C;
+  case abi::scale::M:
+    return &p.M;
+  case abi::scale::N:
+    return &p.N;
+  case abi::scale::ldc:
+    return &p.ldc;
+  case abi::scale::sC:
+    return &p.sC;
+  case abi::scale::beta:
+    return p.beta();
+  }
+  return nullptr;
+}
+void *argOf(GemmParams &p, abi::reduce::Arg arg) {
+  switch (arg) {
+  case abi::reduce::C:
+    return &p.C;
+  case abi::reduce::W:
+    return &p.W;
+  case abi::reduce::M:
+    return &p.M;
+  case abi::reduce::N:
+    return &p.N;
+  case abi::reduce::ldc:
+    return &p.ldc;
+  case abi::reduce::sC:
+    return &p.sC;
+  case abi::reduce::KG:
+    return &p.kg;
+  case abi::reduce::beta:
+    return p.beta();
+  }
+  return nullptr;
+}
+void *argOf(GemmParams &p, int input, abi::input::Arg arg) {
+  switch (arg) {
+  case abi::input::in:
+    return &p.inputs[input][0];
+  case abi::input::sBatch:
+    return &p.inputs[input][1];
+  case abi::input::sRow:
+    return &p.inputs[input][2];
+  case abi::input::sCol:
+    return &p.inputs[input][3];
+  }
+  return nullptr;
+}
+
+/// A kernel's parameter list in the order of KernelABI.def: its arguments
+/// (`Arg` names them), the fused GEMM kernel's tile counters, then the
+/// arguments of each epilogue input.
 struct ParamList {
-  void *params[16 + 4 * ISAAC_MAX_EPILOGUE_INPUTS];
+  void *params[abi::kNumFusedGemmArgs +
+               abi::kArgsPerInput * ISAAC_MAX_EPILOGUE_INPUTS];
   int count = 0;
 
-  ParamList(std::initializer_list<void *> fixed, GemmParams &p,
-            uint64_t *counters = nullptr) {
-    for (void *param : fixed)
-      params[count++] = param;
-    if (counters)
-      params[count++] = counters;
-    for (int i = 0; i < p.numInputs; ++i)
-      for (uint64_t &value : p.inputs[i])
-        params[count++] = &value;
+  template <typename Arg, size_t N>
+  ParamList(const abi::ArgInfo (&args)[N], Arg, GemmParams &p,
+            bool fused = false, bool inputs = false) {
+    static_assert(N <= abi::kNumFusedGemmArgs, "params too short");
+    for (const abi::ArgInfo &a : args)
+      params[count++] = argOf(p, static_cast<Arg>(a.index));
+    if (fused)
+      for (const abi::ArgInfo &a : abi::kFusedGemmArgs)
+        params[count++] = argOf(p, static_cast<abi::gemm::Arg>(a.index));
+    for (int i = 0; inputs && i < p.numInputs; ++i)
+      for (const abi::ArgInfo &a : abi::kInputArgs)
+        params[count++] = argOf(p, i, static_cast<abi::input::Arg>(a.index));
   }
 };
 
@@ -333,7 +437,7 @@ isaacStatus launchGemm(isaacModule_st &module, const isaacKernelInfo &info,
   p.sB = batched ? static_cast<uint64_t>(a.sB) : 0;
   p.sC = batched ? static_cast<uint64_t>(a.sC) : 0;
   p.kg = static_cast<uint32_t>(info.kg);
-  p.isF64 = info.dtype == ISAAC_F64;
+  p.isF64 = accumulatorSize(info) == 8;
   p.alphaF = static_cast<float>(a.alpha);
   p.betaF = static_cast<float>(a.beta);
   p.alphaD = a.alpha;
@@ -363,6 +467,18 @@ isaacStatus launchGemm(isaacModule_st &module, const isaacKernelInfo &info,
                     "kernel %s needs %d threads per block but can run at most "
                     "%d on this GPU (too many registers)",
                     info.name, info.threads, gemm->maxThreadsPerBlock);
+  // A kernel with dynamic shared memory may use more than the default
+  // 48 KiB limit of a function: raised once for the loaded function.
+  unsigned dynamicSmem = info.dynsmem ? static_cast<unsigned>(info.smem) : 0;
+  if (dynamicSmem > 0 && gemm->dynamicSmemLimit < info.smem) {
+    if (CUresult result = d->cuFuncSetAttribute(
+            gemm->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            info.smem))
+      return cudaFailure(result,
+                         "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
+                         gemm->name.c_str());
+    gemm->dynamicSmemLimit = info.smem;
+  }
   isaacFunction_st *helper = nullptr;
   if (splitK && !useCounters) {
     std::string name =
@@ -377,7 +493,7 @@ isaacStatus launchGemm(isaacModule_st &module, const isaacKernelInfo &info,
   if (useWorkspace) {
     size_t bytes = static_cast<size_t>(a.batch) * info.kg *
                    static_cast<size_t>(a.M) * static_cast<size_t>(a.N) *
-                   dtypeSize(info.dtype);
+                   accumulatorSize(info);
     CUdeviceptr workspace = 0;
     if (isaacStatus status = getWorkspace(ctxId, stream, bytes, workspace))
       return status;
@@ -397,24 +513,23 @@ isaacStatus launchGemm(isaacModule_st &module, const isaacKernelInfo &info,
   int64_t helperGridX = ceilDiv(a.N, kHelperBlockX);
   int64_t helperGridY = ceilDiv(a.M, kHelperBlockY);
   if (splitK && !useWorkspace && !useCounters) {
-    void *scaleParams[] = {&p.C, &p.M, &p.N, &p.ldc, &p.sC, p.beta()};
+    ParamList scaleParams(abi::kScaleArgs, abi::scale::Arg(), p);
     if (isaacStatus status =
             launch(*d, *helper, helperGridX, helperGridY, a.batch,
-                   kHelperBlockX, kHelperBlockY, stream, scaleParams))
+                   kHelperBlockX, kHelperBlockY, stream, scaleParams.params))
       return status;
   }
-  ParamList gemmParams({&p.C, &p.A, &p.B, &p.W, &p.M, &p.N, &p.K, &p.lda,
-                        &p.ldb, &p.ldc, &p.sA, &p.sB, &p.sC, p.alpha(),
-                        p.beta()},
-                       p, hasEpilogue(info) ? &p.S : nullptr);
-  if (isaacStatus status = launch(
-          *d, *gemm, ceilDiv(a.M, info.ml), ceilDiv(a.N, info.nl),
-          static_cast<int64_t>(a.batch) * info.kg,
-          static_cast<unsigned>(info.threads), 1, stream, gemmParams.params))
+  ParamList gemmParams(abi::kGemmArgs, abi::gemm::Arg(), p,
+                       /*fused=*/hasEpilogue(info), /*inputs=*/true);
+  if (isaacStatus status =
+          launch(*d, *gemm, ceilDiv(a.M, info.ml), ceilDiv(a.N, info.nl),
+                 static_cast<int64_t>(a.batch) * info.kg,
+                 static_cast<unsigned>(info.threads), 1, stream,
+                 gemmParams.params, dynamicSmem))
     return status;
   if (useWorkspace) {
-    ParamList reduceParams(
-        {&p.C, &p.W, &p.M, &p.N, &p.ldc, &p.sC, &p.kg, p.beta()}, p);
+    ParamList reduceParams(abi::kReduceArgs, abi::reduce::Arg(), p,
+                           /*fused=*/false, /*inputs=*/true);
     if (isaacStatus status =
             launch(*d, *helper, helperGridX, helperGridY, a.batch,
                    kHelperBlockX, kHelperBlockY, stream, reduceParams.params))
@@ -547,9 +662,10 @@ isaacStatus parseSite(const char *entryPoint, bool epilogueEntry,
                     "%s: kernel %s has no fused epilogue (no _ep<ID> suffix); "
                     "launch it with isaacGemmLaunch",
                     where.c_str(), info.name);
-  if (hasEpilogue(info)) {
-    // Only the PTX header knows the epilogue's output and input types. It
-    // is parsed on every call: the header is the first lines of the text.
+  if (hasEpilogue(info) || usesDynamicSharedMemory(configOf(info))) {
+    // Only the PTX header knows the epilogue's output and input types, and
+    // the bytes of dynamic shared memory. It is parsed once per launch
+    // site (parsedSites): the header is the first lines of the text.
     isaacKernelInfo header = {};
     if (isaacStatus status = isaacParseKernelInfo(ptx, &header))
       return addErrorContext(status, (where + ": PTX header").c_str());
@@ -566,6 +682,42 @@ isaacStatus parseSite(const char *entryPoint, bool epilogueEntry,
   }
   return ISAAC_SUCCESS;
 }
+
+/// The host-ABI type of a C parameter type.
+template <typename T> constexpr abi::HostType hostTypeOf() {
+  if constexpr (std::is_pointer_v<T>)
+    return abi::HostType::Ptr;
+  else if constexpr (std::is_same_v<T, int32_t>)
+    return abi::HostType::I32;
+  else if constexpr (std::is_same_v<T, int64_t>)
+    return abi::HostType::I64;
+  else {
+    static_assert(std::is_same_v<T, double>, "a host ABI type");
+    return abi::HostType::F64;
+  }
+}
+
+/// Whether a launch function takes the arguments of KernelABI.def's
+/// HOST_ARG rows (and HOST_EPILOGUE_ARG's with `epilogue`), the ones
+/// isaac-lower-launch passes.
+template <typename R, typename... Ps>
+constexpr bool followsHostABI(R (*)(Ps...), bool epilogue) {
+  constexpr abi::HostType got[] = {hostTypeOf<Ps>()...};
+  constexpr size_t plain = abi::count(abi::kHostArgs);
+  size_t n = plain + (epilogue ? abi::count(abi::kHostEpilogueArgs) : 0);
+  if (sizeof...(Ps) != n)
+    return false;
+  for (size_t i = 0; i < n; ++i)
+    if (got[i] != (i < plain ? abi::kHostArgs[i].type
+                             : abi::kHostEpilogueArgs[i - plain].type))
+      return false;
+  return true;
+}
+static_assert(followsHostABI(&isaacGemmLaunch, false),
+              "isaacGemmLaunch's prototype disagrees with KernelABI.def");
+static_assert(followsHostABI(&isaacGemmLaunchEpilogue, true),
+              "isaacGemmLaunchEpilogue's prototype disagrees with "
+              "KernelABI.def");
 
 } // namespace
 } // namespace isaac::runtime

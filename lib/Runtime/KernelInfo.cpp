@@ -5,7 +5,9 @@
 // name and from the `// isaac.kernel` comment line of the PTX file (plus, for
 // a fused epilogue, the `// isaac.epilogue` line that gives the types of its
 // output and inputs). All are parsed strictly: a kernel launched with a wrong
-// block size, grid or parameter list would silently compute garbage.
+// block size, grid or parameter list would silently compute garbage. Names
+// are parsed by lib/Model's GemmKernelName (compiled into the runtime), the
+// code that makes them, so both follow include/isaac/Model/GemmParams.def.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,16 +16,30 @@
 
 #include <cstdint>
 #include <cstring>
+#include <map>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace isaac::runtime {
 
-/// Tile parameters above this are certainly not a real kernel; bounding them
-/// keeps the arithmetic on them free of overflow.
+/// Numbers on the header line above this are certainly not a real kernel;
+/// bounding them keeps the arithmetic on them free of overflow.
 constexpr int64_t kMaxParameter = 1 << 20;
-/// The ABI allows at most 48 KiB of static shared memory.
+/// Static shared memory is at most 48 KiB; dynamic shared memory at most
+/// what any chip of the chip table allows (227 KiB).
 constexpr int64_t kMaxStaticSmem = 48 * 1024;
+constexpr int64_t kMaxDynamicSmem = 227 * 1024;
 constexpr int64_t kMaxThreadsPerBlock = 1024;
+
+static_assert(ISAAC_F32 == static_cast<int>(DType::F32) &&
+                  ISAAC_F64 == static_cast<int>(DType::F64) &&
+                  ISAAC_F16 == static_cast<int>(DType::F16) &&
+                  ISAAC_BF16 == static_cast<int>(DType::BF16),
+              "isaacDtype is isaac::DType");
+static_assert(ISAAC_FAMILY_SIMT == static_cast<int>(GemmFamily::Simt) &&
+                  ISAAC_FAMILY_MMA == static_cast<int>(GemmFamily::Mma),
+              "isaacFamily is isaac::GemmFamily");
 
 const char *dtypeName(int32_t dtype) {
   switch (dtype) {
@@ -99,11 +115,14 @@ isaacStatus checkEpilogue(const isaacKernelInfo &info, const char *name,
                       name, info.epilogue, fromName ? fromName : "none");
   }
   if (idLength == 0) {
-    if (info.outDtype != info.dtype || info.numInputs != 0)
+    if (!typesOf(info).isValid() || info.numInputs != 0)
       return setError(status,
-                      "kernel %s has no fused epilogue, so outDtype=%d must "
-                      "equal dtype=%d and numInputs=%d must be 0",
-                      name, info.outDtype, info.dtype, info.numInputs);
+                      "kernel %s has no fused epilogue, so dtype=%d, "
+                      "outDtype=%d and tf32=%d must be the types of an "
+                      "element-type token (isaac_gemm_<types>_...) and "
+                      "numInputs=%d must be 0",
+                      name, info.dtype, info.outDtype, info.tf32,
+                      info.numInputs);
     return ISAAC_SUCCESS;
   }
   if (idLength != ISAAC_EPILOGUE_ID_LENGTH || !isEpilogueId(info.epilogue))
@@ -138,42 +157,65 @@ isaacStatus checkEpilogue(const isaacKernelInfo &info, const char *name,
 
 isaacStatus checkKernelInfo(const isaacKernelInfo &info, isaacStatus status) {
   const char *name = info.name[0] ? info.name : "<unnamed kernel>";
-  if (info.dtype != ISAAC_F32 && info.dtype != ISAAC_F64)
+  if (!isDtype(info.dtype))
     return setError(status,
-                    "kernel %s: dtype %d is neither 0 (f32) nor 1 "
-                    "(f64)",
+                    "kernel %s: dtype %d is not 0 (f32), 1 (f64), 2 (f16) or "
+                    "3 (bf16)",
                     name, info.dtype);
-  const struct {
-    const char *key;
-    int32_t value;
-  } params[] = {{"ml", info.ml}, {"nl", info.nl}, {"ms", info.ms},
-                {"ns", info.ns}, {"u", info.u},   {"ks", info.ks},
-                {"kl", info.kl}, {"kg", info.kg}, {"vec", info.vec}};
-  for (const auto &param : params)
-    if (param.value < 1 || param.value > kMaxParameter)
-      return setError(status, "kernel %s: %s=%d is out of range [1, %lld]",
-                      name, param.key, param.value,
-                      static_cast<long long>(kMaxParameter));
-  if (info.ml % info.ms || info.nl % info.ns)
+  if (info.family != ISAAC_FAMILY_SIMT && info.family != ISAAC_FAMILY_MMA)
     return setError(status,
-                    "kernel %s: ms=%d must divide ml=%d and ns=%d must "
+                    "kernel %s: family %d is neither 0 (simt) nor 1 "
+                    "(mma)",
+                    name, info.family);
+  const GemmConfig c = configOf(info);
+  for (const GemmParamInfo &p : kGemmParams) {
+    int32_t value = c.get(p.param);
+    if (!p.usedBy(c.family)) {
+      if (value != p.defaultValue)
+        return setError(status,
+                        "kernel %s: %s=%d, but the %s family has no %s (it "
+                        "must hold its default %d)",
+                        name, p.name, value, gemmFamilyName(c.family), p.name,
+                        p.defaultValue);
+      continue;
+    }
+    if (value < p.lo || value > p.hi)
+      return setError(status, "kernel %s: %s=%d is out of range [%d, %d]", name,
+                      p.name, value, p.lo, p.hi);
+  }
+  // The divisors of the thread count (GemmConfig::threads()).
+  const GemmParam rowTile =
+      c.family == GemmFamily::Mma ? GemmParam::wm : GemmParam::ms;
+  const GemmParam colTile =
+      c.family == GemmFamily::Mma ? GemmParam::wn : GemmParam::ns;
+  if (c.ml % c.get(rowTile) || c.nl % c.get(colTile))
+    return setError(status,
+                    "kernel %s: %s=%d must divide ml=%d and %s=%d must "
                     "divide nl=%d",
-                    name, info.ms, info.ml, info.ns, info.nl);
-  int64_t threads =
-      static_cast<int64_t>(info.ml / info.ms) * (info.nl / info.ns) * info.kl;
+                    name, gemmParamInfo(rowTile).name, c.get(rowTile), c.ml,
+                    gemmParamInfo(colTile).name, c.get(colTile), c.nl);
+  int64_t threads = c.threads();
   if (threads > kMaxThreadsPerBlock)
     return setError(status,
-                    "kernel %s: (ml/ms)*(nl/ns)*kl = %lld threads exceed "
-                    "the %lld threads of a block",
+                    "kernel %s: %lld threads exceed the %lld threads of a "
+                    "block",
                     name, static_cast<long long>(threads),
                     static_cast<long long>(kMaxThreadsPerBlock));
   if (info.threads != threads)
     return setError(status,
-                    "kernel %s: threads=%d but (ml/ms)*(nl/ns)*kl = %lld", name,
-                    info.threads, static_cast<long long>(threads));
-  if (info.smem < 0 || info.smem > kMaxStaticSmem)
+                    "kernel %s: threads=%d but the configuration has "
+                    "%lld",
+                    name, info.threads, static_cast<long long>(threads));
+  if (info.dynsmem != 0 && info.dynsmem != 1)
+    return setError(status, "kernel %s: dynsmem=%d is neither 0 nor 1", name,
+                    info.dynsmem);
+  const int64_t maxSmem = info.dynsmem ? kMaxDynamicSmem : kMaxStaticSmem;
+  if (info.smem < 0 || info.smem > maxSmem)
     return setError(status, "kernel %s: smem=%d is out of range [0, %lld]",
-                    name, info.smem, static_cast<long long>(kMaxStaticSmem));
+                    name, info.smem, static_cast<long long>(maxSmem));
+  if (info.tf32 != 0 && info.tf32 != 1)
+    return setError(status, "kernel %s: tf32=%d is neither 0 nor 1", name,
+                    info.tf32);
   return checkEpilogue(info, name, status);
 }
 
@@ -196,24 +238,6 @@ bool parseNumber(const char *&text, int32_t &value) {
   return true;
 }
 
-bool consume(const char *&text, const char *prefix) {
-  size_t length = std::strlen(prefix);
-  if (std::strncmp(text, prefix, length) != 0)
-    return false;
-  text += length;
-  return true;
-}
-
-bool parseDtype(const char *&text, int32_t &dtype) {
-  if (consume(text, "f32"))
-    dtype = ISAAC_F32;
-  else if (consume(text, "f64"))
-    dtype = ISAAC_F64;
-  else
-    return false;
-  return true;
-}
-
 /// Parses a whole epilogue type name: f32, f64, f16 or bf16.
 bool parseStorageType(const std::string &text, int32_t &dtype) {
   for (int32_t t : {ISAAC_F32, ISAAC_F64, ISAAC_F16, ISAAC_BF16})
@@ -224,73 +248,16 @@ bool parseStorageType(const std::string &text, int32_t &dtype) {
   return false;
 }
 
-bool parseLayout(const char *&text, int32_t &transA, int32_t &transB) {
-  auto isLayoutChar = [](char c) { return c == 'n' || c == 't'; };
-  if (!isLayoutChar(text[0]) || !isLayoutChar(text[1]))
-    return false;
-  transA = text[0] == 't';
-  transB = text[1] == 't';
-  text += 2;
-  return true;
-}
-
-/// Parses
-/// `isaac_gemm_<dtype>_<layout>_ml.._nl.._ms.._ns.._u.._ks.._kl.._kg.._v..`,
-/// optionally followed by `_ep<ID>`, into `out`; on failure, `why` says what
-/// was expected.
-bool parseName(const char *name, isaacKernelInfo &out, const char *&why) {
-  const char *text = name;
-  why = "the prefix isaac_gemm_";
-  if (!consume(text, "isaac_gemm_"))
-    return false;
-  why = "dtype f32 or f64 after isaac_gemm_";
-  if (!parseDtype(text, out.dtype))
-    return false;
-  why = "_<layout> (nn, nt, tn or tt) after the dtype";
-  if (!consume(text, "_") || !parseLayout(text, out.transA, out.transB))
-    return false;
-  const struct {
-    const char *prefix;
-    int32_t *field;
-    const char *what;
-  } fields[] = {
-      {"_ml", &out.ml, "_ml<N> after the layout"},
-      {"_nl", &out.nl, "_nl<N> after ml"},
-      {"_ms", &out.ms, "_ms<N> after nl"},
-      {"_ns", &out.ns, "_ns<N> after ms"},
-      {"_u", &out.u, "_u<N> after ns"},
-      {"_ks", &out.ks, "_ks<N> after u"},
-      {"_kl", &out.kl, "_kl<N> after ks"},
-      {"_kg", &out.kg, "_kg<N> after kl"},
-      {"_v", &out.vec, "_v<N> after kg"},
-  };
-  for (const auto &field : fields) {
-    why = field.what;
-    if (!consume(text, field.prefix) || !parseNumber(text, *field.field))
-      return false;
-  }
-  if (consume(text, "_ep")) {
-    why = "exactly 16 lower-case hex digits (the epilogue ID) after _ep";
-    if (!isEpilogueId(text))
-      return false;
-    std::memcpy(out.epilogue, text, ISAAC_EPILOGUE_ID_LENGTH);
-    out.epilogue[ISAAC_EPILOGUE_ID_LENGTH] = '\0';
-    text += ISAAC_EPILOGUE_ID_LENGTH;
-    why = "the end of the name after _ep<ID>";
-    return *text == '\0';
-  }
-  why = "the end of the name after _v<N> (or _ep<ID>)";
-  return *text == '\0';
-}
-
-/// Computes the block size the ABI derives from the tile parameters, or 0
-/// when they are inconsistent (checkKernelInfo reports that).
-int32_t blockSize(const isaacKernelInfo &info) {
-  if (info.ms < 1 || info.ns < 1)
-    return 0;
-  int64_t threads =
-      static_cast<int64_t>(info.ml / info.ms) * (info.nl / info.ns) * info.kl;
-  return threads <= kMaxThreadsPerBlock ? static_cast<int32_t>(threads) : 0;
+/// Fills `out` from the parts of a kernel name (GemmKernelName, the parser
+/// of lib/Model the compiler's names come from).
+void fillFromName(const GemmKernelName &k, isaacKernelInfo &out) {
+  out.dtype = static_cast<int32_t>(k.types.ab);
+  out.outDtype = static_cast<int32_t>(k.types.c);
+  out.tf32 = k.types.tf32;
+  out.transA = k.layout.transA;
+  out.transB = k.layout.transB;
+  setConfig(out, k.config);
+  std::memcpy(out.epilogue, k.epilogue.c_str(), k.epilogue.size() + 1);
 }
 
 isaacStatus parseKernelName(const char *name, isaacKernelInfo &out) {
@@ -303,17 +270,26 @@ isaacStatus parseKernelName(const char *name, isaacKernelInfo &out) {
                     "limit is %d",
                     name, length, ISAAC_KERNEL_NAME_MAX - 1);
   isaacKernelInfo info = {};
-  const char *why = nullptr;
-  if (!parseName(name, info, why))
+  std::string why;
+  std::optional<GemmKernelName> parsed = GemmKernelName::parse(name, &why);
+  if (!parsed)
     return setError(ISAAC_ERROR_PARSE,
-                    "kernel name '%s' does not follow isaac_gemm_<f32|f64>_"
-                    "<nn|nt|tn|tt>_ml<N>_nl<N>_ms<N>_ns<N>_u<N>_ks<N>_kl<N>_"
-                    "kg<N>_v<N>[_ep<ID>]: expected %s",
-                    name, why);
+                    "kernel name '%s' does not follow isaac_gemm_<types>_"
+                    "<nn|nt|tn|tt>_<config>[_ep<ID>] (docs/abi.md): "
+                    "expected %s",
+                    name, why.c_str());
+  fillFromName(*parsed, info);
   std::memcpy(info.name, name, length + 1);
-  info.threads = blockSize(info);
+  // The block size the configuration implies, where it is defined
+  // (checkKernelInfo refuses the rest).
+  bool positive = true;
+  for (const GemmParamInfo &p : kGemmParams)
+    positive &= parsed->config.get(p.param) >= 1;
+  int64_t threads = positive ? parsed->config.threads() : 0;
+  info.threads = threads > 0 && threads <= kMaxThreadsPerBlock
+                     ? static_cast<int32_t>(threads)
+                     : 0;
   // Only the PTX header knows the epilogue's output and input types.
-  info.outDtype = info.dtype;
   info.numInputs = hasEpilogue(info) ? -1 : 0;
   if (isaacStatus status = checkKernelInfo(info, ISAAC_ERROR_PARSE))
     return status;
@@ -511,17 +487,9 @@ isaacStatus parseKernelLine(const char *ptx, isaacKernelInfo &out) {
     return setError(ISAAC_ERROR_PARSE,
                     "no '// isaac.kernel key=value ...' line in the PTX text");
 
-  struct Key {
-    const char *name;
-    std::string value;
-    bool seen;
-  } keys[] = {
-      {"name", {}, false},    {"dtype", {}, false}, {"layout", {}, false},
-      {"ml", {}, false},      {"nl", {}, false},    {"ms", {}, false},
-      {"ns", {}, false},      {"u", {}, false},     {"ks", {}, false},
-      {"kl", {}, false},      {"kg", {}, false},    {"vec", {}, false},
-      {"threads", {}, false}, {"smem", {}, false},  {"chip", {}, false},
-      {"epilogue", {}, false}};
+  // Every key=value of the line; unknown keys are skipped below so that the
+  // compiler may add some later.
+  std::map<std::string, std::string> keys;
   const std::string line(begin, end);
   size_t pos = 0;
   while (true) {
@@ -532,73 +500,93 @@ isaacStatus parseKernelLine(const char *ptx, isaacKernelInfo &out) {
       return status;
     if (!found)
       break;
-    for (Key &k : keys) {
-      if (key != k.name)
-        continue;
-      if (k.seen)
-        return setError(ISAAC_ERROR_PARSE,
-                        "isaac.kernel line: key '%s' appears twice",
-                        key.c_str());
-      k.seen = true;
-      k.value = value;
-    }
-    // Unknown keys are skipped so that the compiler may add some later.
+    if (!keys.emplace(key, value).second)
+      return setError(ISAAC_ERROR_PARSE,
+                      "isaac.kernel line: key '%s' appears twice", key.c_str());
   }
-  for (const Key &k : keys)
-    if (!k.seen && std::strcmp(k.name, "chip") != 0 &&
-        std::strcmp(k.name, "epilogue") != 0)
+  auto has = [&](const char *key) { return keys.count(key) != 0; };
+  for (const char *required : {"name", "dtype", "layout"})
+    if (!has(required))
       return setError(ISAAC_ERROR_PARSE,
                       "isaac.kernel line: required key '%s' is missing",
-                      k.name);
+                      required);
 
   isaacKernelInfo info = {};
-  if (isaacStatus status = parseKernelName(keys[0].value.c_str(), info))
+  if (isaacStatus status = parseKernelName(keys["name"].c_str(), info))
     return addErrorContext(status, "isaac.kernel line");
 
   // Every key must agree with the name: a disagreement means the PTX and
   // its description were produced by different compilers or edited by hand.
-  int32_t dtype = -1;
-  const char *text = keys[1].value.c_str();
-  if (!parseDtype(text, dtype) || *text)
+  const std::string &dtype = keys["dtype"];
+  std::optional<GemmTypes> types = GemmTypes::parseToken(dtype);
+  if (!types)
     return setError(ISAAC_ERROR_PARSE,
-                    "isaac.kernel line: dtype '%s' is neither f32 nor f64",
-                    keys[1].value.c_str());
-  if (dtype != info.dtype)
+                    "isaac.kernel line: dtype '%s' is not an element-type "
+                    "token (f32, f64, f16, bf16, f16f32, bf16f32, tf32)",
+                    dtype.c_str());
+  std::optional<GemmKernelName> name = GemmKernelName::parse(info.name);
+  if (!(*types == name->types))
     return setError(ISAAC_ERROR_PARSE,
                     "isaac.kernel line: dtype=%s disagrees with name %s",
-                    keys[1].value.c_str(), info.name);
-  int32_t transA = 0, transB = 0;
-  text = keys[2].value.c_str();
-  if (!parseLayout(text, transA, transB) || *text)
+                    dtype.c_str(), info.name);
+  const std::string &layout = keys["layout"];
+  auto isLayoutChar = [](char ch) { return ch == 'n' || ch == 't'; };
+  if (layout.size() != 2 || !isLayoutChar(layout[0]) ||
+      !isLayoutChar(layout[1]))
     return setError(ISAAC_ERROR_PARSE,
                     "isaac.kernel line: layout '%s' is not nn, nt, tn or tt",
-                    keys[2].value.c_str());
-  if (transA != info.transA || transB != info.transB)
+                    layout.c_str());
+  if ((layout[0] == 't') != (info.transA != 0) ||
+      (layout[1] == 't') != (info.transB != 0))
     return setError(ISAAC_ERROR_PARSE,
                     "isaac.kernel line: layout=%s disagrees with name %s",
-                    keys[2].value.c_str(), info.name);
-  const int32_t fromName[] = {info.ml,  info.nl,     info.ms, info.ns,
-                              info.u,   info.ks,     info.kl, info.kg,
-                              info.vec, info.threads};
-  for (size_t i = 3; i <= 13; ++i) {
+                    layout.c_str(), info.name);
+
+  // The parameters the name writes (GemmConfig::isWritten), then the
+  // numbers of the launch: each `key=<decimal>`.
+  struct Number {
+    const char *key;
+    int32_t fromName; ///< -1: not implied by the name
+  };
+  std::vector<Number> numbers;
+  const GemmConfig config = configOf(info);
+  for (const GemmParamInfo &p : kGemmParams)
+    if (config.isWritten(p.param))
+      numbers.push_back({p.name, config.get(p.param)});
+  numbers.push_back({"threads", info.threads});
+  numbers.push_back({"smem", -1});
+  for (const Number &n : numbers) {
+    if (!has(n.key))
+      return setError(ISAAC_ERROR_PARSE,
+                      "isaac.kernel line: required key '%s' is missing", n.key);
+    const std::string &text = keys[n.key];
+    const char *digits = text.c_str();
     int32_t value = 0;
-    text = keys[i].value.c_str();
-    if (!parseNumber(text, value) || *text)
+    if (!parseNumber(digits, value) || *digits)
       return setError(ISAAC_ERROR_PARSE,
                       "isaac.kernel line: %s='%s' is not a number in [0, "
                       "%lld]",
-                      keys[i].name, keys[i].value.c_str(),
+                      n.key, text.c_str(),
                       static_cast<long long>(kMaxParameter));
-    if (i == 13) {
+    if (n.fromName < 0)
       info.smem = value;
-    } else if (value != fromName[i - 3]) {
+    else if (value != n.fromName)
       return setError(ISAAC_ERROR_PARSE,
                       "isaac.kernel line: %s=%d disagrees with name %s "
                       "(which implies %d)",
-                      keys[i].name, value, info.name, fromName[i - 3]);
-    }
+                      n.key, value, info.name, n.fromName);
   }
-  const std::string &chip = keys[14].value;
+  // dynsmem=1: the kernel's shared memory is dynamic (absent: 0, the
+  // headers of compilers before it).
+  if (has("dynsmem")) {
+    const std::string &text = keys["dynsmem"];
+    if (text != "0" && text != "1")
+      return setError(ISAAC_ERROR_PARSE,
+                      "isaac.kernel line: dynsmem='%s' is neither 0 nor 1",
+                      text.c_str());
+    info.dynsmem = text == "1";
+  }
+  const std::string chip = has("chip") ? keys["chip"] : std::string();
   if (chip.size() >= ISAAC_CHIP_NAME_MAX)
     return setError(ISAAC_ERROR_PARSE,
                     "isaac.kernel line: chip '%s' is longer than %d "
@@ -608,13 +596,14 @@ isaacStatus parseKernelLine(const char *ptx, isaacKernelInfo &out) {
 
   // The epilogue is named three times (name suffix, epilogue= key, the
   // isaac.epilogue line); all must agree, or none may be there.
-  const Key &epilogueKey = keys[15];
-  if (epilogueKey.seen != hasEpilogue(info))
-    return epilogueKey.seen
+  bool epilogueKey = has("epilogue");
+  const std::string epilogueId = epilogueKey ? keys["epilogue"] : "";
+  if (epilogueKey != hasEpilogue(info))
+    return epilogueKey
                ? setError(ISAAC_ERROR_PARSE,
                           "isaac.kernel line: epilogue=%s but the name %s "
                           "has no _ep<ID> suffix",
-                          epilogueKey.value.c_str(), info.name)
+                          epilogueId.c_str(), info.name)
                : setError(ISAAC_ERROR_PARSE,
                           "isaac.kernel line: the name %s has an _ep<ID> "
                           "suffix but there is no epilogue= key",
@@ -631,10 +620,10 @@ isaacStatus parseKernelLine(const char *ptx, isaacKernelInfo &out) {
                       "which has no fused epilogue",
                       info.name);
   } else {
-    if (epilogueKey.value != info.epilogue)
+    if (epilogueId != info.epilogue)
       return setError(ISAAC_ERROR_PARSE,
                       "isaac.kernel line: epilogue=%s disagrees with name %s",
-                      epilogueKey.value.c_str(), info.name);
+                      epilogueId.c_str(), info.name);
     if (!epilogueLine)
       return setError(ISAAC_ERROR_PARSE,
                       "no '// isaac.epilogue id=... out=... inputs=... "

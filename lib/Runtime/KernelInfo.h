@@ -3,6 +3,7 @@
 #ifndef ISAAC_LIB_RUNTIME_KERNELINFO_H
 #define ISAAC_LIB_RUNTIME_KERNELINFO_H
 
+#include "isaac/Runtime/KernelConfig.h"
 #include "isaac/Runtime/Runtime.h"
 
 #include <cstddef>
@@ -23,10 +24,11 @@ inline bool hasEpilogue(const isaacKernelInfo &info) {
   return info.epilogue[0] != '\0';
 }
 
-/// Checks the fields the runtime relies on (dtype, positive parameters,
-/// threads = (ml/ms)*(nl/ns)*kl within a block's limit, smem within the
-/// ABI's 48 KiB, the epilogue's ID and types agreeing with the name); a
-/// violation returns `status` with a message.
+/// Checks the fields the runtime relies on (dtype and family, parameters
+/// within GemmParams.def's ranges, threads = GemmConfig::threads() within a
+/// block's limit, smem within 48 KiB (static) or 227 KiB (dynsmem), the
+/// epilogue's ID and types agreeing with the name); a violation returns
+/// `status` with a message.
 isaacStatus checkKernelInfo(const isaacKernelInfo &info, isaacStatus status);
 
 } // namespace isaac::runtime

@@ -24,6 +24,9 @@ struct isaacFunction_st {
   std::string name;
   /// Largest block the compiled kernel can run (limited by its registers).
   int maxThreadsPerBlock = 0;
+  /// The dynamic shared memory its limit was raised to
+  /// (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES), 0 if never.
+  int dynamicSmemLimit = 0;
 };
 
 struct isaacModule_st {

@@ -1,6 +1,7 @@
 //===- EpilogueCodegen.cpp - Fused epilogues inside kernels ---------------===//
 
 #include "EpilogueCodegen.h"
+#include "KernelArgs.h"
 
 using namespace mlir;
 using namespace mlir::isaac;
@@ -8,7 +9,7 @@ using namespace mlir::isaac;
 void EpilogueCodegen::appendParamTypes(KernelEmitter &e,
                                        SmallVectorImpl<Type> &types) const {
   for (int i = 0; i < program.numInputs(); ++i)
-    types.append({e.gptr, e.i64, e.i64, e.i64});
+    appendABITypes(e, ::isaac::abi::kInputArgs, e.elemTy, types);
 }
 
 void EpilogueCodegen::bind(KernelEmitter &e, ValueRange args, unsigned first,
@@ -17,12 +18,15 @@ void EpilogueCodegen::bind(KernelEmitter &e, ValueRange args, unsigned first,
   base.clear();
   sRow.clear();
   sCol.clear();
+  namespace arg = ::isaac::abi::input;
   for (int i = 0; i < program.numInputs(); ++i) {
-    ValueRange p = args.slice(first + 4 * i, 4);
+    ValueRange p = args.slice(first + ::isaac::abi::kArgsPerInput * i,
+                              ::isaac::abi::kArgsPerInput);
     Type type = getScalarType(ctx, program.inputTypes[i]);
-    base.push_back(e.gep(p[0], e.mul(e.ext64(batch), p[1]), type));
-    sRow.push_back(p[2]);
-    sCol.push_back(p[3]);
+    base.push_back(
+        e.gep(p[arg::in], e.mul(e.ext64(batch), p[arg::sBatch]), type));
+    sRow.push_back(p[arg::sRow]);
+    sCol.push_back(p[arg::sCol]);
   }
 }
 

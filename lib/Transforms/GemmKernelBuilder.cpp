@@ -29,6 +29,7 @@
 #include "isaac/Transforms/KernelBuilders.h"
 
 #include "EpilogueCodegen.h"
+#include "KernelArgs.h"
 #include "KernelEmitter.h"
 #include "MmaKernelBuilder.h"
 
@@ -45,14 +46,14 @@ using ::isaac::DType;
 using ::isaac::GemmConfig;
 
 std::string GemmKernelSpec::kernelName() const {
-  ::isaac::GemmTypes types;
-  types.ab = dtype;
-  types.c = epilogue ? dtype : cType;
-  std::string name = "isaac_gemm_" + types.token() + "_" + layout.str() + "_" +
-                     config.mangle();
+  ::isaac::GemmKernelName name;
+  name.types.ab = dtype;
+  name.types.c = epilogue ? dtype : cType;
+  name.layout = layout;
+  name.config = config;
   if (epilogue)
-    name += "_ep" + epilogue->id();
-  return name;
+    name.epilogue = epilogue->id();
+  return name.str();
 }
 
 namespace {
@@ -531,15 +532,16 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
   auto args = entry.getArguments();
-  Value C = args[0], A = args[1], B = args[2], W = args[3];
-  st.M = args[4];
-  st.N = args[5];
-  st.K = args[6];
-  st.lda = args[7];
-  st.ldb = args[8];
-  st.ldc = args[9];
-  Value sA = args[10], sB = args[11], sC = args[12];
-  Value alpha = args[13], beta = args[14];
+  namespace arg = ::isaac::abi::gemm;
+  Value C = args[arg::C], A = args[arg::A], B = args[arg::B], W = args[arg::W];
+  st.M = args[arg::M];
+  st.N = args[arg::N];
+  st.K = args[arg::K];
+  st.lda = args[arg::lda];
+  st.ldb = args[arg::ldb];
+  st.ldc = args[arg::ldc];
+  Value sA = args[arg::sA], sB = args[arg::sB], sC = args[arg::sC];
+  Value alpha = args[arg::alpha], beta = args[arg::beta];
 
   st.smem = LLVM::AddressOfOp::create(b, loc, e.sptr, smemSymbol);
   st.tid = e.sreg(gpu::Dimension::x, /*block=*/false);
@@ -553,10 +555,10 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   st.aBase = e.gep(A, e.mul(e.ext64(batch), sA));
   st.bBase = e.gep(B, e.mul(e.ext64(batch), sB));
   st.cBase = e.gep(C, e.mul(e.ext64(batch), sC), outTy);
-  // Fused kernels: the tile counters, then four parameters per input.
-  Value S = epilogue ? args[15] : Value();
+  // Fused kernels: the tile counters, then the parameters of each input.
+  Value S = epilogue ? args[arg::S] : Value();
   if (epilogue)
-    epilogue->bind(e, args, /*first=*/16, batch);
+    epilogue->bind(e, args, /*first=*/::isaac::abi::kNumFusedGemmArgs, batch);
 
   // K slice of this block: Kc = ceil(ceil(K/KG)/U)*U, so that only the
   // last slice can end in a partial tile.
@@ -733,7 +735,6 @@ gpu::GPUFuncOp mlir::isaac::buildGemmKernel(OpBuilder &builder,
   if (spec.config.family == ::isaac::GemmFamily::Mma)
     return buildMmaGemmKernel(builder, module, spec);
   OpBuilder::InsertionGuard guard(builder);
-  MLIRContext *ctx = builder.getContext();
   Location loc = module.getLoc();
   std::string name = spec.kernelName();
   ::isaac::SharedLayout smem =
@@ -748,13 +749,12 @@ gpu::GPUFuncOp mlir::isaac::buildGemmKernel(OpBuilder &builder,
       /*isConstant=*/false, LLVM::Linkage::Internal, smemName, Attribute(),
       /*alignment=*/16, /*addrSpace=*/3);
 
-  Type gptr = LLVM::LLVMPointerType::get(ctx, 1);
-  Type i32 = builder.getI32Type(), i64 = builder.getI64Type();
-  SmallVector<Type> argTypes = {gptr, gptr, gptr, gptr, i32, i32,    i32,   i32,
-                                i32,  i32,  i64,  i64,  i64, elemTy, elemTy};
+  KernelEmitter types(builder, loc, spec.dtype);
+  SmallVector<Type> argTypes;
+  appendABITypes(types, ::isaac::abi::kGemmArgs, elemTy, argTypes);
   if (spec.epilogue) {
-    argTypes.push_back(gptr); // tile counters (split-K, atomic mode)
-    KernelEmitter types(builder, loc, spec.dtype);
+    // The tile counters (split-K, atomic mode), then the inputs'.
+    appendABITypes(types, ::isaac::abi::kFusedGemmArgs, elemTy, argTypes);
     EpilogueCodegen(*spec.epilogue).appendParamTypes(types, argTypes);
   }
   auto func = gpu::GPUFuncOp::create(builder, loc, name,
@@ -764,7 +764,7 @@ gpu::GPUFuncOp mlir::isaac::buildGemmKernel(OpBuilder &builder,
   func.setKnownBlockSizeAttr(
       builder.getDenseI32ArrayAttr({spec.config.threads(), 1, 1}));
   // A and B are only read: lets the backend use the non-coherent cache.
-  for (unsigned i : {1u, 2u}) {
+  for (unsigned i : {::isaac::abi::gemm::A, ::isaac::abi::gemm::B}) {
     func.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),
                     builder.getUnitAttr());
     func.setArgAttr(i, LLVM::LLVMDialect::getReadonlyAttrName(),

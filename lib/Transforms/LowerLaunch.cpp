@@ -12,6 +12,7 @@
 
 #include "isaac/Model/Epilogue.h"
 #include "isaac/Model/Legality.h"
+#include "isaac/Runtime/KernelABI.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -48,30 +49,28 @@ static std::string kernelHeader(LaunchGemmOp launch, StringRef chip) {
     epilogue =
         ::isaac::EpilogueProgram::parse(launch.getEpilogue()->str(), err);
   }
+  // The types of the kernel's name: a plain kernel's C may be f32 for
+  // 16-bit operands (f16f32, bf16f32); a fused kernel's is its epilogue's.
+  ::isaac::GemmTypes types;
+  types.ab = dtype;
+  types.c =
+      epilogue
+          ? dtype
+          : *getGemmDType(
+                cast<MemRefType>(launch.getC().getType()).getElementType());
   std::string s;
   llvm::raw_string_ostream os(s);
   os << "// isaac.config = #isaac.gemm<" << c.str() << ">\n";
+  // The parameters the kernel name writes, as `key=value` (GemmParams.def).
   os << "// isaac.kernel name=" << launch.getKernel().getLeafReference().str()
-     << " dtype=" << ::isaac::dtypeName(dtype) << " layout=" << layout.str();
-  if (c.family == ::isaac::GemmFamily::Simt) {
-    os << " ml=" << c.ml << " nl=" << c.nl << " ms=" << c.ms << " ns=" << c.ns
-       << " u=" << c.u << " ks=" << c.ks << " kl=" << c.kl << " kg=" << c.kg
-       << " vec=" << c.vec;
-  } else {
-    // Another family: its token, C's type and each of its parameters.
-    auto cT = cast<MemRefType>(launch.getC().getType());
-    os << " family=" << ::isaac::gemmFamilyName(c.family)
-       << " ctype=" << ::isaac::dtypeName(*getGemmDType(cT.getElementType()));
-    for (::isaac::GemmParam p : ::isaac::gemmFamilyParams(c.family))
-      os << " " << ::isaac::gemmParamInfo(p).name << "=" << c.get(p);
-  }
-  os << " threads=" << c.threads();
-  os << " smem=" << ::isaac::gemmSharedMemoryBytes(c, dtype);
-  // mma kernels keep all their stages in dynamic shared memory: the launch
-  // passes smem bytes (above 48 KiB after raising the function's limit).
-  if (::isaac::usesDynamicSharedMemory(c))
-    os << " dynsmem=1";
-  os << " chip=" << chip;
+     << " dtype=" << types.token() << " layout=" << layout.str();
+  for (const ::isaac::GemmParamInfo &p : ::isaac::kGemmParams)
+    if (c.isWritten(p.param))
+      os << " " << p.name << "=" << c.get(p.param);
+  os << " threads=" << c.threads()
+     << " smem=" << ::isaac::gemmSharedMemoryBytes(c, dtype)
+     << " dynsmem=" << (::isaac::usesDynamicSharedMemory(c) ? 1 : 0)
+     << " chip=" << chip;
   if (epilogue)
     os << " epilogue=" << epilogue->id();
   os << "\n";
@@ -144,11 +143,25 @@ struct LowerLaunchPass
 
     // The runtime entry points (docs/abi.md, Host ABI), declared on first
     // use.
-    SmallVector<Type> params = {ptrTy, ptrTy, i32, i32, i32, i32, i32,   ptrTy,
-                                ptrTy, ptrTy, i32, i32, i32, i32, i32,   i32,
-                                i64,   i64,   i64, i32, f64, f64, ptrTy, i32};
+    auto typeOf = [&](::isaac::abi::HostType t) -> Type {
+      switch (t) {
+      case ::isaac::abi::HostType::Ptr:
+        return ptrTy;
+      case ::isaac::abi::HostType::I32:
+        return i32;
+      case ::isaac::abi::HostType::I64:
+        return i64;
+      case ::isaac::abi::HostType::F64:
+        return f64;
+      }
+      return Type();
+    };
+    SmallVector<Type> params;
+    for (const ::isaac::abi::HostArgInfo &a : ::isaac::abi::kHostArgs)
+      params.push_back(typeOf(a.type));
     auto plainType = b.getFunctionType(params, {i32});
-    params.append({i32, ptrTy});
+    for (const ::isaac::abi::HostArgInfo &a : ::isaac::abi::kHostEpilogueArgs)
+      params.push_back(typeOf(a.type));
     auto epilogueType = b.getFunctionType(params, {i32});
     bool declFailed = false;
     auto declare = [&](StringRef name, FunctionType type) {
@@ -341,35 +354,71 @@ struct LowerLaunchPass
     Operand B = describe(b, loc, launch.getB());
     Operand C = describe(b, loc, launch.getC());
     int dtype = static_cast<int>(*getGemmDType(aT.getElementType()));
-    SmallVector<Value> args = {
-        LLVM::AddressOfOp::create(b, loc, ptrTy, ptx.getSymName()),
-        LLVM::AddressOfOp::create(b, loc, ptrTy, name.getSymName()),
-        i32c(dtype),
-        i32c(c.ml),
-        i32c(c.nl),
-        i32c(c.threads()),
-        i32c(c.kg),
-        C.ptr,
-        A.ptr,
-        B.ptr,
-        i32c(m),
-        i32c(n),
-        i32c(k),
-        A.ld,
-        B.ld,
-        C.ld,
-        A.batchStride,
-        B.batchStride,
-        C.batchStride,
-        i32c(batch),
-        f64c(launch.getAlpha().convertToDouble()),
-        f64c(launch.getBeta().convertToDouble()),
-        LLVM::ZeroOp::create(b, loc, ptrTy),
-        i32c(0)};
-    if (launch.getEpilogue()) {
-      args.push_back(i32c(launch.getInputs().size()));
-      args.push_back(describeInputs(b, launch));
-    }
+    // The value of each argument of the host ABI (KernelABI.def).
+    auto argument = [&](::isaac::abi::host::Arg arg) -> Value {
+      namespace h = ::isaac::abi::host;
+      switch (arg) {
+      case h::ptx:
+        return LLVM::AddressOfOp::create(b, loc, ptrTy, ptx.getSymName());
+      case h::kernelName:
+        return LLVM::AddressOfOp::create(b, loc, ptrTy, name.getSymName());
+      case h::dtype:
+        return i32c(dtype);
+      case h::ml:
+        return i32c(c.ml);
+      case h::nl:
+        return i32c(c.nl);
+      case h::threads:
+        return i32c(c.threads());
+      case h::kg:
+        return i32c(c.kg);
+      case h::C:
+        return C.ptr;
+      case h::A:
+        return A.ptr;
+      case h::B:
+        return B.ptr;
+      case h::M:
+        return i32c(m);
+      case h::N:
+        return i32c(n);
+      case h::K:
+        return i32c(k);
+      case h::lda:
+        return A.ld;
+      case h::ldb:
+        return B.ld;
+      case h::ldc:
+        return C.ld;
+      case h::sA:
+        return A.batchStride;
+      case h::sB:
+        return B.batchStride;
+      case h::sC:
+        return C.batchStride;
+      case h::batch:
+        return i32c(batch);
+      case h::alpha:
+        return f64c(launch.getAlpha().convertToDouble());
+      case h::beta:
+        return f64c(launch.getBeta().convertToDouble());
+      case h::stream:
+        return LLVM::ZeroOp::create(b, loc, ptrTy);
+      case h::flags:
+        return i32c(0);
+      case h::numInputs:
+        return i32c(launch.getInputs().size());
+      case h::inputs:
+        return describeInputs(b, launch);
+      }
+      return Value();
+    };
+    SmallVector<Value> args;
+    for (const ::isaac::abi::HostArgInfo &a : ::isaac::abi::kHostArgs)
+      args.push_back(argument(static_cast<::isaac::abi::host::Arg>(a.index)));
+    if (launch.getEpilogue())
+      for (const ::isaac::abi::HostArgInfo &a : ::isaac::abi::kHostEpilogueArgs)
+        args.push_back(argument(static_cast<::isaac::abi::host::Arg>(a.index)));
     // The status is also kept by the runtime (isaacGetLastStatus), which is
     // how the caller of the generated host code learns of failures.
     func::CallOp::create(b, loc, fn, args);

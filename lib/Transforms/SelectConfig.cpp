@@ -47,49 +47,19 @@ namespace {
 // Tuning cache
 //===----------------------------------------------------------------------===//
 
-/// `dtype layout M N K batch`: the key of a cache entry.
-std::string cacheKey(const ::isaac::GemmShape &s) {
-  return std::string(::isaac::dtypeName(s.dtype)) + " " + s.layout.str() + " " +
-         std::to_string(s.m) + " " + std::to_string(s.n) + " " +
-         std::to_string(s.k) + " " + std::to_string(s.batch);
+/// The element types of `s` (no TF32: it is not part of a shape yet).
+::isaac::GemmTypes shapeTypes(const ::isaac::GemmShape &s) {
+  ::isaac::GemmTypes t;
+  t.ab = s.dtype;
+  t.c = s.cType;
+  return t;
 }
 
-/// Parses `#isaac.gemm<ml = 64, nl = 16, ...>` (all nine parameters, any
-/// order) as the attribute printer writes it.
-bool parseGemmText(StringRef text, ::isaac::GemmConfig &c, std::string &err) {
-  text = text.trim();
-  if (!text.consume_front("#isaac.gemm<") || !text.consume_back(">")) {
-    err = "expected '#isaac.gemm<...>'";
-    return false;
-  }
-  int *fields[] = {&c.ml, &c.nl, &c.ms, &c.ns, &c.u,
-                   &c.ks, &c.kl, &c.kg, &c.vec};
-  const char *names[] = {"ml", "nl", "ms", "ns", "u", "ks", "kl", "kg", "vec"};
-  bool seen[9] = {};
-  SmallVector<StringRef> parts;
-  text.split(parts, ',');
-  for (StringRef part : parts) {
-    auto [key, value] = part.split('=');
-    key = key.trim();
-    value = value.trim();
-    int idx = -1;
-    for (int i = 0; i < 9; ++i)
-      if (key == names[i])
-        idx = i;
-    int v = 0;
-    if (idx < 0 || seen[idx] || value.getAsInteger(10, v)) {
-      err = "malformed parameter '" + part.trim().str() + "'";
-      return false;
-    }
-    seen[idx] = true;
-    *fields[idx] = v;
-  }
-  for (int i = 0; i < 9; ++i)
-    if (!seen[i]) {
-      err = std::string("missing parameter '") + names[i] + "'";
-      return false;
-    }
-  return true;
+/// `types layout M N K batch`: the key of a cache entry.
+std::string cacheKey(const ::isaac::GemmShape &s) {
+  return shapeTypes(s).token() + " " + s.layout.str() + " " +
+         std::to_string(s.m) + " " + std::to_string(s.n) + " " +
+         std::to_string(s.k) + " " + std::to_string(s.batch);
 }
 
 /// Reads the entries of `chip` from a cache file; entries of other chips
@@ -114,8 +84,9 @@ LogicalResult loadCache(StringRef path, const ::isaac::ChipLimits &chip,
     SmallVector<StringRef> tok;
     line.substr(0, attr).split(tok, ' ', -1, /*KeepEmpty=*/false);
     ::isaac::GemmShape s;
-    if (attr == StringRef::npos || tok.size() != 7 ||
-        (tok[1] != "f32" && tok[1] != "f64") ||
+    std::optional<::isaac::GemmTypes> types =
+        tok.size() == 7 ? ::isaac::GemmTypes::parseToken(tok[1]) : std::nullopt;
+    if (attr == StringRef::npos || !types ||
         !(tok[2] == "nn" || tok[2] == "nt" || tok[2] == "tn" ||
           tok[2] == "tt") ||
         tok[3].getAsInteger(10, s.m) || tok[4].getAsInteger(10, s.n) ||
@@ -125,16 +96,18 @@ LogicalResult loadCache(StringRef path, const ::isaac::ChipLimits &chip,
                     "#isaac.gemm<...>'";
       return failure();
     }
-    s.dtype = tok[1] == "f32" ? ::isaac::DType::F32 : ::isaac::DType::F64;
-    s.cType = s.dtype;
+    s.dtype = types->ab;
+    s.cType = types->c;
     s.layout.transA = tok[2][0] == 't';
     s.layout.transB = tok[2][1] == 't';
-    ::isaac::GemmConfig c;
     std::string perr;
-    if (!parseGemmText(line.substr(attr), c, perr)) {
+    std::optional<::isaac::GemmConfig> parsed =
+        ::isaac::GemmConfig::parseText(line.substr(attr), &perr);
+    if (!parsed) {
       err = where + perr;
       return failure();
     }
+    ::isaac::GemmConfig c = *parsed;
     if (tok[0] != chip.chip)
       continue;
     auto v = ::isaac::checkGemmLegality(c, s.dtype, chip);

@@ -13,6 +13,7 @@
 
 #include "EpilogueCodegen.h"
 #include "EpilogueProgram.h"
+#include "KernelArgs.h"
 #include "KernelEmitter.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -22,11 +23,11 @@ using namespace mlir::isaac;
 
 /// Declares kernel `name` with `argTypes` at the end of `module` and fills
 /// its body: `body` runs for the element (row, col, batch) this thread owns,
-/// under `row < M && col < N`, where M and N are arguments `mArg`, `mArg+1`.
+/// under `row < M && col < N`, where M and N are arguments `mArg`, `nArg`.
 static gpu::GPUFuncOp
 buildElementwiseKernel(OpBuilder &builder, gpu::GPUModuleOp module,
                        ::isaac::DType dtype, StringRef name,
-                       ArrayRef<Type> argTypes, unsigned mArg,
+                       ArrayRef<Type> argTypes, unsigned mArg, unsigned nArg,
                        function_ref<void(KernelEmitter &, ValueRange args,
                                          Value row, Value col, Value batch)>
                            body) {
@@ -47,7 +48,7 @@ buildElementwiseKernel(OpBuilder &builder, gpu::GPUModuleOp module,
   Value row = e.add(e.mul(e.sreg(gpu::Dimension::y, true), e.ci32(8)),
                     e.sreg(gpu::Dimension::y, false));
   Value batch = e.sreg(gpu::Dimension::z, true);
-  Value inBounds = e.land(e.slt(row, args[mArg]), e.slt(col, args[mArg + 1]));
+  Value inBounds = e.land(e.slt(row, args[mArg]), e.slt(col, args[nArg]));
   auto ifOp = scf::IfOp::create(builder, loc, inBounds, /*withElse=*/false);
   {
     OpBuilder::InsertionGuard g2(builder);
@@ -94,14 +95,15 @@ gpu::GPUFuncOp mlir::isaac::getOrBuildScaleKernel(OpBuilder &builder,
   if (auto existing = module.lookupSymbol<gpu::GPUFuncOp>(name))
     return existing;
   KernelEmitter types(builder, module.getLoc(), dtype);
-  // (C, M, N, ldc, sC, beta)
-  SmallVector<Type> argTypes = {types.gptr, types.i32, types.i32,
-                                types.i32,  types.i64, types.elemTy};
+  namespace arg = ::isaac::abi::scale;
+  SmallVector<Type> argTypes;
+  appendABITypes(types, ::isaac::abi::kScaleArgs, types.elemTy, argTypes);
   return buildElementwiseKernel(
-      builder, module, dtype, name, argTypes, /*mArg=*/1,
+      builder, module, dtype, name, argTypes, arg::M, arg::N,
       [](KernelEmitter &e, ValueRange a, Value row, Value col, Value batch) {
-        Value ptr = elementPtr(e, a[0], a[4], a[3], row, col, batch);
-        Value beta = a[5];
+        Value ptr =
+            elementPtr(e, a[arg::C], a[arg::sC], a[arg::ldc], row, col, batch);
+        Value beta = a[arg::beta];
         Value betaZero = arith::CmpFOp::create(
             e.b, e.loc, arith::CmpFPredicate::OEQ, beta, e.cf(0.0));
         // beta == 0 must not read C: it may hold NaN or garbage.
@@ -125,17 +127,18 @@ gpu::GPUFuncOp mlir::isaac::getOrBuildSplitKReduceKernel(
   ::isaac::DType acc =
       cType == ::isaac::DType::F64 ? ::isaac::DType::F64 : ::isaac::DType::F32;
   KernelEmitter types(builder, module.getLoc(), acc);
-  // (C, W, M, N, ldc, sC, KG, beta)
-  SmallVector<Type> argTypes = {types.gptr, types.gptr,  types.i32,
-                                types.i32,  types.i32,   types.i64,
-                                types.i32,  types.elemTy};
+  namespace arg = ::isaac::abi::reduce;
+  SmallVector<Type> argTypes;
+  appendABITypes(types, ::isaac::abi::kReduceArgs, types.elemTy, argTypes);
   Type cTy = getScalarType(builder.getContext(), cType);
   return buildElementwiseKernel(
-      builder, module, acc, name, argTypes, /*mArg=*/2,
+      builder, module, acc, name, argTypes, arg::M, arg::N,
       [&](KernelEmitter &e, ValueRange a, Value row, Value col, Value batch) {
         OpBuilder &b = e.b;
-        Value C = a[0], W = a[1], M = a[2], N = a[3], kg = a[6], beta = a[7];
-        Value cPtr = elementPtr(e, C, a[5], a[4], row, col, batch, cTy);
+        Value C = a[arg::C], W = a[arg::W], M = a[arg::M], N = a[arg::N],
+              kg = a[arg::KG], beta = a[arg::beta];
+        Value cPtr =
+            elementPtr(e, C, a[arg::sC], a[arg::ldc], row, col, batch, cTy);
         Value sum = sumSlices(e, W, M, N, kg, row, col, batch);
         Value betaZero = arith::CmpFOp::create(
             b, e.loc, arith::CmpFPredicate::OEQ, beta, e.cf(0.0));
@@ -157,20 +160,22 @@ gpu::GPUFuncOp mlir::isaac::getOrBuildEpilogueReduceKernel(
   if (auto existing = module.lookupSymbol<gpu::GPUFuncOp>(name))
     return existing;
   KernelEmitter types(builder, module.getLoc(), dtype);
-  // (C, W, M, N, ldc, sC, KG, beta, then ptr, sBatch, sRow, sCol per input)
-  SmallVector<Type> argTypes = {types.gptr, types.gptr,  types.i32,
-                                types.i32,  types.i32,   types.i64,
-                                types.i32,  types.elemTy};
+  // The reducer's arguments, then those of each input.
+  namespace arg = ::isaac::abi::reduce;
+  SmallVector<Type> argTypes;
+  appendABITypes(types, ::isaac::abi::kReduceArgs, types.elemTy, argTypes);
   EpilogueCodegen(epilogue).appendParamTypes(types, argTypes);
   return buildElementwiseKernel(
-      builder, module, dtype, name, argTypes, /*mArg=*/2,
+      builder, module, dtype, name, argTypes, arg::M, arg::N,
       [&](KernelEmitter &e, ValueRange a, Value row, Value col, Value batch) {
         OpBuilder &b = e.b;
         EpilogueCodegen codegen(epilogue);
-        codegen.bind(e, a, /*first=*/8, batch);
+        codegen.bind(e, a, /*first=*/::isaac::abi::kNumReduceArgs, batch);
         Type outTy = codegen.outType(b.getContext());
-        Value C = a[0], W = a[1], M = a[2], N = a[3], kg = a[6], beta = a[7];
-        Value cPtr = elementPtr(e, C, a[5], a[4], row, col, batch, outTy);
+        Value C = a[arg::C], W = a[arg::W], M = a[arg::M], N = a[arg::N],
+              kg = a[arg::KG], beta = a[arg::beta];
+        Value cPtr =
+            elementPtr(e, C, a[arg::sC], a[arg::ldc], row, col, batch, outTy);
         Value sum = sumSlices(e, W, M, N, kg, row, col, batch);
         // beta == 0 must not read C: it may hold NaN or garbage.
         Value betaZero = arith::CmpFOp::create(

@@ -10,18 +10,30 @@ Prints a Markdown table and the geometric means.
 import csv
 import json
 import math
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import isaac_schema  # noqa: E402  (include/isaac/Model/GemmParams.def)
+
+
+def kernel_name(schema, row):
+    """The kernel of a dataset row (docs/tuning.md, Dataset format):
+    parameters without a column hold their defaults."""
+    cfg = schema.config(row.get("family") or "simt",
+                        **{p.name: row[p.name] for p in schema.params
+                           if row.get(p.name)})
+    return schema.kernel_name(row["dtype"], row["layout"], cfg)
 
 
 def main():
+    schema = isaac_schema.schema()
     ranks = json.load(open(sys.argv[1]))
     times = {}
     for row in csv.DictReader(l for l in open(sys.argv[2]) if not l.startswith("#")):
         if row["status"] != "ok":
             continue
-        name = "isaac_gemm_%s_%s_ml%s_nl%s_ms%s_ns%s_u%s_ks%s_kl%s_kg%s_v%s" % (
-            row["dtype"], row["layout"], row["ml"], row["nl"], row["ms"], row["ns"],
-            row["u"], row["ks"], row["kl"], row["kg"], row["vec"])
+        name = kernel_name(schema, row)
         times[(name, int(row["m"]), int(row["n"]), int(row["k"]))] = float(row["time_us"])
     whos = ["model", "heuristic"] + sorted(ranks[0].get("also", {}) if ranks else [])
     for r in ranks:

@@ -6,8 +6,12 @@ the GPU (the tuning cache isaac-bench --cache-out wrote).
 
 usage: table6.py SELECTED.mlir TUNING-CACHE.txt
 """
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import isaac_schema  # noqa: E402  (include/isaac/Model/GemmParams.def)
 
 PROBLEMS = [  # (function in examples/table4.mlir, label)
     ("linpack_512x512x512_f32", "LINPACK (512) nt"),
@@ -21,11 +25,16 @@ PROBLEMS = [  # (function in examples/table4.mlir, label)
     ("lapack_4096x4096x32_f32", "LAPACK (4096) nt"),
     ("lapack_896x896x32_f32", "LAPACK (896) nt"),
 ]
-FIELDS = ["ms", "ns", "ml", "nl", "u", "ks", "kl", "kg", "vec"]
+SCHEMA = isaac_schema.schema()
+# The columns: the simt family's parameters, the paper's Table 6 order
+# (MS, NS before ML, NL), then the table's.
+FIELDS = ["ms", "ns"] + [p.name for p in SCHEMA.family_params("simt")
+                         if p.name not in ("ms", "ns")]
 
 
 def parse(cfg):
-    return dict((k, v) for k, v in re.findall(r"(\w+) = (\d+)", cfg))
+    c = SCHEMA.parse_attr_text(cfg)
+    return {k: str(v) for k, v in c.items()}
 
 
 def main():

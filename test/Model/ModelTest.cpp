@@ -1,6 +1,15 @@
 //===- ModelTest.cpp - Checks and probes of the MLIR-free model library ---===//
 //
 //   isaac-model-test legality          unit checks of the legality rules
+//   isaac-model-test schema            the tuning-space table as lib/Model
+//                                      reads it (GemmParams.def), in the
+//                                      words of scripts/isaac_schema.py
+//   isaac-model-test schema-check      unit checks of what derives from it:
+//                                      attribute text, kernel names and
+//                                      their parsers, boxes, legality
+//   isaac-model-test kernel-names S N  N kernel names of every family and
+//                                      element-type token, drawn with seed
+//                                      S, each with its attribute text
 //   isaac-model-test random-configs S N DTYPE [CHIP]
 //                                      N legal configurations drawn with
 //                                      seed S uniformly from the legal space
@@ -47,6 +56,7 @@
 #include "isaac/Model/Legality.h"
 #include "isaac/Model/MLP.h"
 #include "isaac/Model/Mma.h"
+#include "isaac/Model/Sampler.h"
 #include "isaac/Model/Search.h"
 
 #include <algorithm>
@@ -146,8 +156,8 @@ static void runMmaLegality() {
   // family's box checked on its own gives it (f16; bf16 has the same rules
   // and space).
   ChipLimits chip = *getChipLimits("sm_90");
-  expect(legalConfigs(DType::F16, chip).size() ==
-             legalConfigs(DType::BF16, chip).size(),
+  expect(legalConfigs(DType::F16, chip, GemmFamily::Mma).size() ==
+             legalConfigs(DType::BF16, chip, GemmFamily::Mma).size(),
          "f16 and bf16 have one mma space");
   for (DType t : {DType::F16}) {
     auto values = [](GemmParam p) {
@@ -169,7 +179,8 @@ static void runMmaLegality() {
                       x.u = u, x.vec = vec, x.stages = st, x.kg = kg;
                       brute += isLegal(x, t, chip);
                     }
-    const std::vector<GemmConfig> &fast = legalConfigs(t, chip);
+    const std::vector<GemmConfig> &fast =
+        legalConfigs(t, chip, GemmFamily::Mma);
     bool allLegal = true, allMma = true;
     for (const GemmConfig &y : fast) {
       allLegal &= isLegal(y, t, chip);
@@ -343,7 +354,9 @@ static int runRandom(unsigned seed, int n, DType t, const char *chip) {
     std::fprintf(stderr, "unknown chip %s\n", chip);
     return 1;
   }
-  const auto &space = legalConfigs(t, *limits);
+  // 16-bit operands: the mma family's space.
+  const auto &space = legalConfigs(
+      t, *limits, mmaInstruction(t) ? GemmFamily::Mma : GemmFamily::Simt);
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<size_t> pick(0, space.size() - 1);
   for (int i = 0; i < n; ++i)
@@ -1006,9 +1019,269 @@ static int runMLPKernelCheck(const char *path, const char *shapes) {
   return failed ? 1 : 0;
 }
 
+//===----------------------------------------------------------------------===//
+// The tuning-space schema
+//===----------------------------------------------------------------------===//
+
+static const char *typeName(DType t) { return dtypeName(t); }
+
+/// The element-type tokens of GemmParams.def.
+static const char *const kTypeTokens[] = {
+#define GEMM_TYPES(Token, AB, C, TF32) #Token,
+#include "isaac/Model/GemmParams.def"
+};
+
+/// The table, as scripts/isaac_schema.py's describe() prints it.
+static int runSchema() {
+  for (int f = 0; f < kNumGemmFamilies; ++f) {
+    GemmFamily family = static_cast<GemmFamily>(f);
+    std::printf("family %s:", gemmFamilyName(family));
+    for (GemmParam p : gemmFamilyParams(family))
+      std::printf(" %s", gemmParamInfo(p).name);
+    std::printf("\n");
+  }
+  for (const GemmParamInfo &p : kGemmParams) {
+    std::string families;
+    for (int f = 0; f < kNumGemmFamilies; ++f)
+      if (p.usedBy(static_cast<GemmFamily>(f)))
+        families += std::string(families.empty() ? "" : ",") +
+                    gemmFamilyName(static_cast<GemmFamily>(f));
+    std::printf("param %s mangle=%s range=[%d,%d] default=%d pow2=%d "
+                "families=%s optional=%d\n",
+                p.name, p.mangle, p.lo, p.hi, p.defaultValue, int(p.pow2),
+                families.c_str(), int(gemmParamOptional(p.param)));
+  }
+  std::printf("legacy");
+  for (GemmParam p : kLegacyParams)
+    std::printf(" %s", gemmParamInfo(p).name);
+  std::printf("\n");
+  for (const char *token : kTypeTokens) {
+    std::optional<GemmTypes> t = GemmTypes::parseToken(token);
+    if (!t) {
+      std::printf("types %s: not a token\n", token);
+      return 1;
+    }
+    std::printf("types %s ab=%s c=%s tf32=%d\n", t->token().c_str(),
+                typeName(t->ab), typeName(t->c), int(t->tf32));
+  }
+  return 0;
+}
+
+/// A random configuration of `family`'s box (not necessarily legal).
+static GemmConfig randomConfig(std::mt19937_64 &rng, GemmFamily family) {
+  const ParamBox &box = gemmParamValues(family);
+  std::vector<int> idx;
+  for (size_t i = 0; i < box.size(); ++i)
+    idx.push_back(int(rng() % box[i].size()));
+  GemmConfig c = configFromIndices(idx, box);
+  // Non-default values of the parameters the simt box holds at one value
+  // too (stages): the text and names must carry them.
+  for (GemmParam p : gemmFamilyParams(family)) {
+    const GemmParamInfo &info = gemmParamInfo(p);
+    if (familyParamValues(family, p).size() == 1 && rng() % 2)
+      c.set(p, info.lo + int(rng() % unsigned(info.hi - info.lo + 1)));
+  }
+  return c;
+}
+
+static int runSchemaCheck() {
+  std::mt19937_64 rng(9);
+  // Round trips of every representation, in every family.
+  for (int f = 0; f < kNumGemmFamilies; ++f) {
+    GemmFamily family = static_cast<GemmFamily>(f);
+    int bad = 0;
+    for (int i = 0; i < 2000; ++i) {
+      GemmConfig c = randomConfig(rng, family);
+      std::string why;
+      std::optional<GemmConfig> m = GemmConfig::parseMangled(c.mangle(), &why);
+      std::optional<GemmConfig> t = GemmConfig::parseText(c.str(), &why);
+      std::optional<GemmConfig> w =
+          GemmConfig::parseText("#isaac.gemm<" + c.str() + ">", &why);
+      GemmKernelName k;
+      k.types = *GemmTypes::parseToken(kTypeTokens[i % std::size(kTypeTokens)]);
+      k.layout.transA = i & 1;
+      k.layout.transB = i & 2;
+      k.config = c;
+      if (i % 3 == 0)
+        k.epilogue = "00c0ffee12345678";
+      std::optional<GemmKernelName> kp = GemmKernelName::parse(k.str(), &why);
+      bool ok = m && *m == c && t && *t == c && w && *w == c && kp &&
+                kp->config == c && kp->types == k.types &&
+                kp->layout.str() == k.layout.str() &&
+                kp->epilogue == k.epilogue;
+      if (!ok && bad++ < 3)
+        std::printf("FAIL: round trip of %s (%s): %s\n", k.str().c_str(),
+                    c.str().c_str(), why.c_str());
+    }
+    expect(bad == 0, std::string(gemmFamilyName(family)) +
+                         ": mangle/parseMangled, str/parseText and kernel "
+                         "names round-trip");
+  }
+
+  // The names and texts of before are unchanged: simt at stages = 2.
+  GemmConfig base;
+  expect(base.mangle() == "ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4",
+         "simt mangles as before");
+  expect(base.str() == "ml = 64, nl = 64, ms = 8, ns = 8, u = 8, ks = 1, "
+                       "kl = 1, kg = 1, vec = 4",
+         "simt prints as before");
+  GemmConfig st3 = base;
+  st3.stages = 3;
+  expect(st3.mangle() == "ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4_st3",
+         "simt stages != 2 appends _st<S>");
+  GemmConfig mma;
+  mma.family = GemmFamily::Mma;
+  mma.ml = mma.nl = 128;
+  mma.wm = 64;
+  mma.u = 32;
+  mma.vec = 8;
+  mma.stages = 4;
+  expect(mma.mangle() == "mma_ml128_nl128_wm64_wn32_u32_kl1_kg1_v8_st4",
+         "mma mangles its token and every parameter: " + mma.mangle());
+  expect(mma.str() == "family = mma, ml = 128, nl = 128, wm = 64, wn = 32, "
+                      "u = 32, kl = 1, kg = 1, vec = 8, stages = 4",
+         "mma prints family first: " + mma.str());
+  expect(GemmConfig::fromValues(base.values()) == base, "values() inverts");
+
+  // Refused spellings, with what was expected.
+  auto refusesName = [](const char *name, const char *want) {
+    std::string why;
+    bool refused = !GemmKernelName::parse(name, &why);
+    expect(refused && why.find(want) != std::string::npos,
+           std::string(name) + ": expected '" + want + "', got '" + why + "'");
+  };
+  refusesName("isaac_gemm_f32_nn_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4_st2",
+              "the end of the configuration after vec");
+  refusesName("isaac_gemm_f32_nn_ml64_nl64_wm8_ns8_u8_ks1_kl1_kg1_v4",
+              "_ms<N> after nl");
+  refusesName("isaac_gemm_f32_nn_mma_ml64_nl64_wm32_wn32_u8_kl1_kg1_v8",
+              "_st<N> after vec");
+  refusesName("isaac_gemm_f32_nn_simt_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4",
+              "_ml<N> after the layout");
+  refusesName("isaac_gemm_i8_nn_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4",
+              "an element-type token");
+  refusesName("isaac_gemm_f32_nn_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4_epABC",
+              "16 lower-case hex digits");
+  auto refusesText = [](const char *text, const char *want) {
+    std::string why;
+    bool refused = !GemmConfig::parseText(text, &why);
+    expect(refused && why.find(want) != std::string::npos,
+           std::string(text) + ": expected '" + want + "', got '" + why + "'");
+  };
+  refusesText("ml = 64, nl = 64, ms = 8, ns = 8, u = 8, ks = 1, kl = 1, "
+              "kg = 1",
+              "missing parameter 'vec'");
+  refusesText("family = mma, ml = 64, nl = 64, ms = 8", "not a parameter of "
+                                                        "the mma family");
+  refusesText("ml = 64, family = mma", "'family' must come first");
+  refusesText("ml = 64, ml = 32", "given twice");
+  refusesText("ml = x", "must be an integer");
+  expect(GemmConfig::parseText("family = simt, ml = 64, nl = 64, ms = 8, "
+                               "ns = 8, u = 8, ks = 1, kl = 1, kg = 1, "
+                               "vec = 4, stages = 2")
+                 .value_or(GemmConfig()) == base,
+         "an explicit family = simt and stages = 2 read as the default");
+
+  // Element-type tokens.
+  for (const char *token : kTypeTokens) {
+    std::optional<GemmTypes> t = GemmTypes::parseToken(token);
+    expect(t && t->isValid() && t->token() == token,
+           std::string("types token ") + token + " round-trips");
+  }
+  GemmTypes f16;
+  f16.ab = f16.c = DType::F16;
+  expect(f16.accumulator() == DType::F32, "f16 accumulates in f32");
+  GemmTypes f64;
+  f64.ab = f64.c = DType::F64;
+  expect(f64.accumulator() == DType::F64, "f64 accumulates in f64");
+  GemmTypes bad;
+  bad.ab = DType::F32;
+  bad.c = DType::F16;
+  expect(!bad.isValid() && !GemmTypes::parseToken("f32f16"),
+         "f32 operands with an f16 C have no token");
+
+  // The boxes: simt's is the space of before (stages 2 only, vec <= 4).
+  const ParamBox &simt = gemmParamValues(GemmFamily::Simt);
+  expect(boxSize(simt) == 14033250, "the simt box has 14033250 points");
+  expect(simt.params == gemmFamilyParams(GemmFamily::Simt),
+         "the simt box has one list per simt parameter");
+  expect(familyParamValues(GemmFamily::Simt, GemmParam::stages) ==
+                 std::vector<int>{2} &&
+             familyParamValues(GemmFamily::Simt, GemmParam::vec) ==
+                 std::vector<int>{1, 2, 4} &&
+             familyParamValues(GemmFamily::Mma, GemmParam::vec) ==
+                 std::vector<int>{1, 2, 4, 8} &&
+             familyParamValues(GemmFamily::Mma, GemmParam::stages) ==
+                 std::vector<int>{2, 3, 4, 5, 6, 7, 8} &&
+             familyParamValues(GemmFamily::Simt, GemmParam::wm).empty(),
+         "family boxes follow the table and the one-parameter rules");
+
+  // Legality by family.
+  ChipLimits chip = *getChipLimits("sm_90");
+  expectRule(st3, DType::F32, "stages");
+  GemmConfig wm = base;
+  wm.wm = 64;
+  expectRule(wm, DType::F32, "family");
+  GemmConfig vec8 = base;
+  vec8.vec = 8;
+  vec8.u = 8;
+  expectRule(vec8, DType::F32, "vector-width");
+  std::vector<Violation> v = checkGemmLegality(mma, DType::F16, chip);
+  expect(v.empty(), "an mma configuration is legal for f16 operands");
+  expect(checkGemmStructure(mma).empty(),
+         "an mma configuration in range passes the structural rules");
+  GemmConfig mmaBad = mma;
+  mmaBad.wm = 256;
+  v = checkGemmStructure(mmaBad);
+  expect(!v.empty() && v.front().rule == "range" &&
+             v.front().message == "wm = 256 is outside [8, 128]",
+         "the mma parameters have the table's ranges");
+  expect(mma.threads() == 32 * 2 * 4, "mma threads: 32 per warp tile");
+  expect(usesDynamicSharedMemory(mma) && !usesDynamicSharedMemory(base),
+         "mma kernels use dynamic shared memory, simt static");
+  expect(gemmSharedMemoryBytes(base, DType::F32) ==
+             getSharedLayout(base, DType::F32).bytes,
+         "simt shared memory is getSharedLayout's");
+  expect(!legalConfigs(DType::F16, chip, GemmFamily::Mma).empty() &&
+             legalConfigs(DType::F32, chip, GemmFamily::Mma).empty() &&
+             legalConfigs(DType::F16, chip, GemmFamily::Simt).empty(),
+         "f16 has an mma space, f32 none (tf32 is opt-in), simt no f16 one");
+
+  std::printf("%d passed, %d failed\n", passed, failed);
+  return failed ? 1 : 0;
+}
+
+/// N kernel names of random configurations of every family and element
+/// type, with the attribute text of each (scripts/isaac_schema.py parses
+/// the names and must print the same).
+static int runKernelNames(uint64_t seed, int n) {
+  std::mt19937_64 rng(seed);
+  for (int i = 0; i < n; ++i) {
+    GemmKernelName k;
+    k.config = randomConfig(rng, static_cast<GemmFamily>(i % kNumGemmFamilies));
+    k.types =
+        *GemmTypes::parseToken(kTypeTokens[rng() % std::size(kTypeTokens)]);
+    k.layout.transA = rng() % 2;
+    k.layout.transB = rng() % 2;
+    if (rng() % 4 == 0)
+      k.epilogue = "0123456789abcdef";
+    std::printf("%s %s %s <%s>%s\n", k.str().c_str(), k.types.token().c_str(),
+                k.layout.str().c_str(), k.config.str().c_str(),
+                k.epilogue.empty() ? "" : (" ep=" + k.epilogue).c_str());
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc >= 2 && std::strcmp(argv[1], "legality") == 0)
     return runLegality();
+  if (argc == 2 && std::strcmp(argv[1], "schema") == 0)
+    return runSchema();
+  if (argc == 2 && std::strcmp(argv[1], "schema-check") == 0)
+    return runSchemaCheck();
+  if (argc == 4 && std::strcmp(argv[1], "kernel-names") == 0)
+    return runKernelNames(std::strtoull(argv[2], nullptr, 10),
+                          std::atoi(argv[3]));
   if ((argc == 5 || argc == 6) && std::strcmp(argv[1], "random-configs") == 0)
     return runRandom(std::atoi(argv[2]), std::atoi(argv[3]),
                      parseDType(argv[4]), argc == 6 ? argv[5] : "sm_90");
@@ -1043,7 +1316,8 @@ int main(int argc, char **argv) {
                         std::atoll(argv[5]), argc >= 7 ? argv[6] : "nn",
                         argc == 8 ? std::atoll(argv[7]) : 1);
   std::fprintf(stderr,
-               "usage: isaac-model-test legality | random-configs SEED N "
+               "usage: isaac-model-test legality | schema | schema-check\n"
+               "       | kernel-names SEED N | random-configs SEED N "
                "f32|f64|f16|bf16 [CHIP] | search M N K f32|f64\n"
                "       | synthetic SEED ROWS PER_SHAPE f32|f64 [CHIP] | "
                "mlp-info MODEL\n"

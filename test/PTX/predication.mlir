@@ -6,7 +6,7 @@
 // RUN: FileCheck %s --check-prefix=HOST < %t.mlir
 
 // KG1: // isaac.config = #isaac.gemm<ml = 32, nl = 32, ms = 4, ns = 4, u = 8, ks = 1, kl = 1, kg = 1, vec = 4>
-// KG1-NEXT: // isaac.kernel name=isaac_gemm_f32_nt_ml32_nl32_ms4_ns4_u8_ks1_kl1_kg1_v4 dtype=f32 layout=nt ml=32 nl=32 ms=4 ns=4 u=8 ks=1 kl=1 kg=1 vec=4 threads=64 smem=4608 chip=sm_90
+// KG1-NEXT: // isaac.kernel name=isaac_gemm_f32_nt_ml32_nl32_ms4_ns4_u8_ks1_kl1_kg1_v4 dtype=f32 layout=nt ml=32 nl=32 ms=4 ns=4 u=8 ks=1 kl=1 kg=1 vec=4 threads=64 smem=4608 dynsmem=0 chip=sm_90
 // KG1: .target sm_90
 // KG1: .visible .entry isaac_gemm_f32_nt_ml32_nl32_ms4_ns4_u8_ks1_kl1_kg1_v4(
 // KG1: .maxntid 64, 1, 1

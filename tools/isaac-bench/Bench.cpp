@@ -300,9 +300,10 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
           if (cache && !first.epilogue) {
             std::fprintf(
                 cache, "%s %s %c%c %lld %lld %lld %lld #isaac.gemm<%s>\n",
-                device.chip.c_str(), dtypeName(p.dtype), p.transA ? 't' : 'n',
-                p.transB ? 't' : 'n', (long long)p.M, (long long)p.N,
-                (long long)p.K, (long long)o.batch,
+                device.chip.c_str(),
+                isaac::typesOf(best->kernel->info).token().c_str(),
+                p.transA ? 't' : 'n', p.transB ? 't' : 'n', (long long)p.M,
+                (long long)p.N, (long long)p.K, (long long)o.batch,
                 best->kernel->config().str().c_str());
             std::fflush(cache);
           }

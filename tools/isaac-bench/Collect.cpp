@@ -5,7 +5,8 @@
 // one CSV row in the dataset format of docs/tuning.md. Rows are appended
 // and flushed as they come, and pairs already present are skipped, so an
 // interrupted collection resumes where it stopped. A failing launch is
-// recorded as a row with its status, never fatal.
+// recorded as a row with its status, never fatal. The configuration's
+// columns follow include/isaac/Model/GemmParams.def (datasetColumns()).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,13 +16,18 @@
 #include "Modes.h"
 #include "Timing.h"
 
+#include "isaac/Model/GemmConfig.h"
+#include "isaac/Runtime/KernelConfig.h"
 #include "isaac/Runtime/Runtime.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -62,36 +68,116 @@ bool readSamples(const std::string &path,
   return true;
 }
 
-/// The (kernel, m, n, k) of every row already in the CSV `path`.
-std::set<Key> readDone(const std::string &path, bool &hasHeader) {
+/// The columns of a new dataset (docs/tuning.md, "Dataset format"): the
+/// input, the legacy tuning vector (the columns of the first datasets, which
+/// the features read), the family and every other parameter of
+/// GemmParams.def, the measurement.
+std::vector<std::string> datasetColumns() {
+  std::vector<std::string> cols = {"dtype", "layout", "m", "n", "k"};
+  for (isaac::GemmParam p : isaac::kLegacyParams)
+    cols.push_back(isaac::gemmParamInfo(p).name);
+  cols.push_back("family");
+  for (const isaac::GemmParamInfo &p : isaac::kGemmParams)
+    if (std::find(std::begin(isaac::kLegacyParams),
+                  std::end(isaac::kLegacyParams),
+                  p.param) == std::end(isaac::kLegacyParams))
+      cols.push_back(p.name);
+  for (const char *c : {"time_us", "tflops", "status"})
+    cols.push_back(c);
+  return cols;
+}
+
+std::vector<std::string> splitCsv(const std::string &line) {
+  std::vector<std::string> f;
+  std::stringstream ss(line);
+  std::string cell;
+  while (std::getline(ss, cell, ','))
+    f.push_back(cell);
+  return f;
+}
+
+/// The kernel a dataset row describes: its columns named by `header`; a
+/// parameter without a column holds its default, no family column means
+/// simt. Empty if the row does not name a kernel.
+std::string rowKernel(const std::vector<std::string> &header,
+                      const std::vector<std::string> &f) {
+  std::map<std::string, std::string> cell;
+  for (size_t i = 0; i < header.size() && i < f.size(); ++i)
+    cell[header[i]] = f[i];
+  isaac::GemmKernelName k;
+  std::optional<isaac::GemmTypes> types =
+      isaac::GemmTypes::parseToken(cell["dtype"]);
+  const std::string &layout = cell["layout"];
+  if (!types || layout.size() != 2)
+    return {};
+  k.types = *types;
+  k.layout.transA = layout[0] == 't';
+  k.layout.transB = layout[1] == 't';
+  if (cell.count("family") && !cell["family"].empty()) {
+    std::optional<isaac::GemmFamily> family =
+        isaac::parseGemmFamily(cell["family"]);
+    if (!family)
+      return {};
+    k.config.family = *family;
+  }
+  for (const isaac::GemmParamInfo &p : isaac::kGemmParams)
+    if (cell.count(p.name) && !cell[p.name].empty())
+      k.config.set(p.param, std::atoi(cell[p.name].c_str()));
+  return k.str();
+}
+
+/// The (kernel, m, n, k) of every row already in the CSV `path`, and its
+/// header's columns (empty: no header yet).
+std::set<Key> readDone(const std::string &path,
+                       std::vector<std::string> &header) {
   std::set<Key> done;
   std::ifstream in(path);
   std::string line;
-  hasHeader = false;
+  header.clear();
   while (std::getline(in, line)) {
     if (line.rfind("dtype,", 0) == 0) {
-      hasHeader = true;
+      header = splitCsv(line);
       continue;
     }
-    if (line.empty() || line[0] == '#')
+    if (line.empty() || line[0] == '#' || header.empty())
       continue;
-    // dtype,layout,m,n,k,ml,nl,ms,ns,u,ks,kl,kg,vec,...
-    std::vector<std::string> f;
-    std::stringstream ss(line);
-    std::string cell;
-    while (std::getline(ss, cell, ','))
-      f.push_back(cell);
-    if (f.size() < 14)
+    std::vector<std::string> f = splitCsv(line);
+    std::map<std::string, std::string> cell;
+    for (size_t i = 0; i < header.size() && i < f.size(); ++i)
+      cell[header[i]] = f[i];
+    std::string name = rowKernel(header, f);
+    if (name.empty() || !cell.count("k"))
       continue;
-    isaac::GemmConfig c;
-    int *fields[] = {&c.ml, &c.nl, &c.ms, &c.ns, &c.u,
-                     &c.ks, &c.kl, &c.kg, &c.vec};
-    for (int i = 0; i < 9; ++i)
-      *fields[i] = std::atoi(f[5 + i].c_str());
-    std::string name = "isaac_gemm_" + f[0] + "_" + f[1] + "_" + c.mangle();
-    done.insert({name, std::stoll(f[2]), std::stoll(f[3]), std::stoll(f[4])});
+    done.insert({name, std::stoll(cell["m"]), std::stoll(cell["n"]),
+                 std::stoll(cell["k"])});
   }
   return done;
+}
+
+/// The configuration cells of `info` for the columns `header`, or an error
+/// naming a value the file has no column for (a file begun with the legacy
+/// columns takes simt kernels at the other parameters' defaults only).
+bool configCells(const std::vector<std::string> &header,
+                 const isaacKernelInfo &info,
+                 std::map<std::string, std::string> &cells,
+                 std::string &error) {
+  isaac::GemmConfig c = isaac::configOf(info);
+  auto has = [&](const std::string &col) {
+    return std::find(header.begin(), header.end(), col) != header.end();
+  };
+  if (has("family"))
+    cells["family"] = isaac::gemmFamilyName(c.family);
+  else if (c.family != isaac::GemmFamily::Simt)
+    error = std::string("a ") + isaac::gemmFamilyName(c.family) + " kernel";
+  for (const isaac::GemmParamInfo &p : isaac::kGemmParams) {
+    if (has(p.name))
+      cells[p.name] = std::to_string(c.get(p.param));
+    else if (c.get(p.param) != p.defaultValue && error.empty())
+      error = std::string(p.name) + " = " + std::to_string(c.get(p.param));
+  }
+  if (!error.empty())
+    error += ", but the file has no column for it";
+  return error.empty();
 }
 
 } // namespace
@@ -104,17 +190,20 @@ int runCollect(const Options &o, const std::vector<KernelFile> &kernels,
     std::fprintf(stderr, "isaac-bench: %s\n", error.c_str());
     return 2;
   }
-  bool hasHeader = false;
-  std::set<Key> done = readDone(o.collectOut, hasHeader);
+  std::vector<std::string> header;
+  std::set<Key> done = readDone(o.collectOut, header);
   std::FILE *out = std::fopen(o.collectOut.c_str(), "a");
   if (!out) {
     std::fprintf(stderr, "isaac-bench: cannot append to %s\n",
                  o.collectOut.c_str());
     return 2;
   }
-  if (!hasHeader)
-    std::fprintf(out, "dtype,layout,m,n,k,ml,nl,ms,ns,u,ks,kl,kg,vec,"
-                      "time_us,tflops,status\n");
+  if (header.empty()) {
+    header = datasetColumns();
+    for (size_t i = 0; i < header.size(); ++i)
+      std::fprintf(out, "%s%s", i ? "," : "", header[i].c_str());
+    std::fprintf(out, "\n");
+  }
 
   // One set of operands, as large as the largest sample needs, filled once
   // with random values (never zeros). Filled as f32 in [-1, 1]: read as
@@ -163,17 +252,21 @@ int runCollect(const Options &o, const std::vector<KernelFile> &kernels,
     }
     auto it = byName.find(name);
     const KernelFile *kf = it == byName.end() ? nullptr : it->second;
+    std::map<std::string, std::string> cells;
     auto row = [&](const Input &x, double us, const std::string &status) {
-      const isaacKernelInfo *i = kf ? &kf->info : nullptr;
-      double tflops = us > 0 ? 2.0 * x.m * x.n * x.k / (us * 1e6) : 0;
-      if (i)
-        std::fprintf(out,
-                     "%s,%c%c,%lld,%lld,%lld,%d,%d,%d,%d,%d,%d,%d,%d,%d,"
-                     "%.3f,%.6g,%s\n",
-                     i->dtype ? "f64" : "f32", i->transA ? 't' : 'n',
-                     i->transB ? 't' : 'n', (long long)x.m, (long long)x.n,
-                     (long long)x.k, i->ml, i->nl, i->ms, i->ns, i->u, i->ks,
-                     i->kl, i->kg, i->vec, us, tflops, status.c_str());
+      char buf[64];
+      cells["m"] = std::to_string(x.m);
+      cells["n"] = std::to_string(x.n);
+      cells["k"] = std::to_string(x.k);
+      std::snprintf(buf, sizeof buf, "%.3f", us);
+      cells["time_us"] = buf;
+      std::snprintf(buf, sizeof buf, "%.6g",
+                    us > 0 ? 2.0 * x.m * x.n * x.k / (us * 1e6) : 0.0);
+      cells["tflops"] = buf;
+      cells["status"] = status;
+      for (size_t i = 0; i < header.size(); ++i)
+        std::fprintf(out, "%s%s", i ? "," : "", cells[header[i]].c_str());
+      std::fprintf(out, "\n");
     };
     if (!kf) {
       std::fprintf(stderr,
@@ -182,6 +275,16 @@ int runCollect(const Options &o, const std::vector<KernelFile> &kernels,
                    name.c_str(), o.ptxDir.c_str());
       continue;
     }
+    std::string why;
+    std::optional<isaac::GemmKernelName> parsed =
+        isaac::GemmKernelName::parse(kf->info.name, &why);
+    if (!parsed || !configCells(header, kf->info, cells, why)) {
+      std::fprintf(stderr, "collect: kernel %s: %s; its samples are skipped\n",
+                   name.c_str(), why.c_str());
+      continue;
+    }
+    cells["dtype"] = parsed->types.token();
+    cells["layout"] = parsed->layout.str();
     for (const Input &x : inputs) {
       if (done.count({name, x.m, x.n, x.k}))
         continue;

@@ -6,6 +6,7 @@
 #include "EpilogueCheck.h"
 
 #include "isaac/Model/GemmConfig.h"
+#include "isaac/Runtime/KernelConfig.h"
 #include "isaac/Runtime/Runtime.h"
 
 #include <memory>
@@ -23,11 +24,7 @@ struct KernelFile {
   std::shared_ptr<const KernelEpilogue> epilogue;
 
   /// The tuning vector, as lib/Model spells and prints it.
-  isaac::GemmConfig config() const {
-    return isaac::GemmConfig::fromValues({info.ml, info.nl, info.ms, info.ns,
-                                          info.u, info.ks, info.kl, info.kg,
-                                          info.vec});
-  }
+  isaac::GemmConfig config() const { return isaac::configOf(info); }
 
   bool matches(int dtype, bool transA, bool transB) const {
     return info.dtype == dtype && (info.transA != 0) == transA &&

@@ -4,8 +4,9 @@
 //                         [--uniform-proposals N] [--categorical-proposals N]
 //                         [--box full|paper]
 //       Table 1 of the paper: acceptance rate of the categorical generative
-//       model vs uniform sampling, for f32 and f64, over the box of
-//       gemmParamRanges() (full) or over powers of two in [1, 16] (paper).
+//       model vs uniform sampling, for f32 and f64, over
+//       the simt family's box of GemmParams.def (full) or over powers of two
+//       in [1, 16] (paper).
 //
 //   isaac-tune sample --dtype f32|f64 --kernels N --shapes-per-kernel R
 //                     --seed S --out DIR [--chip C] [--alpha A] [--warmup W]
@@ -206,7 +207,7 @@ int runAcceptance(int argc, char **argv) {
               (unsigned long long)warmup);
   std::printf("# box %s: %.0f configurations (%s)\n", boxName.c_str(),
               boxSize(box),
-              boxName == "full" ? "powers of two in gemmParamRanges()"
+              boxName == "full" ? "the simt family's values of GemmParams.def"
                                 : "powers of two in [1, 16], as in Table 1");
   std::printf("%-5s %-11s %12s %10s %10s %10s\n", "dtype", "sampler",
               "proposals", "accepted", "rate", "expected");
@@ -220,14 +221,9 @@ int runAcceptance(int argc, char **argv) {
   for (DType t : {DType::F32, DType::F64}) {
     // The legal space restricted to the box, for the exact rates.
     std::vector<GemmConfig> legal;
-    for (const GemmConfig &c : legalConfigs(t, *chip)) {
-      const std::array<int, 9> v = c.values();
-      bool in = true;
-      for (size_t i = 0; i < box.size() && in; ++i)
-        in = std::find(box[i].begin(), box[i].end(), v[i]) != box[i].end();
-      if (in)
+    for (const GemmConfig &c : legalConfigs(t, *chip, box.family))
+      if (box.contains(c))
         legal.push_back(c);
-    }
     Row row{dtypeName(t), 0, 0, 0, legal.size(), {}};
     // Different streams for the two samplers and the two dtypes.
     uint64_t base = seed * 4 + (t == DType::F32 ? 0 : 2);
@@ -429,9 +425,12 @@ int runSample(int argc, char **argv) {
       continue;
     }
     const char *layout = kLayouts[chosen.size() % 4];
-    chosen.push_back({std::string("isaac_gemm_") + dtypeName(dtype) + "_" +
-                          layout + "_" + c.mangle(),
-                      c});
+    GemmKernelName name;
+    name.types.ab = name.types.c = dtype;
+    name.layout.transA = layout[0] == 't';
+    name.layout.transB = layout[1] == 't';
+    name.config = c;
+    chosen.push_back({name.str(), c});
     if (chosen.size() % step == 0 || chosen.size() == kernels)
       std::fprintf(stderr, "isaac-tune: %zu/%llu kernels\n", chosen.size(),
                    (unsigned long long)kernels);

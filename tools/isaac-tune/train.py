@@ -31,14 +31,21 @@ except ImportError:  # pragma: no cover
 
 FORMAT_VERSION = 2
 
-# The feature vector: keep in sync with include/isaac/Model/Features.h.
-FEATURE_NAMES = [
-    "log2_m", "log2_n", "log2_k", "trans_a", "trans_b",
-    "log2_ml", "log2_nl", "log2_ms", "log2_ns", "log2_u", "log2_ks",
-    "log2_kl", "log2_kg", "log2_vec",
-    "log2_bm", "log2_bn", "log2_kt", "log2_waves", "log2_stage",
-]
-CONFIG_FIELDS = ["ml", "nl", "ms", "ns", "u", "ks", "kl", "kg", "vec"]
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+import isaac_schema  # noqa: E402  (include/isaac/Model/GemmParams.def)
+
+SCHEMA = isaac_schema.schema()
+# The configuration columns the features read: the simt family's legacy
+# nine-value vector (GEMM_LEGACY_VECTOR of GemmParams.def), which the
+# shipped models were trained on.
+CONFIG_FIELDS = list(SCHEMA.legacy)
+# The feature vector of include/isaac/Model/Features.h (same names, same
+# order; test/Model/mlp.test checks both agree).
+FEATURE_NAMES = (["log2_m", "log2_n", "log2_k", "trans_a", "trans_b"] +
+                 ["log2_" + f for f in CONFIG_FIELDS] +
+                 ["log2_bm", "log2_bn", "log2_kt", "log2_waves", "log2_stage"])
 
 # Multiprocessors of the part each chip name stands for (getChipLimits in
 # lib/Model/Legality.cpp); the model file records the value it used.
@@ -50,8 +57,6 @@ PAPER_ARCHS = [(64,), (512,), (32, 64, 32), (64, 128, 64),
                (32, 64, 128, 64, 32), (64, 128, 256, 128, 64)]
 QUICK_ARCHS = [(16,), (16, 16)]
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))
 
 
 def log(*a):
@@ -107,6 +112,21 @@ class Dataset:
     pass
 
 
+def legacy_row(r, idx):
+    """Whether a dataset row is a simt kernel whose parameters beyond the
+    legacy vector hold their defaults (the kernels the features describe).
+    Columns absent from the file (older datasets) are at their defaults."""
+    if "family" in idx and r[idx["family"]].strip() not in ("", "simt"):
+        return False
+    for p in SCHEMA.params:
+        if p.name in CONFIG_FIELDS or p.name not in idx:
+            continue
+        cell = r[idx[p.name]].strip()
+        if cell and int(cell) != p.default:
+            return False
+    return True
+
+
 def read_dataset(path, dtype):
     opener = lzma.open if path.endswith(".xz") else open
     with opener(path, "rt", newline="") as f:
@@ -127,7 +147,7 @@ def read_dataset(path, dtype):
                  "(docs/tuning.md, Dataset format)")
     idx = {h: i for i, h in enumerate(header)}
     has_batch = "batch" in idx
-    rows, failed, other_dtype, bad = [], 0, 0, 0
+    rows, failed, other_dtype, other_family, bad = [], 0, 0, 0, 0
     for lineno, r in enumerate(reader, start=2):
         if len(r) != len(header):
             bad += 1
@@ -137,6 +157,11 @@ def read_dataset(path, dtype):
             continue
         if r[idx["dtype"]].strip() != dtype:
             other_dtype += 1
+            continue
+        # Columns beyond the legacy vector (family, stages, ...) are
+        # optional; the features describe simt kernels at the defaults.
+        if not legacy_row(r, idx):
+            other_family += 1
             continue
         try:
             lay = r[idx["layout"]].strip()
@@ -154,7 +179,8 @@ def read_dataset(path, dtype):
         rows.append(vals + [lay[0] == "t", lay[1] == "t", b, tf])
     if not rows:
         sys.exit(f"train.py: {path}: no usable '{dtype}' rows "
-                 f"({failed} failed, {other_dtype} other dtype, {bad} bad)")
+                 f"({failed} failed, {other_dtype} other dtype, "
+                 f"{other_family} not simt at the legacy defaults, {bad} bad)")
     a = np.array([r[:-1] for r in rows], dtype=np.int64)
     d = Dataset()
     d.comments = comments
@@ -387,8 +413,8 @@ def write_vectors(path, nets, mean, std, ymean, ystd, d, rows, args):
     x = features(m, n, k, ta, tb, cfg, args.num_sms, batch)
     y = reference_predict(nets, mean, std, ymean, ystd, x)
     lines = ["isaac-mlp-vectors 1",
-             "# layout m n k batch ml nl ms ns u ks kl kg vec "
-             "features[19] log2-tflops"]
+             "# layout m n k batch " + " ".join(CONFIG_FIELDS) +
+             " features[%d] log2-tflops" % len(FEATURE_NAMES)]
     for i in range(len(rows)):
         lay = ("t" if ta[i] else "n") + ("t" if tb[i] else "n")
         ints = [m[i], n[i], k[i], batch[i]] + [cfg[f][i]

@@ -114,13 +114,15 @@ const std::vector<GemmParam> &gemmFamilyParams(GemmFamily f);
 /// (stages), whose default is what those kernels did before them.
 bool gemmParamOptional(GemmParam p);
 
-/// The parameters of the legacy nine-value tuning vector (ISAAC's; the
-/// feature vector of the shipped models and the support records of model
-/// files are written in it, so it is frozen): ml, nl, ms, ns, u, ks, kl,
-/// kg, vec.
+/// The parameters of the legacy nine-value tuning vector (GEMM_LEGACY_VECTOR
+/// of GemmParams.def, ISAAC's; the feature vector of the shipped models and
+/// the support records of model files are written in it, so it is frozen).
 inline constexpr GemmParam kLegacyParams[9] = {
-    GemmParam::ml, GemmParam::nl, GemmParam::ms, GemmParam::ns, GemmParam::u,
-    GemmParam::ks, GemmParam::kl, GemmParam::kg, GemmParam::vec};
+#define GEMM_LEGACY_VECTOR(P0, P1, P2, P3, P4, P5, P6, P7, P8)                 \
+  GemmParam::P0, GemmParam::P1, GemmParam::P2, GemmParam::P3, GemmParam::P4,   \
+      GemmParam::P5, GemmParam::P6, GemmParam::P7, GemmParam::P8
+#include "isaac/Model/GemmParams.def"
+};
 
 /// A kernel configuration: the family and one value per parameter of the
 /// table. A parameter the family does not use holds its default.
@@ -188,6 +190,14 @@ struct GemmConfig {
   /// the reason in `error`. Values are not checked for legality.
   static std::optional<GemmConfig> parseMangled(std::string_view name,
                                                 std::string *error = nullptr);
+  /// The configuration of `text`, the inside of #isaac.gemm<...> as str()
+  /// writes it (keys in any order, `family = F` first if at all, optional
+  /// keys may be left out), or the whole `#isaac.gemm<...>`; nullopt with
+  /// the reason in `error`. Values are not checked for legality. For tools
+  /// without MLIR (the tuning cache, isaac-bench, isaac-tune); the
+  /// attribute parser has the same rules.
+  static std::optional<GemmConfig> parseText(std::string_view text,
+                                             std::string *error = nullptr);
 };
 
 namespace detail {
@@ -206,7 +216,8 @@ inline void GemmConfig::set(GemmParam p, int value) {
 }
 
 /// The element types of a GEMM: A and B (`ab`), C (`c`), and whether f32
-/// operands multiply in TF32. Written in kernel names as one token:
+/// operands multiply in TF32. Written in kernel names as one token (the
+/// GEMM_TYPES rows of GemmParams.def):
 ///   f32, f64          A, B, C of that type;
 ///   f16, bf16         A, B, C 16-bit, accumulation in f32;
 ///   f16f32, bf16f32   A, B 16-bit, C f32;
@@ -240,6 +251,19 @@ struct GemmLayout {
   std::string str() const {
     return std::string(transA ? "t" : "n") + (transB ? "t" : "n");
   }
+};
+
+/// A kernel name: isaac_gemm_<types>_<layout>_<config>[_ep<ID>] (docs/abi.md).
+struct GemmKernelName {
+  GemmTypes types;
+  GemmLayout layout;
+  GemmConfig config;
+  std::string epilogue; ///< 16 lower-case hex digits, or empty
+
+  std::string str() const;
+  /// The parts of `name`, or nullopt with what was expected in `error`.
+  static std::optional<GemmKernelName> parse(std::string_view name,
+                                             std::string *error = nullptr);
 };
 
 /// ISAAC's input vector x_i.

@@ -10,9 +10,13 @@
 // Proposals are then drawn from that product of categoricals and rejected
 // unless checkGemmLegality() accepts them.
 //
-// The box is gemmParamRanges(): every power of two in [lo, hi] for ml, nl,
-// ms, ns, u, ks, kl, kg, vec. kg's useful range depends on K; it is sampled
-// over its whole range like the other parameters.
+// The box is one list of values per parameter of the family
+// (isaac/Model/GemmParams.def): for simt every power of two in [lo, hi] of
+// ml, nl, ms, ns, u, ks, kl, kg, vec (stages has the one value the simt
+// generator makes). kg's useful range depends on K; it is sampled over its
+// whole range like the other parameters. A parameter with one value draws no
+// random number, so adding one to the table leaves a family's streams as
+// they were.
 //
 // Both samplers are deterministic given their seed: they use std::mt19937_64
 // (fully specified by the standard) and the helpers below rather than the
@@ -39,19 +43,35 @@ uint64_t uniformIndex(std::mt19937_64 &rng, uint64_t n);
 /// Uniform double in [0, 1) with 53 random bits.
 double uniformUnit(std::mt19937_64 &rng);
 
-/// A box of proposals: the values each tuning parameter may take, in the
-/// order of gemmParamRanges() (ml, nl, ms, ns, u, ks, kl, kg, vec).
-using ParamBox = std::vector<std::vector<int>>;
+/// A box of proposals: the values each parameter of one family may take.
+/// The default box of a family is familyParamValues() of each of its
+/// parameters (GemmParams.def's ranges, less the values the rules that read
+/// one parameter alone refuse); for simt, every power of two in [lo, hi] of
+/// ml, nl, ms, ns, u, ks, kl, kg, vec, and stages = 2.
+struct ParamBox {
+  GemmFamily family = GemmFamily::Simt;
+  /// The family's parameters, in table order.
+  std::vector<GemmParam> params;
+  /// values[i]: the values of params[i], increasing.
+  std::vector<std::vector<int>> values;
 
-/// The default box: every power of two in gemmParamRanges()' [lo, hi].
-const ParamBox &gemmParamValues();
+  size_t size() const { return params.size(); }
+  const std::vector<int> &operator[](size_t i) const { return values[i]; }
+  /// Whether every parameter of `c` (of this box's family) takes a value
+  /// of the box.
+  bool contains(const GemmConfig &c) const;
+};
+
+/// The default box of `family`.
+const ParamBox &gemmParamValues(GemmFamily family = GemmFamily::Simt);
 /// The default box with every value above `maxValue` removed (the paper's
 /// Table 1 box is gemmParamBoxUpTo(16)).
-ParamBox gemmParamBoxUpTo(int maxValue);
+ParamBox gemmParamBoxUpTo(int maxValue, GemmFamily family = GemmFamily::Simt);
 /// Number of configurations in a box.
 double boxSize(const ParamBox &box);
 
-/// The configuration whose parameter i takes box[i][idx[i]].
+/// The configuration of box.family whose parameter box.params[i] takes
+/// box[i][idx[i]] (the others hold their defaults).
 GemmConfig configFromIndices(const std::vector<int> &idx,
                              const ParamBox &box = gemmParamValues());
 

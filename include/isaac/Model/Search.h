@@ -19,15 +19,17 @@
 
 namespace isaac {
 
-/// Every legal configuration for (dtype, chip), in a fixed order: nested
-/// loops over ml, ms, nl, ns, kl, u, ks, vec, kg (outermost first) for f32
-/// and f64 (the simt family); for f16 and bf16 the mma family's space
-/// (forEachLegalMmaConfig, isaac/Model/Mma.h).
-const std::vector<GemmConfig> &legalConfigs(DType dtype,
-                                            const ChipLimits &chip);
+/// Every legal configuration of `family` for (dtype, chip), in a fixed
+/// order: for simt nested loops over ml, ms, nl, ns, kl, u, ks, vec, kg
+/// (outermost first); for mma forEachLegalMmaConfig's order
+/// (isaac/Model/Mma.h); for other families the box of the family
+/// (familyParamValues), the last parameter of GemmParams.def fastest.
+const std::vector<GemmConfig> &
+legalConfigs(DType dtype, const ChipLimits &chip,
+             GemmFamily family = GemmFamily::Simt);
 
-/// Calls `visit` for every legal configuration of (dtype, chip) whose nine
-/// parameters take values of `allowed` (per parameter in the order of
+/// Calls `visit` for every legal simt configuration of (dtype, chip) whose
+/// nine parameters take values of `allowed` (per parameter in the order of
 /// GemmConfig::values(), each sorted; an empty list, or `allowed` empty:
 /// any value), in the order of legalConfigs(). Legality is decided by
 /// isLegal() once per configuration without its KG: KG enters only the
@@ -36,6 +38,10 @@ const std::vector<GemmConfig> &legalConfigs(DType dtype,
 /// every candidate).
 void forEachLegalConfig(DType dtype, const ChipLimits &chip,
                         const std::vector<std::vector<int>> &allowed,
+                        const std::function<void(const GemmConfig &)> &visit);
+/// Calls `visit` for every legal configuration of `family` for (dtype,
+/// chip), in the order of legalConfigs().
+void forEachLegalConfig(GemmFamily family, DType dtype, const ChipLimits &chip,
                         const std::function<void(const GemmConfig &)> &visit);
 
 /// Predicted run time in seconds (lower is better) of `c` on `shape`.

@@ -104,16 +104,21 @@ ISAAC_RUNTIME_EXPORT isaacStatus isaacInit(void);
    (and, for a fused epilogue, `// isaac.epilogue`) lines (docs/abi.md). */
 typedef struct isaacKernelInfo {
   char name[ISAAC_KERNEL_NAME_MAX];
-  int32_t dtype;  /* isaacDtype of A, B, the accumulation, alpha and beta */
+  int32_t dtype;  /* isaacDtype of A and B (and of the accumulation, alpha
+                     and beta: f64 for f64, f32 otherwise) */
   int32_t transA; /* 1 when A is stored transposed (layout tn, tt) */
   int32_t transB; /* 1 when B is stored transposed (layout nt, tt) */
+  /* The tuning parameters (include/isaac/Model/GemmParams.def; a
+     parameter the kernel's family does not use holds its default). */
   int32_t ml, nl, ms, ns, u, ks, kl, kg, vec;
-  int32_t threads; /* (ml/ms)*(nl/ns)*kl */
-  int32_t smem;    /* static shared memory in bytes; 0 when unknown */
+  int32_t threads; /* per block: (ml/ms)*(nl/ns)*kl (simt),
+                      32*(ml/wm)*(nl/wn)*kl (mma) */
+  int32_t smem;    /* shared memory in bytes; 0 when unknown */
   char chip[ISAAC_CHIP_NAME_MAX]; /* e.g. "sm_90"; "" when unknown */
   /* The fused epilogue's ID, "" for a kernel without one. */
   char epilogue[ISAAC_EPILOGUE_ID_LENGTH + 1];
-  int32_t outDtype; /* isaacDtype of C; equals dtype without an epilogue */
+  int32_t outDtype; /* isaacDtype of C: the name's element-type token's C
+                       type, or the epilogue's output type */
   /* Number of epilogue inputs: 0 without an epilogue, -1 when unknown (a
      fused kernel described by its name alone). */
   int32_t numInputs;
@@ -125,7 +130,20 @@ typedef struct isaacKernelInfo {
      stride, so a launch must pass 0 for the strides of the indices an
      input is broadcast along. Entries from numInputs on are 0. */
   int32_t inputBroadcast[ISAAC_MAX_EPILOGUE_INPUTS];
+  /* The kernel family (isaacFamily) and its parameters beyond the nine
+     above. */
+  int32_t family;
+  int32_t wm, wn;  /* mma: the WM x WN tile of C of one warp */
+  int32_t stages;  /* tiles in flight in the shared-memory pipeline */
+  int32_t tf32;    /* 1: f32 operands multiply in TF32 (types token tf32) */
+  int32_t dynsmem; /* 1: smem is dynamic shared memory (docs/abi.md) */
 } isaacKernelInfo;
+
+/* isaacKernelInfo.family: the GEMM_FAMILY rows of GemmParams.def. */
+typedef enum isaacFamily {
+  ISAAC_FAMILY_SIMT = 0,
+  ISAAC_FAMILY_MMA = 1,
+} isaacFamily;
 
 /* isaacKernelInfo.inputBroadcast: `in0=f32` in the PTX header is a full
    M x N input (0), `f32[n]` a per-column one (the same for every row:
@@ -142,10 +160,11 @@ typedef enum isaacInputBroadcast {
 ISAAC_RUNTIME_EXPORT isaacStatus isaacParseKernelInfo(const char *ptxText,
                                                       isaacKernelInfo *out);
 
-/* Fills `out` from an entry name `isaac_gemm_<dtype>_<layout>_ml.._v..`,
-   optionally followed by `_ep<ID>`, alone (smem = 0, chip = "",
-   outDtype = dtype; numInputs = 0 without an epilogue, -1 with one, since
-   only the PTX header knows the epilogue's inputs). */
+/* Fills `out` from an entry name `isaac_gemm_<types>_<layout>_<config>`,
+   optionally followed by `_ep<ID>`, alone (smem = 0, dynsmem = 0,
+   chip = "", outDtype = the types' C type; numInputs = 0 without an
+   epilogue, -1 with one, since only the PTX header knows the epilogue's
+   inputs). */
 ISAAC_RUNTIME_EXPORT isaacStatus isaacParseKernelName(const char *name,
                                                       isaacKernelInfo *out);
 

@@ -77,10 +77,10 @@ void testParseEpilogueName() {
        "exactly 16 lower-case hex digits"},
       {"isaac_gemm_f32_nt_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4_"
        "ep0123456789abcdef0",
-       "the end of the name after _ep<ID>"},
+       "exactly 16 lower-case hex digits (the epilogue ID) after _ep"},
       {"isaac_gemm_f32_nt_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4_"
        "ex0123456789abcdef",
-       "the end of the name after _v<N> (or _ep<ID>)"},
+       "the end of the configuration after vec"},
       {"isaac_gemm_f32_nt_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_ep0123456789abcdef",
        "expected _v"},
   };
@@ -291,7 +291,8 @@ void testValidateEpilogue() {
   edited.outDtype = ISAAC_F16;
   CHECK_STATUS(isaacValidateGemm(&edited, &plainArgs),
                ISAAC_ERROR_INVALID_VALUE,
-               "has no fused epilogue, so outDtype=2 must equal dtype=0");
+               "has no fused epilogue, so dtype=0, outDtype=2 and tf32=0 "
+               "must be the types of an element-type token");
   edited = plain;
   std::memcpy(edited.epilogue, kId, 17);
   CHECK_STATUS(isaacValidateGemm(&edited, &plainArgs),

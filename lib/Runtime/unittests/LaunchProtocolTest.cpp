@@ -703,6 +703,57 @@ void testConcurrentLaunches() {
   CHECK(fake.moduleLoads() == loads + 1);
 }
 
+/// A kernel whose shared memory is dynamic (`dynsmem=1` on its header line:
+/// mma kernels) has its function's limit raised once, when it is first
+/// launched, and every launch passes that many dynamic bytes; a kernel with
+/// static shared memory (dynsmem=0, or no key: older headers) gets neither.
+void testDynamicSharedMemory() {
+  const char *name =
+      "isaac_gemm_f16f32_nt_mma_ml128_nl128_wm64_wn32_u32_kl1_kg1_v8_st4";
+  std::string ptx = std::string("// isaac.kernel name=") + name +
+                    " dtype=f16f32 layout=nt ml=128 nl=128 wm=64 wn=32 u=32 "
+                    "kl=1 kg=1 vec=8 stages=4 threads=256 smem=65536 "
+                    "dynsmem=1 chip=sm_90\n" +
+                    ptxWith({name});
+  fake.reset();
+  fake.clearCalls();
+  Gemm g{name, ISAAC_F16, 128, 128, 256, 1};
+  CHECK_STATUS(g.launch(ptx), ISAAC_SUCCESS, "");
+  CHECK_STATUS(g.launch(ptx), ISAAC_SUCCESS, "");
+  std::string log = fake.calls();
+  std::string raise = std::string("cuFuncSetAttribute(") + name + ", 8, 65536)";
+  size_t at = log.find(raise);
+  CHECK(at != std::string::npos);
+  CHECK(at == std::string::npos ||
+        log.find("cuFuncSetAttribute", at + 1) == std::string::npos);
+  CHECK(at == std::string::npos ||
+        log.find("cuLaunchKernel", at) != std::string::npos);
+  CHECK(fake.launchCount() == 2);
+  for (int i = 0; i < fake.launchCount() && i < 2; ++i) {
+    FakeLaunch l = launchAt(i);
+    CHECK(l.sharedMemBytes == 65536);
+    CHECK(l.block[0] == 256);
+    // f16 operands accumulate in f32: alpha and beta are f32.
+    CHECK(l.numParams == 15 && l.paramSizes[13] == 4 && l.paramSizes[14] == 4);
+  }
+
+  const char *plain = "isaac_gemm_f32_nt_ml64_nl32_ms8_ns4_u8_ks1_kl1_kg1_v4";
+  for (const char *key : {" dynsmem=0", ""}) {
+    std::string staticPtx =
+        std::string("// isaac.kernel name=") + plain +
+        " dtype=f32 layout=nt ml=64 nl=32 ms=8 ns=4 u=8 ks=1 kl=1 kg=1 vec=4 "
+        "threads=64 smem=12288" +
+        key + " chip=sm_90\n" + ptxWith({plain});
+    fake.reset();
+    fake.clearCalls();
+    Gemm s{plain, ISAAC_F32, 64, 32, 64, 1};
+    CHECK_STATUS(s.launch(staticPtx), ISAAC_SUCCESS, "");
+    CHECK(std::string(fake.calls()).find("cuFuncSetAttribute") ==
+          std::string::npos);
+    CHECK(fake.launchCount() == 1 && launchAt(0).sharedMemBytes == 0);
+  }
+}
+
 template <typename Fn> bool lookup(void *library, const char *name, Fn &fn) {
   fn = reinterpret_cast<Fn>(dlsym(library, name));
   if (!fn)
@@ -753,5 +804,6 @@ void runFakeDriverTests(const char *path) {
   testFusedSplitK();
   testFusedSplitKAtomic();
   testFusedWithoutInputs();
+  testDynamicSharedMemory();
   runMgpuTests(fake, fakeSetCurrent);
 }

@@ -104,7 +104,8 @@ void testParseKernelInfo() {
       {kernelLine(kGoodFields + " junk"), "not a key=value"},
       {kernelLine(kGoodFields + " =3"), "not a key=value"},
       {kernelLine(withField("dtype", "f64")), "dtype=f64 disagrees"},
-      {kernelLine(withField("dtype", "f16")), "neither f32 nor f64"},
+      {kernelLine(withField("dtype", "f16")), "dtype=f16 disagrees"},
+      {kernelLine(withField("dtype", "f8")), "is not an element-type token"},
       {kernelLine(withField("layout", "tn")), "layout=tn disagrees"},
       {kernelLine(withField("layout", "nx")), "not nn, nt, tn or tt"},
       {kernelLine(withField("ml", "128")), "ml=128 disagrees"},
@@ -148,20 +149,54 @@ void testParseKernelName() {
           info.transB == g.transB && info.threads == g.threads);
     CHECK(info.smem == 0 && info.chip[0] == '\0');
   }
+  // The other families and element types: fields from GemmParams.def.
+  CHECK_STATUS(
+      isaacParseKernelName(
+          "isaac_gemm_f16f32_tn_mma_ml128_nl128_wm64_wn32_u32_kl1_kg1_v8_st4",
+          &info),
+      ISAAC_SUCCESS, "");
+  CHECK(info.family == ISAAC_FAMILY_MMA && info.dtype == ISAAC_F16 &&
+        info.outDtype == ISAAC_F32 && info.tf32 == 0 && info.transA == 1 &&
+        info.transB == 0);
+  CHECK(info.ml == 128 && info.nl == 128 && info.wm == 64 && info.wn == 32 &&
+        info.u == 32 && info.kl == 1 && info.kg == 1 && info.vec == 8 &&
+        info.stages == 4 && info.ms == 8 && info.ns == 8 && info.ks == 1);
+  CHECK(info.threads == 32 * (128 / 64) * (128 / 32));
+  CHECK_STATUS(
+      isaacParseKernelName(
+          "isaac_gemm_tf32_nn_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4_st3", &info),
+      ISAAC_SUCCESS, "");
+  CHECK(info.family == ISAAC_FAMILY_SIMT && info.dtype == ISAAC_F32 &&
+        info.tf32 == 1 && info.stages == 3 && info.threads == 64 &&
+        info.dynsmem == 0);
   const struct {
     const char *name;
     const char *message;
   } bad[] = {
       {"", "expected the prefix isaac_gemm_"},
       {"isaac_gemv_f32_nn_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4", "prefix"},
-      {"isaac_gemm_f16_nn_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4", "dtype"},
+      {"isaac_gemm_f8_nn_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4",
+       "expected an element-type token (f32, f64, f16, bf16, f16f32, "
+       "bf16f32, tf32) after isaac_gemm_"},
       {"isaac_gemm_f32_nx_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4", "layout"},
       {"isaac_gemm_f32_nn_nl64_ml64_ms8_ns8_u8_ks1_kl1_kg1_v4", "expected _ml"},
       {"isaac_gemm_f32_nn_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1", "expected _v"},
-      {"isaac_gemm_f32_nn_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4x", "the end"},
+      {"isaac_gemm_f32_nn_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4x",
+       "expected _v<N> after kg"},
+      {"isaac_gemm_f32_nn_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4_x",
+       "expected the end of the configuration after vec"},
+      {"isaac_gemm_f32_nn_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4_st2",
+       "expected the end of the configuration after vec"},
+      {"isaac_gemm_f32_nn_ml064_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4",
+       "expected the canonical spelling "
+       "'ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4'"},
+      {"isaac_gemm_f32_nn_mma_ml64_nl64_wm32_wn32_u8_kl1_kg1_v4",
+       "expected _st<N> after vec"},
       {"isaac_gemm_f32_nn_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg1_v", "expected _v"},
       {"isaac_gemm_f32_nn_ml64_nl64_ms8_ns8_u_ks1_kl1_kg1_v4", "expected _u"},
       {"isaac_gemm_f32_nn_ml99999999_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4",
+       "ml=99999999 is out of range [1, 256]"},
+      {"isaac_gemm_f32_nn_ml9999999999_nl64_ms8_ns8_u8_ks1_kl1_kg1_v4",
        "expected _ml"},
       {"isaac_gemm_f32_nn_ml64_nl64_ms8_ns8_u8_ks1_kl1_kg0_v4",
        "kg=0 is out of range"},

@@ -1,0 +1,159 @@
+//===- KernelABI.h - Arguments of isaac's kernels, by name ------*- C++ -*-===//
+//
+// C++ view of isaac/Runtime/KernelABI.def for the generator and the
+// runtime: one enum per kernel whose enumerators are the argument indices
+// (abi::gemm::M, abi::reduce::KG, ...) and one ArgInfo list per kernel in
+// argument order. MLIR-free and LLVM-free: the runtime includes it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ISAAC_RUNTIME_KERNELABI_H
+#define ISAAC_RUNTIME_KERNELABI_H
+
+#include <cstddef>
+
+namespace isaac::abi {
+
+/// The PTX type of an argument (KernelABI.def's Type column).
+enum class ArgType {
+  Ptr,   ///< .u64, a global-memory pointer
+  U32,   ///< .u32
+  U64,   ///< .u64
+  Scalar ///< the accumulator's type: .f32, or .f64 in f64 kernels
+};
+
+struct ArgInfo {
+  unsigned index;
+  const char *name;
+  ArgType type;
+  const char *meaning;
+};
+
+/// The C type of a host-ABI argument.
+enum class HostType { Ptr, I32, I64, F64 };
+
+struct HostArgInfo {
+  unsigned index;
+  const char *name;
+  HostType type;
+  const char *meaning;
+};
+
+namespace gemm {
+enum Arg : unsigned {
+#define GEMM_ARG(Index, Name, Type, Meaning) Name = Index,
+#define FUSED_GEMM_ARG(Index, Name, Type, Meaning) Name = Index,
+#include "isaac/Runtime/KernelABI.def"
+};
+} // namespace gemm
+namespace input {
+enum Arg : unsigned {
+#define EPILOGUE_INPUT_ARG(Offset, Name, Type, Meaning) Name = Offset,
+#include "isaac/Runtime/KernelABI.def"
+};
+} // namespace input
+namespace scale {
+enum Arg : unsigned {
+#define SCALE_ARG(Index, Name, Type, Meaning) Name = Index,
+#include "isaac/Runtime/KernelABI.def"
+};
+} // namespace scale
+namespace reduce {
+enum Arg : unsigned {
+#define REDUCE_ARG(Index, Name, Type, Meaning) Name = Index,
+#include "isaac/Runtime/KernelABI.def"
+};
+} // namespace reduce
+
+namespace host {
+enum Arg : unsigned {
+#define HOST_ARG(Index, Name, Type, Meaning) Name = Index,
+#define HOST_EPILOGUE_ARG(Index, Name, Type, Meaning) Name = Index,
+#include "isaac/Runtime/KernelABI.def"
+};
+} // namespace host
+
+/// The arguments of each kernel, in order.
+inline constexpr ArgInfo kGemmArgs[] = {
+#define GEMM_ARG(Index, Name, Type, Meaning)                                   \
+  {Index, #Name, ArgType::Type, Meaning},
+#include "isaac/Runtime/KernelABI.def"
+};
+/// Appended to kGemmArgs in kernels with a fused epilogue.
+inline constexpr ArgInfo kFusedGemmArgs[] = {
+#define FUSED_GEMM_ARG(Index, Name, Type, Meaning)                             \
+  {Index, #Name, ArgType::Type, Meaning},
+#include "isaac/Runtime/KernelABI.def"
+};
+/// Appended per epilogue input (offsets within the input's group).
+inline constexpr ArgInfo kInputArgs[] = {
+#define EPILOGUE_INPUT_ARG(Offset, Name, Type, Meaning)                        \
+  {Offset, #Name, ArgType::Type, Meaning},
+#include "isaac/Runtime/KernelABI.def"
+};
+inline constexpr ArgInfo kScaleArgs[] = {
+#define SCALE_ARG(Index, Name, Type, Meaning)                                  \
+  {Index, #Name, ArgType::Type, Meaning},
+#include "isaac/Runtime/KernelABI.def"
+};
+inline constexpr ArgInfo kReduceArgs[] = {
+#define REDUCE_ARG(Index, Name, Type, Meaning)                                 \
+  {Index, #Name, ArgType::Type, Meaning},
+#include "isaac/Runtime/KernelABI.def"
+};
+
+inline constexpr HostArgInfo kHostArgs[] = {
+#define HOST_ARG(Index, Name, Type, Meaning)                                   \
+  {Index, #Name, HostType::Type, Meaning},
+#include "isaac/Runtime/KernelABI.def"
+};
+/// Appended to kHostArgs by isaacGemmLaunchEpilogue.
+inline constexpr HostArgInfo kHostEpilogueArgs[] = {
+#define HOST_EPILOGUE_ARG(Index, Name, Type, Meaning)                          \
+  {Index, #Name, HostType::Type, Meaning},
+#include "isaac/Runtime/KernelABI.def"
+};
+
+template <typename Info, size_t N> constexpr size_t count(const Info (&)[N]) {
+  return N;
+}
+inline constexpr size_t kNumGemmArgs = count(kGemmArgs);
+inline constexpr size_t kNumFusedGemmArgs =
+    kNumGemmArgs + count(kFusedGemmArgs);
+inline constexpr size_t kArgsPerInput = count(kInputArgs);
+inline constexpr size_t kNumScaleArgs = count(kScaleArgs);
+inline constexpr size_t kNumReduceArgs = count(kReduceArgs);
+
+/// Whether the indices of `args` count up from `first`.
+template <typename Info, size_t N>
+constexpr bool countsUp(const Info (&args)[N], unsigned first = 0) {
+  for (size_t i = 0; i < N; ++i)
+    if (args[i].index != first + i)
+      return false;
+  return true;
+}
+static_assert(countsUp(kGemmArgs) && countsUp(kFusedGemmArgs, kNumGemmArgs) &&
+                  countsUp(kInputArgs) && countsUp(kScaleArgs) &&
+                  countsUp(kReduceArgs) && countsUp(kHostArgs) &&
+                  countsUp(kHostEpilogueArgs, count(kHostArgs)),
+              "KernelABI.def: each list's indices must count up from 0");
+
+/// The PTX spelling of `t` for documentation: ".u64 ptr", ".u32", ".u64",
+/// ".f32/.f64".
+inline const char *ptxTypeName(ArgType t) {
+  switch (t) {
+  case ArgType::Ptr:
+    return ".u64 ptr";
+  case ArgType::U32:
+    return ".u32";
+  case ArgType::U64:
+    return ".u64";
+  case ArgType::Scalar:
+    return ".f32/.f64";
+  }
+  return "?";
+}
+
+} // namespace isaac::abi
+
+#endif // ISAAC_RUNTIME_KERNELABI_H
