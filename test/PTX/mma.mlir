@@ -17,7 +17,7 @@
 // REGS: 0 bytes spill stores, 0 bytes spill loads
 //
 // RUN: FileCheck %s --input-file=%t/sm_90/isaac_gemm_f16f32_nn_mma_ml128_nl128_wm64_wn64_u32_kl1_kg1_v8_st4.ptx
-// CHECK: // isaac.kernel name=isaac_gemm_f16f32_nn_mma_ml128_nl128_wm64_wn64_u32_kl1_kg1_v8_st4 dtype=f16 layout=nn family=mma ctype=f32 ml=128 nl=128 wm=64 wn=64 u=32 kl=1 kg=1 vec=8 stages=4 threads=128 smem=65536 dynsmem=1 chip=sm_90
+// CHECK: // isaac.kernel name=isaac_gemm_f16f32_nn_mma_ml128_nl128_wm64_wn64_u32_kl1_kg1_v8_st4 dtype=f16f32 layout=nn ml=128 nl=128 wm=64 wn=64 u=32 kl=1 kg=1 vec=8 stages=4 threads=128 smem=65536 dynsmem=1 chip=sm_90
 // CHECK: .extern .shared .align 128 .b8 isaac_gemm_f16f32_nn_mma_ml128_nl128_wm64_wn64_u32_kl1_kg1_v8_st4_smem[];
 // CHECK: .maxntid 128, 1, 1
 // CHECK: cp.async.cg.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 16;
