@@ -10,10 +10,6 @@
       op's dtype and layout, so that isaac-bench can re-benchmark the top-k;
       LIST, if given, receives 'M N K KERNEL' lines for isaac-bench
       --candidates (each op's own top-k).
-  gen_kernels.py mma > mma.mlir
-      the tensor-core (mma family) check kernels: f16 and bf16 operands
-      with C of the same type or f32, KG 1 and > 1, stages 2..5, small and
-      large tiles, each in the four layouts.
   gen_kernels.py fused > fused.mlir
       the fused-epilogue sweep kernels: isaac.gemm ops with bias, scaling,
       residual, gelu (tanh and erf forms), sigmoid, silu, clamp, f16 and
@@ -24,6 +20,12 @@
       the same configuration with a fused per-column bias + relu, for
       isaac-bench --epilogue-overhead; LIST receives 'M N K KERNEL' lines
       naming each op's plain kernel (the fused one is its name + _ep<ID>).
+  gen_kernels.py mma > mma.mlir
+      the mma family's GPU check: a curated list of configurations over
+      the four layouts, stages 2..5, KL and KG > 1, vec 2/4/8, f16 and bf16
+      operands with C of their type or f32 (MMA), a few fused epilogues
+      (MMA_FUSED), and the large tiles expected to be fastest on
+      2048^3-class problems (MMA_LARGE).
   gen_kernels.py epilogue-cpu PTX_DIR [ROWS] > values.mlir
       a CPU program (for mlir-runner) that evaluates the epilogue program
       of every fused kernel in PTX_DIR on ROWS (default 2048) deterministic
@@ -61,6 +63,61 @@ SWEEP = [
 ]
 
 MAPS = {"n": ("(m, k)", "(k, n)"), "t": ("(k, m)", "(n, k)")}
+
+
+def _mma(ml, nl, wm, wn, u, kl, kg, vec, stages):
+    return ("family = mma, ml = %d, nl = %d, wm = %d, wn = %d, u = %d, "
+            "kl = %d, kg = %d, vec = %d, stages = %d"
+            % (ml, nl, wm, wn, u, kl, kg, vec, stages))
+
+
+# The mma family's correctness set: (A/B type, C type, layout, config).
+# Every layout with both operand types; C of the operands' type (KG > 1:
+# always the f32 workspace + isaac_splitk_reduce_<C>) and f32 (KG > 1: both
+# modes); stages 2..5; KL 1/2/4; vec 8/4/2 (16-, 8- and 4-byte cp.async);
+# warp tiles from 16x8 (ldmatrix .x2) to 64x64; 1 to 16 warps.
+MMA = [
+    ("f16", "f32", "nn", _mma(128, 128, 64, 64, 32, 1, 1, 8, 4)),
+    ("f16", "f16", "nt", _mma(64, 64, 32, 32, 32, 1, 1, 8, 3)),
+    ("f16", "f16", "tn", _mma(64, 128, 32, 64, 64, 1, 1, 8, 2)),
+    ("f16", "f32", "tt", _mma(32, 32, 16, 16, 32, 2, 1, 8, 5)),
+    ("bf16", "bf16", "nn", _mma(64, 64, 32, 32, 32, 1, 4, 8, 3)),
+    ("bf16", "f32", "nt", _mma(64, 32, 32, 16, 32, 1, 8, 8, 4)),
+    ("bf16", "bf16", "tn", _mma(128, 64, 64, 32, 32, 1, 1, 8, 4)),
+    ("bf16", "f32", "tt", _mma(16, 8, 16, 8, 16, 1, 1, 2, 2)),
+    ("f16", "f32", "nn", _mma(32, 64, 32, 32, 64, 2, 2, 4, 3)),
+    ("f16", "f16", "nt", _mma(16, 16, 16, 16, 64, 4, 16, 8, 5)),
+    ("f16", "f16", "tt", _mma(128, 32, 32, 32, 16, 1, 1, 8, 5)),
+    ("bf16", "bf16", "nt", _mma(32, 128, 32, 64, 32, 1, 2, 8, 2)),
+    ("f16", "f32", "tn", _mma(256, 64, 64, 32, 32, 1, 1, 8, 3)),
+    ("bf16", "f32", "nn", _mma(64, 256, 32, 64, 32, 1, 1, 8, 3)),
+    ("f16", "f16", "nn", _mma(16, 32, 16, 8, 32, 2, 32, 2, 4)),
+    ("bf16", "bf16", "tt", _mma(64, 64, 64, 64, 32, 1, 1, 8, 5)),
+    ("f16", "f32", "nt", _mma(64, 128, 32, 64, 32, 2, 1, 8, 3)),
+    ("bf16", "f32", "tn", _mma(32, 32, 32, 32, 32, 1, 64, 4, 2)),
+]
+
+# Fused epilogues on mma kernels: (A/B type, epilogue, config, layout,
+# batched). The epilogue's x is the f32 accumulator.
+MMA_FUSED = [
+    ("f16", "bias_relu_f16", _mma(64, 64, 32, 32, 32, 1, 1, 8, 3), "nn", False),
+    ("bf16", "residual_gelu_tanh", _mma(32, 64, 16, 32, 64, 2, 4, 8, 4), "tt", False),
+    ("f16", "residual_bf16", _mma(32, 32, 16, 16, 32, 1, 32, 8, 3), "nt", True),
+    ("bf16", "silu", _mma(128, 64, 64, 32, 32, 1, 1, 8, 4), "tn", True),
+]
+
+# Large tiles for 2048^3-class problems (the first is what the analytic
+# model ranks best for 2048^3 f16 on sm_90): 4 to 8 warps of 64x64 (or
+# 64x32), U = 32 or 64, 3 or 4 stages.
+MMA_LARGE = [
+    ("f16", "f16", "nn", _mma(128, 256, 64, 64, 64, 1, 1, 8, 4)),
+    ("f16", "f16", "nn", _mma(128, 128, 64, 64, 32, 1, 1, 8, 4)),
+    ("f16", "f16", "nn", _mma(128, 256, 64, 64, 32, 1, 1, 8, 3)),
+    ("f16", "f16", "nn", _mma(256, 128, 64, 64, 32, 1, 1, 8, 3)),
+    ("f16", "f16", "nt", _mma(128, 128, 64, 64, 64, 1, 1, 8, 3)),
+    ("bf16", "bf16", "tn", _mma(128, 256, 64, 64, 64, 1, 1, 8, 3)),
+    ("f16", "f32", "nn", _mma(128, 128, 64, 32, 32, 1, 1, 8, 4)),
+]
 
 # Fused epilogues: name -> (output type, inputs as (type, map), body). The
 # body computes %out from %x (the GEMM's alpha*acc + beta*C, of the kernel's
@@ -178,28 +235,32 @@ FUSED = [
 ]
 
 
-# The element types of A/B and C of a types token (docs/abi.md).
-TYPES = {"f32": ("f32", "f32"), "f64": ("f64", "f64"), "f16": ("f16", "f16"),
-         "bf16": ("bf16", "bf16"), "f16f32": ("f16", "f32"),
-         "bf16f32": ("bf16", "f32")}
-
-
-def func(name, dtype, m, n, k, layout, config=None):
+def func(name, dtype, m, n, k, layout, config=None, ctype=None):
     """A func.func holding one M x N x K linalg.matmul of `layout` (A and B
-    transposed through the indexing maps) with the element types of the
-    types token `dtype`, with isaac.config if given."""
-    ab, ct = TYPES[dtype]
+    transposed through the indexing maps), with isaac.config if given; A
+    and B of `dtype`, C of `ctype` (default: `dtype`)."""
     am, bm = MAPS[layout[0]][0], MAPS[layout[1]][1]
     a = (m, k) if layout[0] == "n" else (k, m)
     b = (k, n) if layout[1] == "n" else (n, k)
-    t = lambda s, e=ab: "memref<%dx%dx%s>" % (s[0], s[1], e)
+    t = lambda s, e=dtype: "memref<%dx%dx%s>" % (s[0], s[1], e)
+    c = t((m, n), ctype or dtype)
     attr = "\n    {isaac.config = #isaac.gemm<%s>}" % config if config else ""
     return ("func.func @%s(%%A: %s, %%B: %s, %%C: %s) {\n"
             "  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> %s>, "
             "affine_map<(m, n, k) -> %s>, affine_map<(m, n, k) -> (m, n)>]\n"
             "    ins(%%A, %%B : %s, %s) outs(%%C : %s)%s\n  return\n}\n"
-            % (name, t(a), t(b), t((m, n), ct), am, bm, t(a), t(b),
-               t((m, n), ct), attr))
+            % (name, t(a), t(b), c, am, bm, t(a), t(b), c, attr))
+
+
+def types_token(ab, c):
+    """The element-type token of a kernel name (docs/abi.md)."""
+    return ab if ab == c else ab + c
+
+
+def token_types(token):
+    """(A/B type, C type, accumulator type) of an element-type token."""
+    ab, c = (token[:-3], "f32") if token in ("f16f32", "bf16f32") else (token, token)
+    return ab, c, "f64" if ab == "f64" else "f32"
 
 
 def kernel_name(dtype, layout, config):
@@ -208,20 +269,23 @@ def kernel_name(dtype, layout, config):
     return schema.kernel_name(dtype, layout, schema.parse_attr_text(config))
 
 
-def gemm(i, dtype, layout, config):
+def gemm(i, dtype, layout, config, ctype=None):
     # Kernels do not depend on the shape (runtime arguments): any will do.
-    return func("k%d" % i, dtype, 64, 64, 64, layout, config)
+    return func("k%d" % i, dtype, 64, 64, 64, layout, config, ctype)
 
 
 def memref(shape, elem):
     return "memref<%s%s>" % ("".join("%dx" % d for d in shape), elem)
 
 
-def fused_func(name, dtype, layout, config, epilogue, batched=False):
+def fused_func(name, dtype, layout, config, epilogue, batched=False, ab=None):
     """A func.func holding one isaac.gemm of `layout` with the fused
-    `epilogue` (a key of EPILOGUES) and isaac.config."""
+    `epilogue` (a key of EPILOGUES) and isaac.config; `dtype` is the
+    accumulator's type (the epilogue's x), A and B are of `ab` (default:
+    `dtype`; f16 or bf16 for the mma family, whose accumulator is f32)."""
     out_type, inputs, body = EPILOGUES[epilogue]
     sub = lambda text: text.replace("{T}", dtype)
+    ab = ab or dtype
     m, n, k, b = 64, 32, 16, 2
     pre = (b,) if batched else ()
     space = "(b, m, n)" if batched else "(m, n)"
@@ -231,7 +295,7 @@ def fused_func(name, dtype, layout, config, epilogue, batched=False):
     kinds = {"col": ((n,), "(n)"), "row": ((m,), "(m)"),
              "full": (pre + (m, n), space), "scalar": ((), "()")}
     # Capitals: the region's names (%x, %in0, ...) must not shadow them.
-    args = ["%%A: %s" % memref(a, dtype), "%%B: %s" % memref(bb, dtype)]
+    args = ["%%A: %s" % memref(a, ab), "%%B: %s" % memref(bb, ab)]
     in_types, maps, block = [], [], ["%%x: %s" % dtype]
     for i, (t, kind) in enumerate(inputs):
         shape, result = kinds[kind]
@@ -252,9 +316,17 @@ def fused_func(name, dtype, layout, config, epilogue, batched=False):
             "  ^bb0(%s):%s\n"
             "    isaac.yield %%out : %s\n"
             "  }\n  return\n}\n"
-            % (name, ", ".join(args), memref(a, dtype), memref(bb, dtype), ins,
+            % (name, ", ".join(args), memref(a, ab), memref(bb, ab), ins,
                c, ", ".join(attrs), ", ".join(block), sub(body),
                sub(out_type)))
+
+
+def mma():
+    for i, (ab, c, layout, config) in enumerate(MMA + MMA_LARGE):
+        sys.stdout.write(gemm(i, ab, layout, config, c))
+    for i, (ab, epilogue, config, layout, batched) in enumerate(MMA_FUSED):
+        sys.stdout.write(fused_func("mf%d_%s" % (i, epilogue), "f32", layout,
+                                    config, epilogue, batched, ab))
 
 
 def fused():
@@ -278,9 +350,10 @@ def overhead(path, listing=None):
         if (dtype, layout, config) in seen:
             continue
         seen.add((dtype, layout, config))
-        sys.stdout.write(gemm(i, dtype, layout, config))
-        sys.stdout.write(fused_func("k%d_bias_relu" % i, dtype, layout, config,
-                                    "bias_col_relu"))
+        ab, c, acc = token_types(dtype)
+        sys.stdout.write(gemm(i, ab, layout, config, c))
+        sys.stdout.write(fused_func("k%d_bias_relu" % i, acc, layout, config,
+                                    "bias_col_relu", ab=ab))
         i += 1
 
 
@@ -456,26 +529,6 @@ def epilogue_cpu(ptx_dir, rows, contract=False):
                      "\n".join(blocks) + "\n  return\n}\n")
 
 
-MMA = [
-    ("f16", "family = mma, ml = 16, nl = 8, wm = 16, wn = 8, u = 16, kl = 1, kg = 1, vec = 2, stages = 2"),
-    ("f16", "family = mma, ml = 128, nl = 64, wm = 32, wn = 32, u = 64, kl = 1, kg = 4, vec = 8, stages = 2"),
-    ("f16", "family = mma, ml = 64, nl = 128, wm = 32, wn = 64, u = 32, kl = 1, kg = 1, vec = 8, stages = 5"),
-    ("f16f32", "family = mma, ml = 128, nl = 128, wm = 64, wn = 64, u = 32, kl = 1, kg = 1, vec = 8, stages = 4"),
-    ("f16f32", "family = mma, ml = 64, nl = 64, wm = 32, wn = 32, u = 32, kl = 1, kg = 16, vec = 8, stages = 3"),
-    ("bf16", "family = mma, ml = 64, nl = 64, wm = 32, wn = 32, u = 32, kl = 2, kg = 1, vec = 8, stages = 3"),
-    ("bf16", "family = mma, ml = 128, nl = 128, wm = 64, wn = 32, u = 32, kl = 1, kg = 2, vec = 8, stages = 3"),
-    ("bf16f32", "family = mma, ml = 32, nl = 64, wm = 16, wn = 32, u = 16, kl = 1, kg = 8, vec = 4, stages = 5"),
-]
-
-
-def mma():
-    i = 0
-    for dtype, config in MMA:
-        for layout in ("nn", "nt", "tn", "tt"):
-            sys.stdout.write(gemm(i, dtype, layout, config))
-            i += 1
-
-
 def sweep():
     i = 0
     for dtype, config in SWEEP:
@@ -485,17 +538,18 @@ def sweep():
 
 
 def parse_op(line):
-    """(dtype, layout, M, N, K) of a configured linalg.(batch_)matmul line."""
+    """(types token, layout, M, N, K) of a configured linalg.(batch_)matmul
+    line."""
     maps = re.findall(r"affine_map<\([^)]*\) -> \(([^)]*)\)>", line)
     trans_a = bool(maps) and maps[0].replace(" ", "").split(",")[-1] == "d0"
     trans_b = bool(maps) and maps[1].replace(" ", "").split(",")[-1] == "d2"
-    out_type = re.search(r"outs\([^:]*: memref<([^>]*)x(f32|f64|f16|bf16)>",
+    out_type = re.search(r"outs\([^:]*: memref<([^>]*)x(f32|f64|f16|bf16)",
                          line)
     m, n = out_type.group(1).split("x")[-2:]
-    a_type = re.search(r"ins\([^:]*: memref<([^>]*)x(f32|f64|f16|bf16)>", line)
-    ab, ct = a_type.group(2), out_type.group(2)
-    dtype = ab if ab == ct else ab + ct
+    a_type = re.search(r"ins\([^:]*: memref<([^>]*)x(f32|f64|f16|bf16)", line)
     a_dims = a_type.group(1).split("x")[-2:]
+    # The kernel's element-type token: f32, f64, f16, bf16, f16f32, bf16f32.
+    dtype = types_token(a_type.group(2), out_type.group(2))
     k = a_dims[0] if trans_a else a_dims[1]
     layout = ("t" if trans_a else "n") + ("t" if trans_b else "n")
     return dtype, layout, m, n, k
@@ -517,7 +571,8 @@ def candidates(path, listing=None):
             key = (dtype, layout, config)
             if key not in seen:
                 seen.add(key)
-                sys.stdout.write(gemm(i, dtype, layout, config))
+                ab, c, _ = token_types(dtype)
+                sys.stdout.write(gemm(i, ab, layout, config, c))
                 i += 1
 
 
@@ -526,10 +581,10 @@ if __name__ == "__main__":
         sweep()
     elif len(sys.argv) in (3, 4) and sys.argv[1] == "candidates":
         candidates(sys.argv[2], sys.argv[3] if len(sys.argv) == 4 else None)
-    elif sys.argv[1:] == ["mma"]:
-        mma()
     elif sys.argv[1:] == ["fused"]:
         fused()
+    elif sys.argv[1:] == ["mma"]:
+        mma()
     elif len(sys.argv) in (3, 4) and sys.argv[1] == "overhead":
         overhead(sys.argv[2], sys.argv[3] if len(sys.argv) == 4 else None)
     elif len(sys.argv) in (3, 4, 5) and sys.argv[1] == "epilogue-cpu":

@@ -104,6 +104,10 @@ void isaac::forEachLegalConfig(
     const std::function<void(const GemmConfig &)> &visit) {
   if (family == GemmFamily::Simt)
     return forEachLegalConfig(dtype, chip, {}, visit);
+  // The mma space, pruned by its structural rules (the box below holds
+  // ~3 * 10^7 points).
+  if (family == GemmFamily::Mma)
+    return forEachLegalMmaConfig(dtype, chip, visit);
   // Every point of the family's box, the last parameter of the table
   // fastest, each judged by isLegal.
   const std::vector<GemmParam> &params = gemmFamilyParams(family);
@@ -141,19 +145,9 @@ isaac::legalConfigs(DType dtype, const ChipLimits &chip, GemmFamily family) {
   if (it != cache.end())
     return it->second;
   std::vector<GemmConfig> out;
-  auto add = [&](const GemmConfig &c) { out.push_back(c); };
-  if (family == GemmFamily::Mma)
-    forEachLegalMmaConfig(dtype, chip, add);
-  else
-    forEachLegalConfig(family, dtype, chip, add);
+  forEachLegalConfig(family, dtype, chip,
+                     [&](const GemmConfig &c) { out.push_back(c); });
   return cache.emplace(key, std::move(out)).first->second;
-}
-
-const std::vector<GemmConfig> &isaac::legalConfigs(DType dtype,
-                                                   const ChipLimits &chip) {
-  return legalConfigs(dtype, chip,
-                      mmaInstruction(dtype) ? GemmFamily::Mma
-                                            : GemmFamily::Simt);
 }
 
 void TopK::offer(const GemmConfig &c, double t) {
@@ -176,17 +170,20 @@ std::vector<Ranked> isaac::searchBest(const GemmShape &shape,
     return ranked->ranker->searchBest(shape, chip, k, evaluated);
   TopK best(k);
   size_t count = 0;
-  for (const GemmConfig &c : legalConfigs(shape.dtype, chip)) {
-    if (splitsKUselessly(shape, c))
-      continue;
-    double t = cost(shape, c);
-    // An infinite cost is the cost model declining to rank `c` (e.g. the
-    // MLP outside its training support): not a candidate.
-    if (std::isinf(t))
-      continue;
-    ++count;
-    best.offer(c, t);
-  }
+  // Every family's space for the operand type (the simt family computes on
+  // f32 and f64, the mma family on f16 and bf16: one is empty).
+  for (GemmFamily family : {GemmFamily::Simt, GemmFamily::Mma})
+    for (const GemmConfig &c : legalConfigs(shape.dtype, chip, family)) {
+      if (splitsKUselessly(shape, c))
+        continue;
+      double t = cost(shape, c);
+      // An infinite cost is the cost model declining to rank `c` (e.g. the
+      // MLP outside its training support): not a candidate.
+      if (std::isinf(t))
+        continue;
+      ++count;
+      best.offer(c, t);
+    }
   if (evaluated)
     *evaluated = count;
   return best.take();

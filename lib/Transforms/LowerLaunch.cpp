@@ -49,14 +49,15 @@ static std::string kernelHeader(LaunchGemmOp launch, StringRef chip) {
     epilogue =
         ::isaac::EpilogueProgram::parse(launch.getEpilogue()->str(), err);
   }
-  // The types token of the kernel name: C's own type for a plain kernel
-  // (f16f32, bf16f32), the operands' for a fused one (its epilogue names
-  // the output type).
+  // The types of the kernel's name: a plain kernel's C may be f32 for
+  // 16-bit operands (f16f32, bf16f32); a fused kernel's is its epilogue's.
   ::isaac::GemmTypes types;
   types.ab = dtype;
-  types.c = epilogue ? dtype
-                     : *getGemmDType(cast<MemRefType>(launch.getC().getType())
-                                         .getElementType());
+  types.c =
+      epilogue
+          ? dtype
+          : *getGemmDType(
+                cast<MemRefType>(launch.getC().getType()).getElementType());
   std::string s;
   llvm::raw_string_ostream os(s);
   os << "// isaac.config = #isaac.gemm<" << c.str() << ">\n";

@@ -40,6 +40,7 @@
 #include "isaac/Transforms/KernelBuilders.h"
 
 #include "EpilogueCodegen.h"
+#include "KernelArgs.h"
 #include "KernelEmitter.h"
 #include "MmaKernelBuilder.h"
 
@@ -636,15 +637,16 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
   auto args = entry.getArguments();
-  Value C = args[0], A = args[1], B = args[2], W = args[3];
-  M = args[4];
-  N = args[5];
-  K = args[6];
-  lda = args[7];
-  ldb = args[8];
-  ldc = args[9];
-  Value sA = args[10], sB = args[11], sC = args[12];
-  Value alpha = args[13], beta = args[14];
+  namespace arg = ::isaac::abi::gemm;
+  Value C = args[arg::C], A = args[arg::A], B = args[arg::B], W = args[arg::W];
+  M = args[arg::M];
+  N = args[arg::N];
+  K = args[arg::K];
+  lda = args[arg::lda];
+  ldb = args[arg::ldb];
+  ldc = args[arg::ldc];
+  Value sA = args[arg::sA], sB = args[arg::sB], sC = args[arg::sC];
+  Value alpha = args[arg::alpha], beta = args[arg::beta];
 
   // The dynamic shared memory: a memref for nvgpu.ldmatrix, a pointer for
   // the copies and stores (the same symbol).
@@ -677,9 +679,9 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   aBase = e.gep(A, e.mul(e.ext64(batch), sA), abTy);
   bBase = e.gep(B, e.mul(e.ext64(batch), sB), abTy);
   cBase = e.gep(C, e.mul(e.ext64(batch), sC), outTy);
-  Value S = epilogue ? args[15] : Value();
+  Value S = epilogue ? args[arg::S] : Value();
   if (epilogue)
-    epilogue->bind(e, args, /*first=*/16, batch);
+    epilogue->bind(e, args, /*first=*/::isaac::abi::kNumFusedGemmArgs, batch);
 
   // Warp and lane coordinates.
   Value warp = e.divu(tid, e.ci32(32));
@@ -724,9 +726,16 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   int stageElems = smem.stageBytes / esz;
   // Prologue: tiles 0 .. stages-2, one commit group each (empty past the
   // last tile, so that the group count stays uniform).
-  for (int s = 0; s < c.stages - 1; ++s) {
-    ifThen(b, loc, e.slt(e.ci32(s), nTiles),
-           [&] { issueTile(e.ci32(s), e.ci32(s * stageElems), nFull); });
+  // A loop, not unrolled here: the copy code (three variants per operand)
+  // would otherwise be repeated stages - 1 times.
+  {
+    auto prologue =
+        scf::ForOp::create(b, loc, e.ci32(0), e.ci32(c.stages - 1), e.ci32(1));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(prologue.getBody());
+    Value s = prologue.getInductionVar();
+    ifThen(b, loc, e.slt(s, nTiles),
+           [&] { issueTile(s, e.mul(s, e.ci32(stageElems)), nFull); });
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
   }
 
@@ -833,14 +842,15 @@ gpu::GPUFuncOp mlir::isaac::buildMmaGemmKernel(OpBuilder &builder,
                            /*initial_value=*/Attribute(), /*constant=*/false,
                            builder.getI64IntegerAttr(128));
 
-  Type gptr = LLVM::LLVMPointerType::get(ctx, 1);
-  Type i32 = builder.getI32Type(), i64 = builder.getI64Type();
+  // The simt kernels' ABI (KernelABI.def); alpha and beta (Scalar) are the
+  // f32 accumulator's type.
+  KernelEmitter types(builder, loc, DType::F32);
   Type f32 = builder.getF32Type();
-  SmallVector<Type> argTypes = {gptr, gptr, gptr, gptr, i32, i32, i32, i32,
-                                i32,  i32,  i64,  i64,  i64, f32, f32};
+  SmallVector<Type> argTypes;
+  appendABITypes(types, ::isaac::abi::kGemmArgs, f32, argTypes);
   if (spec.epilogue) {
-    argTypes.push_back(gptr); // tile counters (split-K, atomic mode)
-    KernelEmitter types(builder, loc, DType::F32);
+    // The tile counters (split-K, atomic mode), then the inputs'.
+    appendABITypes(types, ::isaac::abi::kFusedGemmArgs, f32, argTypes);
     EpilogueCodegen(*spec.epilogue).appendParamTypes(types, argTypes);
   }
   auto func = gpu::GPUFuncOp::create(builder, loc, name,
@@ -849,7 +859,7 @@ gpu::GPUFuncOp mlir::isaac::buildMmaGemmKernel(OpBuilder &builder,
                 builder.getUnitAttr());
   func.setKnownBlockSizeAttr(
       builder.getDenseI32ArrayAttr({spec.config.threads(), 1, 1}));
-  for (unsigned i : {1u, 2u}) {
+  for (unsigned i : {::isaac::abi::gemm::A, ::isaac::abi::gemm::B}) {
     func.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),
                     builder.getUnitAttr());
     func.setArgAttr(i, LLVM::LLVMDialect::getReadonlyAttrName(),

@@ -74,7 +74,8 @@ func.func @simt_vec8(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64
 
 // -----
 
-// The mma family multiplies 16-bit operands only (lib/Model/MmaLegality.cpp).
+// The mma family multiplies 16-bit operands (lib/Model/MmaLegality.cpp;
+// test/Dialect/invalid-mma.mlir has each of its rules).
 func.func @mma(%A: memref<128x64xf32>, %B: memref<64x128xf32>, %C: memref<128x128xf32>) {
   // expected-error @below {{illegal isaac.config for f32 on sm_90 (rule mma-type): the mma family has no instruction for f32 operands (f16, bf16)}}
   linalg.matmul ins(%A, %B : memref<128x64xf32>, memref<64x128xf32>) outs(%C : memref<128x128xf32>)

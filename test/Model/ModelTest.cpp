@@ -10,9 +10,11 @@
 //   isaac-model-test kernel-names S N  N kernel names of every family and
 //                                      element-type token, drawn with seed
 //                                      S, each with its attribute text
-//   isaac-model-test random-configs S N DTYPE
+//   isaac-model-test random-configs S N DTYPE [CHIP]
 //                                      N legal configurations drawn with
 //                                      seed S uniformly from the legal space
+//                                      of DTYPE (f32 f64 f16 bf16) on CHIP
+//                                      (sm_90)
 //   isaac-model-test search M N K DTYPE
 //                                      best configuration and search rate
 //   isaac-model-test synthetic SEED ROWS PER_SHAPE DTYPE [CHIP]
@@ -154,8 +156,8 @@ static void runMmaLegality() {
   // family's box checked on its own gives it (f16; bf16 has the same rules
   // and space).
   ChipLimits chip = *getChipLimits("sm_90");
-  expect(legalConfigs(DType::F16, chip).size() ==
-             legalConfigs(DType::BF16, chip).size(),
+  expect(legalConfigs(DType::F16, chip, GemmFamily::Mma).size() ==
+             legalConfigs(DType::BF16, chip, GemmFamily::Mma).size(),
          "f16 and bf16 have one mma space");
   for (DType t : {DType::F16}) {
     auto values = [](GemmParam p) {
@@ -177,7 +179,8 @@ static void runMmaLegality() {
                       x.u = u, x.vec = vec, x.stages = st, x.kg = kg;
                       brute += isLegal(x, t, chip);
                     }
-    const std::vector<GemmConfig> &fast = legalConfigs(t, chip);
+    const std::vector<GemmConfig> &fast =
+        legalConfigs(t, chip, GemmFamily::Mma);
     bool allLegal = true, allMma = true;
     for (const GemmConfig &y : fast) {
       allLegal &= isLegal(y, t, chip);
@@ -345,8 +348,15 @@ static DType parseDType(const char *s) {
   return std::strcmp(s, "f64") == 0 ? DType::F64 : DType::F32;
 }
 
-static int runRandom(unsigned seed, int n, DType t) {
-  const auto &space = legalConfigs(t, *getChipLimits("sm_90"));
+static int runRandom(unsigned seed, int n, DType t, const char *chip) {
+  std::optional<ChipLimits> limits = getChipLimits(chip);
+  if (!limits) {
+    std::fprintf(stderr, "unknown chip %s\n", chip);
+    return 1;
+  }
+  // 16-bit operands: the mma family's space.
+  const auto &space = legalConfigs(
+      t, *limits, mmaInstruction(t) ? GemmFamily::Mma : GemmFamily::Simt);
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<size_t> pick(0, space.size() - 1);
   for (int i = 0; i < n; ++i)
@@ -1217,11 +1227,7 @@ static int runSchemaCheck() {
   vec8.u = 8;
   expectRule(vec8, DType::F32, "vector-width");
   std::vector<Violation> v = checkGemmLegality(mma, DType::F16, chip);
-  expect(v.empty(), "an mma configuration of the table's ranges is legal "
-                    "for f16 (lib/Model/MmaLegality.cpp)");
-  v = checkGemmLegality(mma, DType::F32, chip);
-  expect(!v.empty() && v.front().rule == "mma-type",
-         "the mma family refuses f32 operands (no mma instruction)");
+  expect(v.empty(), "an mma configuration is legal for f16 operands");
   expect(checkGemmStructure(mma).empty(),
          "an mma configuration in range passes the structural rules");
   GemmConfig mmaBad = mma;
@@ -1237,9 +1243,9 @@ static int runSchemaCheck() {
              getSharedLayout(base, DType::F32).bytes,
          "simt shared memory is getSharedLayout's");
   expect(!legalConfigs(DType::F16, chip, GemmFamily::Mma).empty() &&
-             legalConfigs(DType::F32, chip, GemmFamily::Mma).empty(),
-         "mma configurations are legal for f16, none for f32 (no mma "
-         "instruction for f32 operands without tf32)");
+             legalConfigs(DType::F32, chip, GemmFamily::Mma).empty() &&
+             legalConfigs(DType::F16, chip, GemmFamily::Simt).empty(),
+         "f16 has an mma space, f32 none (tf32 is opt-in), simt no f16 one");
 
   std::printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
@@ -1276,9 +1282,9 @@ int main(int argc, char **argv) {
   if (argc == 4 && std::strcmp(argv[1], "kernel-names") == 0)
     return runKernelNames(std::strtoull(argv[2], nullptr, 10),
                           std::atoi(argv[3]));
-  if (argc == 5 && std::strcmp(argv[1], "random-configs") == 0)
+  if ((argc == 5 || argc == 6) && std::strcmp(argv[1], "random-configs") == 0)
     return runRandom(std::atoi(argv[2]), std::atoi(argv[3]),
-                     parseDType(argv[4]));
+                     parseDType(argv[4]), argc == 6 ? argv[5] : "sm_90");
   if (argc == 6 && std::strcmp(argv[1], "search") == 0)
     return runSearch(std::atoll(argv[2]), std::atoll(argv[3]),
                      std::atoll(argv[4]), parseDType(argv[5]));
@@ -1312,7 +1318,7 @@ int main(int argc, char **argv) {
   std::fprintf(stderr,
                "usage: isaac-model-test legality | schema | schema-check\n"
                "       | kernel-names SEED N | random-configs SEED N "
-               "f32|f64 | search M N K f32|f64\n"
+               "f32|f64|f16|bf16 [CHIP] | search M N K f32|f64\n"
                "       | synthetic SEED ROWS PER_SHAPE f32|f64 [CHIP] | "
                "mlp-info MODEL\n"
                "       | mlp-check MODEL VECTORS | mlp-fuzz MODEL N\n"

@@ -1,0 +1,122 @@
+// RUN: isaac-opt %s --isaac-lower-to-gpu -split-input-file -verify-diagnostics | FileCheck %s
+
+// The mma family (MmaKernelBuilder.cpp): f16 operands, C f32, layout nt
+// (A and B both contiguous along K), 64x64 block of 2x2 warps of 32x32, U =
+// 32, 4 stages: dynamic shared memory of 4 x (64 + 64) x 32 f16.
+// CHECK-LABEL: func.func @nt_f16
+// CHECK: isaac.launch_gemm @[[K:isaac_gemm_f16f32_nt_mma_ml64_nl64_wm32_wn32_u32_kl1_kg1_v8_st4]]::@[[K]](%arg0, %arg1, %arg2)
+// CHECK: gpu.module @[[K]]
+// CHECK: memref.global "public" @[[K]]_smem : memref<0xi8, #gpu.address_space<workgroup>> {alignment = 128 : i64}
+// CHECK: gpu.func @[[K]](%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1> {llvm.noalias, llvm.readonly}, %{{.*}}: !llvm.ptr<1> {llvm.noalias, llvm.readonly}, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: f32, %{{.*}}: f32) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
+// CHECK: memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [32768], strides: [1]
+// CHECK: memref.view %{{.*}} to memref<16384xf16, #gpu.address_space<workgroup>>
+//
+// The prologue: a loop over stages - 1 = 3 tiles, each its own commit
+// group; full tiles copy 16 bytes unconditionally, the others give the
+// source size (zero fill), misaligned operands load scalars.
+// CHECK: %[[C3:.*]] = arith.constant 3 : i32
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[C3]]
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache =  cg : !llvm.ptr<3>, !llvm.ptr<1>
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache =  cg, %{{.*}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
+// CHECK: llvm.inline_asm "@$2 ld.global.b16 $0, [$1];"
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NEXT: }
+// The main loop: wait for tile t (stages - 2 groups may stay in flight),
+// one barrier, copy tile t + 3, multiply tile t.
+// CHECK: scf.for
+// CHECK-NEXT: nvvm.cp.async.wait.group 2
+// CHECK-NEXT: gpu.barrier
+// CHECK: nvvm.cp.async.commit.group
+// Both operands are K-contiguous: no transposing ldmatrix.
+// CHECK-NOT: transpose = true
+// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false} : memref<16384xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CHECK: nvgpu.mma.sync(%{{.*}}, %{{.*}}, %{{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// CHECK-NOT: transpose = true
+// CHECK: scf.yield
+// CHECK: nvvm.cp.async.wait.group 0
+// KG = 1: no helper kernels.
+// CHECK-NOT: gpu.func @isaac_
+func.func @nt_f16(%A: memref<100x130xf16>, %B: memref<70x130xf16>, %C: memref<100x70xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%A, %B : memref<100x130xf16>, memref<70x130xf16>) outs(%C : memref<100x70xf32>)
+    {isaac.config = #isaac.gemm<family = mma, ml = 64, nl = 64, wm = 32, wn = 32, u = 32, kl = 1, kg = 1, vec = 8, stages = 4>}
+  return
+}
+
+// -----
+
+// bf16 into bf16, layout nn: B is stored K x N, so its fragments are loaded
+// transposed; bf16 multiplies through nvvm.mma.sync. KG = 2 into a 16-bit
+// C: the slices always take the f32 workspace, and the module holds the
+// reducer that converts once (no isaac_scale: no atomic mode).
+// CHECK-LABEL: func.func @nn_bf16
+// CHECK: gpu.module @[[K:isaac_gemm_bf16_nn_mma_ml64_nl32_wm32_wn16_u32_kl2_kg2_v8_st3]]
+// CHECK: gpu.func @[[K]](
+// CHECK: nvvm.cp.async.wait.group 1
+// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false} : memref<{{[0-9]+}}xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = true} : memref<{{[0-9]+}}xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+// CHECK-NOT: nvgpu.mma.sync
+// CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// The KL = 2 partials meet in shared memory, then the f32 workspace.
+// CHECK: scf.yield
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// CHECK: "@$2 st.global.f32 [$0], $1;"
+// CHECK-NOT: red.global.add
+// CHECK: gpu.func @isaac_splitk_reduce_bf16(%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i64, %{{.*}}: i32, %{{.*}}: f32)
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+// CHECK-NOT: gpu.func @isaac_scale
+func.func @nn_bf16(%A: memref<64x128xbf16>, %B: memref<128x96xbf16>, %C: memref<64x96xbf16>) {
+  linalg.matmul ins(%A, %B : memref<64x128xbf16>, memref<128x96xbf16>) outs(%C : memref<64x96xbf16>)
+    {isaac.config = #isaac.gemm<family = mma, ml = 64, nl = 32, wm = 32, wn = 16, u = 32, kl = 2, kg = 2, vec = 8, stages = 3>}
+  return
+}
+
+// -----
+
+// Layout tn (A stored K x M: transposed fragments for A), two stages, an
+// unpaired n8 tile (wn = 8: ldmatrix .x2).
+// CHECK-LABEL: func.func @tn_f16
+// CHECK: gpu.module @[[K:isaac_gemm_f16_tn_mma_ml32_nl8_wm16_wn8_u16_kl1_kg1_v4_st2]]
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 8, cache =  ca : !llvm.ptr<3>, !llvm.ptr<1>
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = true} : {{.*}} -> vector<4x2xf16>
+// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 2 : i32, transpose = true} : {{.*}} -> vector<2x2xf16>
+// CHECK: nvgpu.mma.sync
+// C of f16: each result rounded once.
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+func.func @tn_f16(%A: memref<40x33xf16>, %B: memref<40x9xf16>, %C: memref<33x9xf16>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%A, %B : memref<40x33xf16>, memref<40x9xf16>) outs(%C : memref<33x9xf16>)
+    {isaac.config = #isaac.gemm<family = mma, ml = 32, nl = 8, wm = 16, wn = 8, u = 16, kl = 1, kg = 1, vec = 4, stages = 2>}
+  return
+}
+
+// -----
+
+// Layout tt, KG = 4 into an f32 C: both split-K modes (atomic red.add into
+// C, pre-scaled by isaac_scale_f32, or the workspace and its reducer).
+// CHECK-LABEL: func.func @tt_splitk
+// CHECK: gpu.module @[[K:isaac_gemm_f16f32_tt_mma_ml64_nl64_wm32_wn32_u64_kl1_kg4_v8_st5]]
+// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = true}
+// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false}
+// CHECK: "@$2 st.global.f32 [$0], $1;"
+// CHECK: "@$2 red.global.add.f32 [$0], $1;"
+// CHECK: gpu.func @isaac_scale_f32(
+// CHECK: gpu.func @isaac_splitk_reduce_f32(
+func.func @tt_splitk(%A: memref<2048x64xf16>, %B: memref<64x2048xf16>, %C: memref<64x64xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%A, %B : memref<2048x64xf16>, memref<64x2048xf16>) outs(%C : memref<64x64xf32>)
+    {isaac.config = #isaac.gemm<family = mma, ml = 64, nl = 64, wm = 32, wn = 32, u = 64, kl = 1, kg = 4, vec = 8, stages = 5>}
+  return
+}
+
+// -----
+
+// A configuration of the mma family on f32 operands is refused by the
+// verifier (rule mma-type); the lowering reports it too.
+func.func @refused(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf32>) {
+  // expected-error @below {{illegal isaac.config for f32 on sm_90 (rule mma-type)}}
+  linalg.matmul ins(%A, %B : memref<64x64xf32>, memref<64x64xf32>) outs(%C : memref<64x64xf32>)
+    {isaac.config = #isaac.gemm<family = mma, ml = 64, nl = 64, wm = 32, wn = 32, u = 32, kl = 1, kg = 1, vec = 4, stages = 3>}
+  return
+}
