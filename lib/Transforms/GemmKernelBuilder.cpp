@@ -750,11 +750,24 @@ gpu::GPUFuncOp mlir::isaac::buildGemmKernel(OpBuilder &builder,
       /*alignment=*/16, /*addrSpace=*/3);
 
   KernelEmitter types(builder, loc, spec.dtype);
+  gpu::GPUFuncOp func =
+      declareGemmKernel(builder, loc, spec, name, types, elemTy);
+
+  GemmBuilder gen(builder, loc, spec);
+  gen.buildBody(func, smemName);
+  return func;
+}
+
+gpu::GPUFuncOp mlir::isaac::declareGemmKernel(OpBuilder &builder, Location loc,
+                                              const GemmKernelSpec &spec,
+                                              StringRef name,
+                                              KernelEmitter &types,
+                                              Type scalar) {
   SmallVector<Type> argTypes;
-  appendABITypes(types, ::isaac::abi::kGemmArgs, elemTy, argTypes);
+  appendABITypes(types, ::isaac::abi::kGemmArgs, scalar, argTypes);
   if (spec.epilogue) {
     // The tile counters (split-K, atomic mode), then the inputs'.
-    appendABITypes(types, ::isaac::abi::kFusedGemmArgs, elemTy, argTypes);
+    appendABITypes(types, ::isaac::abi::kFusedGemmArgs, scalar, argTypes);
     EpilogueCodegen(*spec.epilogue).appendParamTypes(types, argTypes);
   }
   auto func = gpu::GPUFuncOp::create(builder, loc, name,
@@ -770,8 +783,5 @@ gpu::GPUFuncOp mlir::isaac::buildGemmKernel(OpBuilder &builder,
     func.setArgAttr(i, LLVM::LLVMDialect::getReadonlyAttrName(),
                     builder.getUnitAttr());
   }
-
-  GemmBuilder gen(builder, loc, spec);
-  gen.buildBody(func, smemName);
   return func;
 }

@@ -12,6 +12,7 @@
 #include "KernelEmitter.h"
 
 #include "isaac/Runtime/KernelABI.h"
+#include "isaac/Transforms/KernelBuilders.h"
 
 #include "llvm/ADT/SmallVector.h"
 
@@ -42,6 +43,16 @@ void appendABITypes(const KernelEmitter &e,
   for (const ::isaac::abi::ArgInfo &a : args)
     out.push_back(abiArgType(e, a.type, scalar));
 }
+
+/// Declares the GEMM kernel `name` of `spec` at the builder's insertion
+/// point: KernelABI.def's GEMM arguments (then, with a fused epilogue, the
+/// tile counters and the inputs'), Scalar of type `scalar` (the
+/// accumulator's), the block size, and A and B marked noalias and readonly
+/// (the backend may then use the non-coherent cache). Both kernel families
+/// (GemmKernelBuilder.cpp, MmaKernelBuilder.cpp) declare theirs with it.
+gpu::GPUFuncOp declareGemmKernel(OpBuilder &builder, Location loc,
+                                 const GemmKernelSpec &spec, StringRef name,
+                                 KernelEmitter &types, Type scalar);
 
 } // namespace mlir::isaac
 

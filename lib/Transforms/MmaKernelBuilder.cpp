@@ -845,26 +845,8 @@ gpu::GPUFuncOp mlir::isaac::buildMmaGemmKernel(OpBuilder &builder,
   // The simt kernels' ABI (KernelABI.def); alpha and beta (Scalar) are the
   // f32 accumulator's type.
   KernelEmitter types(builder, loc, DType::F32);
-  Type f32 = builder.getF32Type();
-  SmallVector<Type> argTypes;
-  appendABITypes(types, ::isaac::abi::kGemmArgs, f32, argTypes);
-  if (spec.epilogue) {
-    // The tile counters (split-K, atomic mode), then the inputs'.
-    appendABITypes(types, ::isaac::abi::kFusedGemmArgs, f32, argTypes);
-    EpilogueCodegen(*spec.epilogue).appendParamTypes(types, argTypes);
-  }
-  auto func = gpu::GPUFuncOp::create(builder, loc, name,
-                                     builder.getFunctionType(argTypes, {}));
-  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
-                builder.getUnitAttr());
-  func.setKnownBlockSizeAttr(
-      builder.getDenseI32ArrayAttr({spec.config.threads(), 1, 1}));
-  for (unsigned i : {::isaac::abi::gemm::A, ::isaac::abi::gemm::B}) {
-    func.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),
-                    builder.getUnitAttr());
-    func.setArgAttr(i, LLVM::LLVMDialect::getReadonlyAttrName(),
-                    builder.getUnitAttr());
-  }
+  gpu::GPUFuncOp func =
+      declareGemmKernel(builder, loc, spec, name, types, builder.getF32Type());
   MmaBuilder gen(builder, loc, spec);
   gen.buildBody(func, smemName);
   return func;
