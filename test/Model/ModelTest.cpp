@@ -107,8 +107,11 @@ static void runMmaLegality() {
   base.stages = 4;
   expectRule(base, DType::F16, "");
   expectRule(base, DType::BF16, "");
-  expectRule(base, DType::F32, "mma-type");
-  expectRule(base, DType::F64, "mma-type");
+  expectRule(base, DType::F32, "vector-width"); // TF32: 4 x 8 = 32 bytes
+  GemmConfig tf32 = base;
+  tf32.vec = 4;
+  expectRule(tf32, DType::F32, "");
+  expectRule(tf32, DType::F64, "mma-type");
   GemmConfig c = base;
   c.wm = 8;
   expectRule(c, DType::F16, "warp-tile");
@@ -1243,9 +1246,10 @@ static int runSchemaCheck() {
              getSharedLayout(base, DType::F32).bytes,
          "simt shared memory is getSharedLayout's");
   expect(!legalConfigs(DType::F16, chip, GemmFamily::Mma).empty() &&
-             legalConfigs(DType::F32, chip, GemmFamily::Mma).empty() &&
+             !legalConfigs(DType::F32, chip, GemmFamily::Mma).empty() &&
+             legalConfigs(DType::F64, chip, GemmFamily::Mma).empty() &&
              legalConfigs(DType::F16, chip, GemmFamily::Simt).empty(),
-         "f16 has an mma space, f32 none (tf32 is opt-in), simt no f16 one");
+         "f16 and f32 (TF32) have an mma space, f64 none; simt no f16 one");
 
   std::printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
