@@ -24,7 +24,8 @@
       the mma family's GPU check: a curated list of configurations over
       the four layouts, stages 2..5, KL and KG > 1, vec 2/4/8, f16 and bf16
       operands with C of their type or f32 (MMA), a few fused epilogues
-      (MMA_FUSED), and the large tiles expected to be fastest on
+      (MMA_FUSED), TF32 (f32 operands with isaac.tf32), and the large
+      tiles expected to be fastest on
       2048^3-class problems (MMA_LARGE).
   gen_kernels.py epilogue-cpu PTX_DIR [ROWS] > values.mlir
       a CPU program (for mlir-runner) that evaluates the epilogue program
@@ -95,6 +96,12 @@ MMA = [
     ("bf16", "bf16", "tt", _mma(64, 64, 64, 64, 32, 1, 1, 8, 5)),
     ("f16", "f32", "nt", _mma(64, 128, 32, 64, 32, 2, 1, 8, 3)),
     ("bf16", "f32", "tn", _mma(32, 32, 32, 32, 32, 1, 64, 4, 2)),
+    # TF32 (f32 operands opted in): ldmatrix (nt), element loads (tn), both
+    # (tt, nn); KG > 1 into an f32 C.
+    ("f32", "f32", "nt", _mma(128, 128, 64, 64, 32, 1, 1, 4, 3)),
+    ("f32", "f32", "tn", _mma(64, 64, 32, 32, 32, 1, 1, 4, 4)),
+    ("f32", "f32", "tt", _mma(32, 64, 16, 32, 16, 2, 4, 2, 3)),
+    ("f32", "f32", "nn", _mma(64, 32, 32, 16, 64, 1, 1, 1, 2)),
 ]
 
 # Fused epilogues on mma kernels: (A/B type, epilogue, config, layout,
@@ -244,7 +251,10 @@ def func(name, dtype, m, n, k, layout, config=None, ctype=None):
     b = (k, n) if layout[1] == "n" else (n, k)
     t = lambda s, e=dtype: "memref<%dx%dx%s>" % (s[0], s[1], e)
     c = t((m, n), ctype or dtype)
-    attr = "\n    {isaac.config = #isaac.gemm<%s>}" % config if config else ""
+    # An mma configuration on f32 multiplies in TF32, which the op opts in
+    # to.
+    tf32 = "isaac.tf32, " if config and dtype == "f32" and "family = mma" in config else ""
+    attr = "\n    {%sisaac.config = #isaac.gemm<%s>}" % (tf32, config) if config else ""
     return ("func.func @%s(%%A: %s, %%B: %s, %%C: %s) {\n"
             "  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> %s>, "
             "affine_map<(m, n, k) -> %s>, affine_map<(m, n, k) -> (m, n)>]\n"
