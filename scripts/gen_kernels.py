@@ -10,6 +10,13 @@
       op's dtype and layout, so that isaac-bench can re-benchmark the top-k;
       LIST, if given, receives 'M N K KERNEL' lines for isaac-bench
       --candidates (each op's own top-k).
+  gen_kernels.py mma > mma.mlir
+      the tensor-core (mma family) check kernels: f16 and bf16 operands
+      with C of the same type or f32, KG 1 and > 1, stages 2..5, small and
+      large tiles, each in the four layouts (MMA); then one layout each of
+      more configurations (MMA_MORE: KL 2/4, vec 2/4, 1 to 16 warps, TF32
+      with isaac.tf32), the large tiles expected to be fastest on
+      2048^3-class problems (MMA_LARGE) and fused epilogues (MMA_FUSED).
   gen_kernels.py fused > fused.mlir
       the fused-epilogue sweep kernels: isaac.gemm ops with bias, scaling,
       residual, gelu (tanh and erf forms), sigmoid, silu, clamp, f16 and
@@ -20,13 +27,6 @@
       the same configuration with a fused per-column bias + relu, for
       isaac-bench --epilogue-overhead; LIST receives 'M N K KERNEL' lines
       naming each op's plain kernel (the fused one is its name + _ep<ID>).
-  gen_kernels.py mma > mma.mlir
-      the mma family's GPU check: a curated list of configurations over
-      the four layouts, stages 2..5, KL and KG > 1, vec 2/4/8, f16 and bf16
-      operands with C of their type or f32 (MMA), a few fused epilogues
-      (MMA_FUSED), TF32 (f32 operands with isaac.tf32), and the large
-      tiles expected to be fastest on
-      2048^3-class problems (MMA_LARGE).
   gen_kernels.py epilogue-cpu PTX_DIR [ROWS] > values.mlir
       a CPU program (for mlir-runner) that evaluates the epilogue program
       of every fused kernel in PTX_DIR on ROWS (default 2048) deterministic
@@ -72,36 +72,36 @@ def _mma(ml, nl, wm, wn, u, kl, kg, vec, stages):
             % (ml, nl, wm, wn, u, kl, kg, vec, stages))
 
 
-# The mma family's correctness set: (A/B type, C type, layout, config).
+# More of the mma family, one layout each: (types token, layout, config).
 # Every layout with both operand types; C of the operands' type (KG > 1:
 # always the f32 workspace + isaac_splitk_reduce_<C>) and f32 (KG > 1: both
 # modes); stages 2..5; KL 1/2/4; vec 8/4/2 (16-, 8- and 4-byte cp.async);
 # warp tiles from 16x8 (ldmatrix .x2) to 64x64; 1 to 16 warps.
-MMA = [
-    ("f16", "f32", "nn", _mma(128, 128, 64, 64, 32, 1, 1, 8, 4)),
-    ("f16", "f16", "nt", _mma(64, 64, 32, 32, 32, 1, 1, 8, 3)),
-    ("f16", "f16", "tn", _mma(64, 128, 32, 64, 64, 1, 1, 8, 2)),
-    ("f16", "f32", "tt", _mma(32, 32, 16, 16, 32, 2, 1, 8, 5)),
-    ("bf16", "bf16", "nn", _mma(64, 64, 32, 32, 32, 1, 4, 8, 3)),
-    ("bf16", "f32", "nt", _mma(64, 32, 32, 16, 32, 1, 8, 8, 4)),
-    ("bf16", "bf16", "tn", _mma(128, 64, 64, 32, 32, 1, 1, 8, 4)),
-    ("bf16", "f32", "tt", _mma(16, 8, 16, 8, 16, 1, 1, 2, 2)),
-    ("f16", "f32", "nn", _mma(32, 64, 32, 32, 64, 2, 2, 4, 3)),
-    ("f16", "f16", "nt", _mma(16, 16, 16, 16, 64, 4, 16, 8, 5)),
-    ("f16", "f16", "tt", _mma(128, 32, 32, 32, 16, 1, 1, 8, 5)),
-    ("bf16", "bf16", "nt", _mma(32, 128, 32, 64, 32, 1, 2, 8, 2)),
-    ("f16", "f32", "tn", _mma(256, 64, 64, 32, 32, 1, 1, 8, 3)),
-    ("bf16", "f32", "nn", _mma(64, 256, 32, 64, 32, 1, 1, 8, 3)),
-    ("f16", "f16", "nn", _mma(16, 32, 16, 8, 32, 2, 32, 2, 4)),
-    ("bf16", "bf16", "tt", _mma(64, 64, 64, 64, 32, 1, 1, 8, 5)),
-    ("f16", "f32", "nt", _mma(64, 128, 32, 64, 32, 2, 1, 8, 3)),
-    ("bf16", "f32", "tn", _mma(32, 32, 32, 32, 32, 1, 64, 4, 2)),
+MMA_MORE = [
+    ("f16f32", "nn", _mma(128, 128, 64, 64, 32, 1, 1, 8, 4)),
+    ("f16", "nt", _mma(64, 64, 32, 32, 32, 1, 1, 8, 3)),
+    ("f16", "tn", _mma(64, 128, 32, 64, 64, 1, 1, 8, 2)),
+    ("f16f32", "tt", _mma(32, 32, 16, 16, 32, 2, 1, 8, 5)),
+    ("bf16", "nn", _mma(64, 64, 32, 32, 32, 1, 4, 8, 3)),
+    ("bf16f32", "nt", _mma(64, 32, 32, 16, 32, 1, 8, 8, 4)),
+    ("bf16", "tn", _mma(128, 64, 64, 32, 32, 1, 1, 8, 4)),
+    ("bf16f32", "tt", _mma(16, 8, 16, 8, 16, 1, 1, 2, 2)),
+    ("f16f32", "nn", _mma(32, 64, 32, 32, 64, 2, 2, 4, 3)),
+    ("f16", "nt", _mma(16, 16, 16, 16, 64, 4, 16, 8, 5)),
+    ("f16", "tt", _mma(128, 32, 32, 32, 16, 1, 1, 8, 5)),
+    ("bf16", "nt", _mma(32, 128, 32, 64, 32, 1, 2, 8, 2)),
+    ("f16f32", "tn", _mma(256, 64, 64, 32, 32, 1, 1, 8, 3)),
+    ("bf16f32", "nn", _mma(64, 256, 32, 64, 32, 1, 1, 8, 3)),
+    ("f16", "nn", _mma(16, 32, 16, 8, 32, 2, 32, 2, 4)),
+    ("bf16", "tt", _mma(64, 64, 64, 64, 32, 1, 1, 8, 5)),
+    ("f16f32", "nt", _mma(64, 128, 32, 64, 32, 2, 1, 8, 3)),
+    ("bf16f32", "tn", _mma(32, 32, 32, 32, 32, 1, 64, 4, 2)),
     # TF32 (f32 operands opted in): ldmatrix (nt), element loads (tn), both
     # (tt, nn); KG > 1 into an f32 C.
-    ("f32", "f32", "nt", _mma(128, 128, 64, 64, 32, 1, 1, 4, 3)),
-    ("f32", "f32", "tn", _mma(64, 64, 32, 32, 32, 1, 1, 4, 4)),
-    ("f32", "f32", "tt", _mma(32, 64, 16, 32, 16, 2, 4, 2, 3)),
-    ("f32", "f32", "nn", _mma(64, 32, 32, 16, 64, 1, 1, 1, 2)),
+    ("tf32", "nt", _mma(128, 128, 64, 64, 32, 1, 1, 4, 3)),
+    ("tf32", "tn", _mma(64, 64, 32, 32, 32, 1, 1, 4, 4)),
+    ("tf32", "tt", _mma(32, 64, 16, 32, 16, 2, 4, 2, 3)),
+    ("tf32", "nn", _mma(64, 32, 32, 16, 64, 1, 1, 1, 2)),
 ]
 
 # Fused epilogues on mma kernels: (A/B type, epilogue, config, layout,
@@ -117,13 +117,13 @@ MMA_FUSED = [
 # model ranks best for 2048^3 f16 on sm_90): 4 to 8 warps of 64x64 (or
 # 64x32), U = 32 or 64, 3 or 4 stages.
 MMA_LARGE = [
-    ("f16", "f16", "nn", _mma(128, 256, 64, 64, 64, 1, 1, 8, 4)),
-    ("f16", "f16", "nn", _mma(128, 128, 64, 64, 32, 1, 1, 8, 4)),
-    ("f16", "f16", "nn", _mma(128, 256, 64, 64, 32, 1, 1, 8, 3)),
-    ("f16", "f16", "nn", _mma(256, 128, 64, 64, 32, 1, 1, 8, 3)),
-    ("f16", "f16", "nt", _mma(128, 128, 64, 64, 64, 1, 1, 8, 3)),
-    ("bf16", "bf16", "tn", _mma(128, 256, 64, 64, 64, 1, 1, 8, 3)),
-    ("f16", "f32", "nn", _mma(128, 128, 64, 32, 32, 1, 1, 8, 4)),
+    ("f16", "nn", _mma(128, 256, 64, 64, 64, 1, 1, 8, 4)),
+    ("f16", "nn", _mma(128, 128, 64, 64, 32, 1, 1, 8, 4)),
+    ("f16", "nn", _mma(128, 256, 64, 64, 32, 1, 1, 8, 3)),
+    ("f16", "nn", _mma(256, 128, 64, 64, 32, 1, 1, 8, 3)),
+    ("f16", "nt", _mma(128, 128, 64, 64, 64, 1, 1, 8, 3)),
+    ("bf16", "tn", _mma(128, 256, 64, 64, 64, 1, 1, 8, 3)),
+    ("f16f32", "nn", _mma(128, 128, 64, 32, 32, 1, 1, 8, 4)),
 ]
 
 # Fused epilogues: name -> (output type, inputs as (type, map), body). The
@@ -242,35 +242,31 @@ FUSED = [
 ]
 
 
-def func(name, dtype, m, n, k, layout, config=None, ctype=None):
+# The element types of A/B and C of a types token (docs/abi.md).
+TYPES = {"f32": ("f32", "f32"), "f64": ("f64", "f64"), "f16": ("f16", "f16"),
+         "bf16": ("bf16", "bf16"), "f16f32": ("f16", "f32"),
+         "bf16f32": ("bf16", "f32"), "tf32": ("f32", "f32")}
+
+
+def func(name, dtype, m, n, k, layout, config=None):
     """A func.func holding one M x N x K linalg.matmul of `layout` (A and B
-    transposed through the indexing maps), with isaac.config if given; A
-    and B of `dtype`, C of `ctype` (default: `dtype`)."""
+    transposed through the indexing maps) with the element types of the
+    types token `dtype`, with isaac.config if given."""
+    ab, ct = TYPES[dtype]
     am, bm = MAPS[layout[0]][0], MAPS[layout[1]][1]
     a = (m, k) if layout[0] == "n" else (k, m)
     b = (k, n) if layout[1] == "n" else (n, k)
-    t = lambda s, e=dtype: "memref<%dx%dx%s>" % (s[0], s[1], e)
-    c = t((m, n), ctype or dtype)
-    # An mma configuration on f32 multiplies in TF32, which the op opts in
-    # to.
-    tf32 = "isaac.tf32, " if config and dtype == "f32" and "family = mma" in config else ""
-    attr = "\n    {%sisaac.config = #isaac.gemm<%s>}" % (tf32, config) if config else ""
+    t = lambda s, e=ab: "memref<%dx%dx%s>" % (s[0], s[1], e)
+    # tf32: an f32 GEMM that opts in to TF32 tensor cores (isaac.tf32).
+    tf32 = "isaac.tf32, " if dtype == "tf32" else ""
+    attr = ("\n    {%sisaac.config = #isaac.gemm<%s>}" % (tf32, config)
+            if config else "")
     return ("func.func @%s(%%A: %s, %%B: %s, %%C: %s) {\n"
             "  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> %s>, "
             "affine_map<(m, n, k) -> %s>, affine_map<(m, n, k) -> (m, n)>]\n"
             "    ins(%%A, %%B : %s, %s) outs(%%C : %s)%s\n  return\n}\n"
-            % (name, t(a), t(b), c, am, bm, t(a), t(b), c, attr))
-
-
-def types_token(ab, c):
-    """The element-type token of a kernel name (docs/abi.md)."""
-    return ab if ab == c else ab + c
-
-
-def token_types(token):
-    """(A/B type, C type, accumulator type) of an element-type token."""
-    ab, c = (token[:-3], "f32") if token in ("f16f32", "bf16f32") else (token, token)
-    return ab, c, "f64" if ab == "f64" else "f32"
+            % (name, t(a), t(b), t((m, n), ct), am, bm, t(a), t(b),
+               t((m, n), ct), attr))
 
 
 def kernel_name(dtype, layout, config):
@@ -279,9 +275,9 @@ def kernel_name(dtype, layout, config):
     return schema.kernel_name(dtype, layout, schema.parse_attr_text(config))
 
 
-def gemm(i, dtype, layout, config, ctype=None):
+def gemm(i, dtype, layout, config):
     # Kernels do not depend on the shape (runtime arguments): any will do.
-    return func("k%d" % i, dtype, 64, 64, 64, layout, config, ctype)
+    return func("k%d" % i, dtype, 64, 64, 64, layout, config)
 
 
 def memref(shape, elem):
@@ -331,14 +327,6 @@ def fused_func(name, dtype, layout, config, epilogue, batched=False, ab=None):
                sub(out_type)))
 
 
-def mma():
-    for i, (ab, c, layout, config) in enumerate(MMA + MMA_LARGE):
-        sys.stdout.write(gemm(i, ab, layout, config, c))
-    for i, (ab, epilogue, config, layout, batched) in enumerate(MMA_FUSED):
-        sys.stdout.write(fused_func("mf%d_%s" % (i, epilogue), "f32", layout,
-                                    config, epilogue, batched, ab))
-
-
 def fused():
     for i, (dtype, epilogue, config, layout, batched) in enumerate(FUSED):
         sys.stdout.write(fused_func("f%d_%s" % (i, epilogue), dtype, layout,
@@ -360,10 +348,12 @@ def overhead(path, listing=None):
         if (dtype, layout, config) in seen:
             continue
         seen.add((dtype, layout, config))
-        ab, c, acc = token_types(dtype)
-        sys.stdout.write(gemm(i, ab, layout, config, c))
-        sys.stdout.write(fused_func("k%d_bias_relu" % i, acc, layout, config,
-                                    "bias_col_relu", ab=ab))
+        ab = TYPES[dtype][0]
+        sys.stdout.write(gemm(i, dtype, layout, config))
+        # The epilogue's x is the accumulator: f32, or f64 for f64.
+        sys.stdout.write(fused_func("k%d_bias_relu" % i,
+                                    "f64" if ab == "f64" else "f32", layout,
+                                    config, "bias_col_relu", ab=ab))
         i += 1
 
 
@@ -539,6 +529,32 @@ def epilogue_cpu(ptx_dir, rows, contract=False):
                      "\n".join(blocks) + "\n  return\n}\n")
 
 
+MMA = [
+    ("f16", "family = mma, ml = 16, nl = 8, wm = 16, wn = 8, u = 16, kl = 1, kg = 1, vec = 2, stages = 2"),
+    ("f16", "family = mma, ml = 128, nl = 64, wm = 32, wn = 32, u = 64, kl = 1, kg = 4, vec = 8, stages = 2"),
+    ("f16", "family = mma, ml = 64, nl = 128, wm = 32, wn = 64, u = 32, kl = 1, kg = 1, vec = 8, stages = 5"),
+    ("f16f32", "family = mma, ml = 128, nl = 128, wm = 64, wn = 64, u = 32, kl = 1, kg = 1, vec = 8, stages = 4"),
+    ("f16f32", "family = mma, ml = 64, nl = 64, wm = 32, wn = 32, u = 32, kl = 1, kg = 16, vec = 8, stages = 3"),
+    ("bf16", "family = mma, ml = 64, nl = 64, wm = 32, wn = 32, u = 32, kl = 2, kg = 1, vec = 8, stages = 3"),
+    ("bf16", "family = mma, ml = 128, nl = 128, wm = 64, wn = 32, u = 32, kl = 1, kg = 2, vec = 8, stages = 3"),
+    ("bf16f32", "family = mma, ml = 32, nl = 64, wm = 16, wn = 32, u = 16, kl = 1, kg = 8, vec = 4, stages = 5"),
+]
+
+
+def mma():
+    i = 0
+    for dtype, config in MMA:
+        for layout in ("nn", "nt", "tn", "tt"):
+            sys.stdout.write(gemm(i, dtype, layout, config))
+            i += 1
+    for dtype, layout, config in MMA_MORE + MMA_LARGE:
+        sys.stdout.write(gemm(i, dtype, layout, config))
+        i += 1
+    for j, (ab, epilogue, config, layout, batched) in enumerate(MMA_FUSED):
+        sys.stdout.write(fused_func("mf%d_%s" % (j, epilogue), "f32", layout,
+                                    config, epilogue, batched, ab))
+
+
 def sweep():
     i = 0
     for dtype, config in SWEEP:
@@ -553,10 +569,12 @@ def parse_op(line):
     maps = re.findall(r"affine_map<\([^)]*\) -> \(([^)]*)\)>", line)
     trans_a = bool(maps) and maps[0].replace(" ", "").split(",")[-1] == "d0"
     trans_b = bool(maps) and maps[1].replace(" ", "").split(",")[-1] == "d2"
-    out_type = re.search(r"outs\([^:]*: memref<([^>]*)x(f32|f64|f16|bf16)",
+    out_type = re.search(r"outs\([^:]*: memref<([^>]*)x(f32|f64|f16|bf16)>",
                          line)
     m, n = out_type.group(1).split("x")[-2:]
-    a_type = re.search(r"ins\([^:]*: memref<([^>]*)x(f32|f64|f16|bf16)", line)
+    a_type = re.search(r"ins\([^:]*: memref<([^>]*)x(f32|f64|f16|bf16)>", line)
+    ab, ct = a_type.group(2), out_type.group(2)
+    dtype = ab if ab == ct else ab + ct
     a_dims = a_type.group(1).split("x")[-2:]
     # The kernel's element-type token: f32, f64, f16, bf16, f16f32, bf16f32.
     dtype = types_token(a_type.group(2), out_type.group(2))
@@ -581,8 +599,7 @@ def candidates(path, listing=None):
             key = (dtype, layout, config)
             if key not in seen:
                 seen.add(key)
-                ab, c, _ = token_types(dtype)
-                sys.stdout.write(gemm(i, ab, layout, config, c))
+                sys.stdout.write(gemm(i, dtype, layout, config))
                 i += 1
 
 
@@ -591,6 +608,8 @@ if __name__ == "__main__":
         sweep()
     elif len(sys.argv) in (3, 4) and sys.argv[1] == "candidates":
         candidates(sys.argv[2], sys.argv[3] if len(sys.argv) == 4 else None)
+    elif sys.argv[1:] == ["mma"]:
+        mma()
     elif sys.argv[1:] == ["fused"]:
         fused()
     elif sys.argv[1:] == ["mma"]:

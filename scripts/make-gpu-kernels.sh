@@ -10,6 +10,11 @@
 #                    a fused per-column bias + relu (gen_kernels.py overhead),
 #                    and candidates.txt naming each GEMM's plain kernel, for
 #                    isaac-bench --epilogue-overhead
+#   .carry/mma       the tensor-core check kernels (gen_kernels.py mma)
+#   .carry/mma-table4  the top-TOPK mma configurations of every GEMM of
+#                    examples/table4-half.mlir (f16 and bf16), as ranked by
+#                    isaac-select-config, with candidates.txt in rank order
+#                    (scripts/gpu/mma.sh, TOPK=1: the compiler's own top-1)
 # Where ptxas is installed, every fused and epilogue kernel is also
 # assembled for sm_90 (and the script fails if one is refused).
 set -euo pipefail
@@ -47,6 +52,17 @@ python3 "$root/scripts/gen_kernels.py" overhead "$build/table4-selected.mlir" \
   "$root/.carry/epilogue/candidates.txt" >"$build/epilogue-kernels.mlir"
 compile "$build/epilogue-kernels.mlir" "$root/.carry/epilogue"
 
+python3 "$root/scripts/gen_kernels.py" mma >"$build/mma-kernels.mlir"
+rm -rf "$root/.carry/mma"
+compile "$build/mma-kernels.mlir" "$root/.carry/mma"
+"$opt" "$root/examples/table4-half.mlir" --isaac-select-config="chip=sm_90 topk=$topk" \
+  -mlir-print-local-scope 2>/dev/null >"$build/table4-half-selected.mlir"
+rm -rf "$root/.carry/mma-table4"
+mkdir -p "$root/.carry/mma-table4"
+python3 "$root/scripts/gen_kernels.py" candidates "$build/table4-half-selected.mlir" \
+  "$root/.carry/mma-table4/candidates.txt" >"$build/mma-table4-kernels.mlir"
+compile "$build/mma-table4-kernels.mlir" "$root/.carry/mma-table4"
+
 if [ -x "$ptxas" ]; then
   failed=$(find "$root/.carry/fused" "$root/.carry/epilogue" -name '*.ptx' |
     xargs -P 2 -I{} sh -c '"$0" -arch=sm_90 "$1" -o /dev/null >/dev/null 2>&1 || echo "$1"' \
@@ -61,4 +77,5 @@ fi
 count() { find "$root/.carry/$1" -name '*.ptx' | wc -l; }
 echo "sweep: $(count sweep) kernels; table4: $(count table4) kernels;" \
   "fused: $(count fused) kernels; epilogue: $(count epilogue) kernels" \
-  "($(find "$root/.carry/epilogue" -name '*_ep*.ptx' | wc -l) fused)"
+  "($(find "$root/.carry/epilogue" -name '*_ep*.ptx' | wc -l) fused);" \
+  "mma: $(count mma) kernels; mma-table4: $(count mma-table4) kernels"

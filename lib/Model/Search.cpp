@@ -145,9 +145,21 @@ isaac::legalConfigs(DType dtype, const ChipLimits &chip, GemmFamily family) {
   if (it != cache.end())
     return it->second;
   std::vector<GemmConfig> out;
-  forEachLegalConfig(family, dtype, chip,
-                     [&](const GemmConfig &c) { out.push_back(c); });
+  auto add = [&](const GemmConfig &c) { out.push_back(c); };
+  if (family == GemmFamily::Mma)
+    forEachLegalMmaConfig(dtype, chip, add);
+  else
+    forEachLegalConfig(family, dtype, chip, add);
   return cache.emplace(key, std::move(out)).first->second;
+}
+
+const std::vector<GemmConfig> &isaac::legalConfigs(DType dtype,
+                                                   const ChipLimits &chip) {
+  // f32 is exact IEEE f32 (simt) by default; TF32 (mma on f32) is the
+  // three-argument form's, for GEMMs that opted in.
+  bool sixteenBit = dtype == DType::F16 || dtype == DType::BF16;
+  return legalConfigs(dtype, chip,
+                      sixteenBit ? GemmFamily::Mma : GemmFamily::Simt);
 }
 
 void TopK::offer(const GemmConfig &c, double t) {

@@ -41,7 +41,7 @@ int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 /// Bytes of one accumulator (the split-K workspace's and T's elements, alpha
 /// and beta): f64 in f64 kernels, f32 otherwise.
 size_t accumulatorSize(const isaacKernelInfo &info) {
-  return info.dtype == ISAAC_F64 ? 8 : 4;
+  return dtypeSize(info.computeDtype);
 }
 
 isaacStatus checkPointer(const void *pointer, const char *name, size_t size) {
@@ -123,11 +123,32 @@ bool usesTileCounters(const isaacKernelInfo &info, int32_t flags) {
          !(flags & ISAAC_DETERMINISTIC);
 }
 
+/// Whether C is 16-bit (f16, bf16) in a kernel without a fused epilogue.
+/// There are no f32 atomics into such a C: split over K, the kernel stores
+/// every slice's f32 partial sums into the workspace in both modes, and
+/// isaac_splitk_reduce_<C type> adds them in order and converts once.
+bool narrowOutput(const isaacKernelInfo &info) {
+  return !hasEpilogue(info) &&
+         (info.outDtype == ISAAC_F16 || info.outDtype == ISAAC_BF16);
+}
+
 /// Split-K kernels reduce through the workspace in deterministic mode, and
-/// fused ones also in atomic mode unless they use tile counters.
+/// fused ones also in atomic mode unless they use tile counters, as do
+/// those with a 16-bit C.
 bool usesWorkspace(const isaacKernelInfo &info, int32_t flags) {
-  return info.kg > 1 && ((flags & ISAAC_DETERMINISTIC) ||
+  return info.kg > 1 && ((flags & ISAAC_DETERMINISTIC) || narrowOutput(info) ||
                          (hasEpilogue(info) && !usesTileCounters(info, flags)));
+}
+
+/// The split-K helper kernel (isaac_scale_* before the GEMM, or
+/// isaac_splitk_reduce_* after it) of a kernel: named by C's type, which
+/// also fixes the workspace's (the accumulation's) type, or for a fused
+/// epilogue by the accumulation's type and the epilogue's ID.
+std::string helperName(const isaacKernelInfo &info, bool reduce) {
+  std::string name = reduce ? "isaac_splitk_reduce_" : "isaac_scale_";
+  if (hasEpilogue(info))
+    return name + dtypeName(info.computeDtype) + "_ep" + info.epilogue;
+  return name + dtypeName(info.outDtype);
 }
 
 /// Offset of S behind T, and the buffer's size, in bytes; false on
@@ -282,7 +303,7 @@ struct GemmParams {
   uint32_t kg;
   float alphaF, betaF;
   double alphaD, betaD;
-  bool isF64;
+  bool isF64; ///< alpha and beta are f64 (computeDtype), else f32
   /// Per epilogue input: ptr, sBatch, sRow, sCol (all .u64).
   uint64_t inputs[ISAAC_MAX_EPILOGUE_INPUTS][4];
   int numInputs;
@@ -481,12 +502,8 @@ isaacStatus launchGemm(isaacModule_st &module, const isaacKernelInfo &info,
   }
   isaacFunction_st *helper = nullptr;
   if (splitK && !useCounters) {
-    std::string name =
-        std::string(useWorkspace ? "isaac_splitk_reduce_" : "isaac_scale_") +
-        dtypeName(info.dtype);
     // A fused epilogue is applied by its own reduction kernel.
-    if (hasEpilogue(info))
-      name += std::string("_ep") + info.epilogue;
+    std::string name = helperName(info, useWorkspace);
     if (isaacStatus status = getFunction(module, name.c_str(), helper))
       return status;
   }

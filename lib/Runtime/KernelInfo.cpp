@@ -115,14 +115,11 @@ isaacStatus checkEpilogue(const isaacKernelInfo &info, const char *name,
                       name, info.epilogue, fromName ? fromName : "none");
   }
   if (idLength == 0) {
-    if (!typesOf(info).isValid() || info.numInputs != 0)
+    if (info.outDtype != info.cDtype || info.numInputs != 0)
       return setError(status,
-                      "kernel %s has no fused epilogue, so dtype=%d, "
-                      "outDtype=%d and tf32=%d must be the types of an "
-                      "element-type token (isaac_gemm_<types>_...) and "
-                      "numInputs=%d must be 0",
-                      name, info.dtype, info.outDtype, info.tf32,
-                      info.numInputs);
+                      "kernel %s has no fused epilogue, so outDtype=%d must "
+                      "equal cDtype=%d and numInputs=%d must be 0",
+                      name, info.outDtype, info.cDtype, info.numInputs);
     return ISAAC_SUCCESS;
   }
   if (idLength != ISAAC_EPILOGUE_ID_LENGTH || !isEpilogueId(info.epilogue))
@@ -153,15 +150,43 @@ isaacStatus checkEpilogue(const isaacKernelInfo &info, const char *name,
   return ISAAC_SUCCESS;
 }
 
+/// The element types of the name's token (docs/abi.md): f32 and f64 (A, B,
+/// C of that type), f16 and bf16 operands with C of their type or f32, f32
+/// operands in TF32; the accumulation f64 for f64, else f32.
+isaacStatus checkTypes(const isaacKernelInfo &info, const char *name,
+                       isaacStatus status) {
+  if (!isDtype(info.dtype))
+    return setError(status,
+                    "kernel %s: dtype=%d is not 0 (f32), 1 (f64), 2 (f16) or "
+                    "3 (bf16)",
+                    name, info.dtype);
+  bool narrow = info.dtype == ISAAC_F16 || info.dtype == ISAAC_BF16;
+  if (info.cDtype != info.dtype && !(narrow && info.cDtype == ISAAC_F32))
+    return setError(status,
+                    "kernel %s: cDtype=%d does not go with dtype=%d: C is of "
+                    "the operands' type, or f32 for f16 and bf16 operands",
+                    name, info.cDtype, info.dtype);
+  if (info.tf32 != 0 && (info.tf32 != 1 || info.dtype != ISAAC_F32))
+    return setError(status,
+                    "kernel %s: tf32=%d: only f32 operands (dtype 0) can be "
+                    "multiplied in TF32 (tf32 = 1)",
+                    name, info.tf32);
+  int32_t compute = info.dtype == ISAAC_F64 ? ISAAC_F64 : ISAAC_F32;
+  if (info.computeDtype != compute)
+    return setError(status,
+                    "kernel %s: computeDtype=%d, but %s operands accumulate "
+                    "in %s",
+                    name, info.computeDtype, dtypeName(info.dtype),
+                    dtypeName(compute));
+  return ISAAC_SUCCESS;
+}
+
 } // namespace
 
 isaacStatus checkKernelInfo(const isaacKernelInfo &info, isaacStatus status) {
   const char *name = info.name[0] ? info.name : "<unnamed kernel>";
-  if (!isDtype(info.dtype))
-    return setError(status,
-                    "kernel %s: dtype %d is not 0 (f32), 1 (f64), 2 (f16) or "
-                    "3 (bf16)",
-                    name, info.dtype);
+  if (isaacStatus result = checkTypes(info, name, status))
+    return result;
   if (info.family != ISAAC_FAMILY_SIMT && info.family != ISAAC_FAMILY_MMA)
     return setError(status,
                     "kernel %s: family %d is neither 0 (simt) nor 1 "
@@ -253,6 +278,8 @@ bool parseStorageType(const std::string &text, int32_t &dtype) {
 void fillFromName(const GemmKernelName &k, isaacKernelInfo &out) {
   out.dtype = static_cast<int32_t>(k.types.ab);
   out.outDtype = static_cast<int32_t>(k.types.c);
+  out.cDtype = out.outDtype;
+  out.computeDtype = static_cast<int32_t>(k.types.accumulator());
   out.tf32 = k.types.tf32;
   out.transA = k.layout.transA;
   out.transB = k.layout.transB;

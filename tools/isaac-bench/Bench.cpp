@@ -40,7 +40,7 @@ void launchIsaac(const KernelFile &kernel, const Problem &p, void *C,
 
 double rooflineTflops(const Options &o, const Problem &p) {
   double memoryBound = p.flops() / (p.bytes() / (o.bandwidthGBs * 1e9));
-  return std::min(o.peakTflops[p.dtype] * 1e12, memoryBound) / 1e12;
+  return std::min(peakTflops(o, p) * 1e12, memoryBound) / 1e12;
 }
 
 /// Best (lowest) median time of cuBLASLt's heuristic candidates; NaN when
@@ -75,6 +75,7 @@ struct KernelResult {
   bool passed;
   double maxError;
   double ms;
+  bool errorIsFraction;
 };
 
 /// Checks `kernel` on `p` and, unless --check-only, times it on `timing`
@@ -85,23 +86,29 @@ KernelResult checkAndTime(const KernelFile &kernel, const Problem &p,
                           const RotatingBuffers &timing,
                           const RotatingInputs &inputs, cudaStream_t stream) {
   int flags = o.deterministic ? ISAAC_DETERMINISTIC : 0;
-  KernelResult result = {&kernel, true, 0.0, NAN};
+  KernelResult result = {&kernel, true, 0.0, NAN, false};
   for (double beta : kCheckBetas) {
+    // tf32: beta = 0 on inputs exact in TF32 (a tight bound: only the
+    // accumulation errs), beta != 0 on arbitrary f32 inputs (the kernel's
+    // rounding to TF32 included).
+    Problem q = p;
+    q.tf32FullInputs = p.types.tf32 && beta != 0;
     setActivity("checking " + std::string(kernel.info.name) + " on " +
-                p.describe());
+                q.describe());
     CheckOutcome outcome =
-        checkKernel(kernel, p, kCheckAlpha, beta, flags, seed++,
-                    o.tolerance[p.dtype], checkBuffers, stream);
+        checkKernel(kernel, q, kCheckAlpha, beta, flags, seed++,
+                    baseTolerance(o, q), checkBuffers, stream);
     result.maxError = std::max(result.maxError, outcome.maxError);
+    result.errorIsFraction = outcome.errorIsFraction;
     if (!outcome.passed) {
       result.passed = false;
       std::printf("  FAIL %s on %s, alpha=%g beta=%g%s%s: %s\n",
-                  kernel.info.name, p.describe().c_str(), kCheckAlpha, beta,
+                  kernel.info.name, q.describe().c_str(), kCheckAlpha, beta,
                   outcome.inputs.empty() ? "" : ", ", outcome.inputs.c_str(),
                   outcome.failure.c_str());
     } else if (o.verbose) {
       std::printf("  pass %s on %s, beta=%g%s%s: max %s %.3e\n",
-                  kernel.info.name, p.describe().c_str(), beta,
+                  kernel.info.name, q.describe().c_str(), beta,
                   outcome.inputs.empty() ? "" : ", ", outcome.inputs.c_str(),
                   outcome.errorIsFraction ? "error/tolerance"
                                           : "relative error",
@@ -143,7 +150,7 @@ problemCandidates(const Options &o, const std::vector<KernelFile> &kernels,
         auto k = std::find_if(
             kernels.begin(), kernels.end(),
             [&](const KernelFile &f) { return name == f.info.name; });
-        if (k == kernels.end() || !k->matches(p.dtype, p.transA, p.transB))
+        if (k == kernels.end() || !k->matches(p.types, p.transA, p.transB))
           continue;
         if (o.topk && kept == o.topk)
           break;
@@ -154,7 +161,7 @@ problemCandidates(const Options &o, const std::vector<KernelFile> &kernels,
   }
   std::vector<const KernelFile *> candidates;
   for (const KernelFile &k : kernels)
-    if (k.matches(p.dtype, p.transA, p.transB) &&
+    if (k.matches(p.types, p.transA, p.transB) &&
         (!restricted || listed.count(k.info.name)))
       candidates.push_back(&k);
   return candidates;
@@ -172,15 +179,18 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
   uint64_t seed = o.seed;
   int failedRows = 0;
 
-  std::vector<int> dtypes;
-  for (int dtype : o.dtypes) {
+  // The types asked for that DIR has kernels of; by default (every type)
+  // the others pass silently.
+  std::vector<isaac::GemmTypes> typesToRun;
+  for (const isaac::GemmTypes &types : o.types) {
     bool any = std::any_of(kernels.begin(), kernels.end(),
-                           [&](auto &k) { return k.info.dtype == dtype; });
+                           [&](auto &k) { return k.types() == types; });
     if (any)
-      dtypes.push_back(dtype);
-    else
+      typesToRun.push_back(types);
+    else if (o.dtypeGiven)
       std::printf("note: no %s kernels in %s; %s problems skipped\n",
-                  dtypeName(dtype), o.ptxDir.c_str(), dtypeName(dtype));
+                  types.token().c_str(), o.ptxDir.c_str(),
+                  types.token().c_str());
   }
   std::FILE *cache = nullptr;
   if (!o.cacheOut.empty()) {
@@ -190,8 +200,8 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
   }
   printTableHeader(stdout);
   for (const Shape &shape : o.shapes) {
-    for (int dtype : dtypes) {
-      Problem p = makeProblem(shape, dtype, o.batch, 0, 0, o.misalign);
+    for (const isaac::GemmTypes &types : typesToRun) {
+      Problem p = makeProblem(shape, types, o.batch, 0, 0, o.misalign);
       ResultRow row;
       row.label = shape.label.empty() ? "custom" : shape.label;
       row.problem = p;
@@ -267,6 +277,7 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
             kernelRow.kernel = r.kernel->info.name;
             kernelRow.isaacMs = r.ms;
             kernelRow.maxError = r.maxError;
+            kernelRow.errorIsFraction = r.errorIsFraction;
             kernelRow.status = r.passed ? "PASS" : "FAIL";
             printTableRow(stdout, kernelRow);
             rows.push_back(kernelRow);
@@ -281,10 +292,12 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
             best = &r;
         groupRow.status = allPassed ? "PASS" : "FAIL";
         if (o.checkOnly || !best) {
-          for (const KernelResult &r : results)
+          for (const KernelResult &r : results) {
             groupRow.maxError = std::isnan(groupRow.maxError)
                                     ? r.maxError
                                     : std::max(groupRow.maxError, r.maxError);
+            groupRow.errorIsFraction = r.errorIsFraction;
+          }
           groupRow.kernel = group.size() == 1
                                 ? std::string(group[0]->info.name)
                                 : std::to_string(group.size()) + " kernels" +
@@ -295,13 +308,13 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
           groupRow.kernel = best->kernel->info.name;
           groupRow.isaacMs = best->ms;
           groupRow.maxError = best->maxError;
+          groupRow.errorIsFraction = best->errorIsFraction;
           // The re-benchmarked winner, for isaac-select-config's cache=;
           // the cache holds plain GEMMs.
           if (cache && !first.epilogue) {
             std::fprintf(
                 cache, "%s %s %c%c %lld %lld %lld %lld #isaac.gemm<%s>\n",
-                device.chip.c_str(),
-                isaac::typesOf(best->kernel->info).token().c_str(),
+                device.chip.c_str(), p.types.token().c_str(),
                 p.transA ? 't' : 'n', p.transB ? 't' : 'n', (long long)p.M,
                 (long long)p.N, (long long)p.K, (long long)o.batch,
                 best->kernel->config().str().c_str());

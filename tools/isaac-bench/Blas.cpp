@@ -7,6 +7,38 @@ namespace bench {
 
 constexpr size_t kLtWorkspaceBytes = 64u << 20;
 
+namespace {
+
+cudaDataType cudaType(int dtype) {
+  switch (dtype) {
+  case 0:
+    return CUDA_R_32F;
+  case 1:
+    return CUDA_R_64F;
+  case 2:
+    return CUDA_R_16F;
+  default:
+    return CUDA_R_16BF;
+  }
+}
+
+/// f32 accumulation for every type but f64; TF32 multiplies only when the
+/// problem asks for them.
+cublasComputeType_t computeType(const Problem &p) {
+  if (p.computeDtype() == 1)
+    return CUBLAS_COMPUTE_64F;
+  return p.types.tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+}
+
+/// Whether `p` is a plain f32 or f64 GEMM, which cuBLAS runs through
+/// cublasSgemm / cublasDgemm; the other types go through cublasGemmEx.
+bool isClassic(const Problem &p) {
+  return !p.types.tf32 && p.dtype == p.outDtype &&
+         (p.dtype == 0 || p.dtype == 1);
+}
+
+} // namespace
+
 LtPlan::~LtPlan() {
   if (first)
     CUBLAS_CHECK(cublasLtMatrixLayoutDestroy(first));
@@ -44,7 +76,21 @@ void Blas::gemm(const Problem &p, const void *A, const void *B, void *C,
   int ldFirst = static_cast<int>(p.ldb), ldSecond = static_cast<int>(p.lda),
       ldc = static_cast<int>(p.ldc);
   int batch = static_cast<int>(p.batch);
-  if (p.dtype) {
+  if (!isClassic(p)) {
+    // Mixed and 16-bit types: f32 alpha and beta, the default tensor-op
+    // algorithm.
+    float alphaF = static_cast<float>(alpha), betaF = static_cast<float>(beta);
+    cudaDataType ab = cudaType(p.dtype), c = cudaType(p.outDtype);
+    if (batch == 1)
+      CUBLAS_CHECK(cublasGemmEx(handle, opFirst, opSecond, m, n, k, &alphaF, B,
+                                ab, ldFirst, A, ab, ldSecond, &betaF, C, c, ldc,
+                                computeType(p), CUBLAS_GEMM_DEFAULT_TENSOR_OP));
+    else
+      CUBLAS_CHECK(cublasGemmStridedBatchedEx(
+          handle, opFirst, opSecond, m, n, k, &alphaF, B, ab, ldFirst, p.sB, A,
+          ab, ldSecond, p.sA, &betaF, C, c, ldc, p.sC, batch, computeType(p),
+          CUBLAS_GEMM_DEFAULT_TENSOR_OP));
+  } else if (p.dtype) {
     const double *first = static_cast<const double *>(B);
     const double *second = static_cast<const double *>(A);
     double *c = static_cast<double *>(C);
@@ -94,11 +140,11 @@ cublasLtMatrixLayout_t makeLayout(cudaDataType type, int64_t rows, int64_t cols,
 std::unique_ptr<LtPlan> Blas::planLt(const Problem &p, unsigned alignment,
                                      int count) {
   auto plan = std::make_unique<LtPlan>();
-  plan->isF64 = p.dtype != 0;
-  cudaDataType type = p.dtype ? CUDA_R_64F : CUDA_R_32F;
-  cublasComputeType_t compute =
-      p.dtype ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F;
-  CUBLAS_CHECK(cublasLtMatmulDescCreate(&plan->desc, compute, type));
+  plan->isF64 = p.computeDtype() == 1;
+  // The scale type (alpha, beta) is the accumulation's.
+  cudaDataType type = cudaType(p.dtype), out = cudaType(p.outDtype);
+  CUBLAS_CHECK(cublasLtMatmulDescCreate(&plan->desc, computeType(p),
+                                        cudaType(p.computeDtype())));
   cublasOperation_t opFirst = p.transB ? CUBLAS_OP_T : CUBLAS_OP_N;
   cublasOperation_t opSecond = p.transA ? CUBLAS_OP_T : CUBLAS_OP_N;
   CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(
@@ -112,7 +158,7 @@ std::unique_ptr<LtPlan> Blas::planLt(const Problem &p, unsigned alignment,
   plan->second = opSecond == CUBLAS_OP_N
                      ? makeLayout(type, p.K, p.M, p.lda, p.batch, p.sA)
                      : makeLayout(type, p.M, p.K, p.lda, p.batch, p.sA);
-  plan->out = makeLayout(type, p.N, p.M, p.ldc, p.batch, p.sC);
+  plan->out = makeLayout(out, p.N, p.M, p.ldc, p.batch, p.sC);
 
   cublasLtMatmulPreference_t preference = nullptr;
   CUBLAS_CHECK(cublasLtMatmulPreferenceCreate(&preference));

@@ -4,10 +4,14 @@
 // C^T = op(B)^T * op(A)^T, so every call swaps A with B and M with N and keeps
 // each operand's transpose flag (docs/abi.md, "Storage convention").
 //
-// Both libraries run pure fp32/fp64 arithmetic: cuBLAS in
+// f32 and f64 GEMMs run pure fp32/fp64 arithmetic: cuBLAS in
 // CUBLAS_DEFAULT_MATH (no TF32, no emulation) and cuBLASLt with
 // CUBLAS_COMPUTE_32F / CUBLAS_COMPUTE_64F. On H100, fp64 may still use the
-// FP64 tensor cores (DMMA), which are exact IEEE fp64 arithmetic.
+// FP64 tensor cores (DMMA), which are exact IEEE fp64 arithmetic. f16 and
+// bf16 operands (C 16-bit or f32) run cublasGemmEx with CUBLAS_COMPUTE_32F
+// and the default tensor-op algorithm, tf32 GEMMs with
+// CUBLAS_COMPUTE_32F_FAST_TF32; cuBLASLt gets the same compute type, f32
+// alpha and beta.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,7 +46,8 @@ public:
   Blas &operator=(const Blas &) = delete;
 
   /// cublas{S,D}gemm (or its strided-batched form) with the library's
-  /// default algorithm choice.
+  /// default algorithm choice; cublasGemmEx (strided batched) with
+  /// CUBLAS_GEMM_DEFAULT_TENSOR_OP for the other types.
   void gemm(const Problem &p, const void *A, const void *B, void *C,
             double alpha, double beta);
 

@@ -68,7 +68,7 @@ bool writeChart(const std::string &path, const std::vector<ResultRow> &rows,
     g.lines[0] = row.label;
     g.lines[1] = std::to_string(p.M) + "x" + std::to_string(p.N) + "x" +
                  std::to_string(p.K);
-    g.lines[2] = p.layout() + " " + dtypeName(p.dtype);
+    g.lines[2] = p.layout() + " " + p.types.token();
     for (double v : g.values)
       if (!std::isnan(v))
         maxValue = std::max(maxValue, v);

@@ -3,6 +3,7 @@
 #include "Check.h"
 #include "CudaCheck.h"
 #include "DeviceKernels.h"
+#include "EpilogueCheck.h"
 
 #include <cmath>
 #include <cstring>
@@ -12,31 +13,27 @@ namespace bench {
 
 namespace {
 
+/// Element `index` of an array of an isaacDtype on the device.
 double readElement(const void *base, int dtype, int64_t index,
                    cudaStream_t stream) {
-  double value = 0;
-  if (dtype) {
-    CUDA_CHECK(cudaMemcpyAsync(&value,
-                               static_cast<const double *>(base) + index,
-                               sizeof(double), cudaMemcpyDeviceToHost, stream));
-  } else {
-    float f = 0;
-    CUDA_CHECK(cudaMemcpyAsync(&f, static_cast<const float *>(base) + index,
-                               sizeof(float), cudaMemcpyDeviceToHost, stream));
-    CUDA_CHECK(cudaStreamSynchronize(stream));
-    return f;
-  }
+  size_t size = dtypeSize(dtype);
+  unsigned char bytes[8] = {};
+  CUDA_CHECK(cudaMemcpyAsync(bytes,
+                             static_cast<const char *>(base) + index * size,
+                             size, cudaMemcpyDeviceToHost, stream));
   CUDA_CHECK(cudaStreamSynchronize(stream));
-  return value;
+  return loadElement(bytes, dtype, 0);
 }
 
-/// Explains the element `e` of the C allocation that had the largest error.
+/// Explains the element `e` of the C allocation that had the largest error
+/// (relative, or a fraction of the tolerance when `fraction`).
 std::string describeWorst(const Problem &p, int64_t e, double error,
-                          const CheckBuffers &buffers, cudaStream_t stream) {
+                          bool fraction, const CheckBuffers &buffers,
+                          cudaStream_t stream) {
   std::ostringstream os;
   os.precision(17);
-  double got = readElement(buffers.C.data(), p.dtype, e, stream);
-  double before = readElement(buffers.C0.data(), p.dtype, e, stream);
+  double got = readElement(buffers.C.data(), p.outDtype, e, stream);
+  double before = readElement(buffers.C0.data(), p.outDtype, e, stream);
   int64_t r = e - p.offset;
   int64_t b = r >= 0 ? r / p.sC : -1, w = r - b * p.sC;
   int64_t m = w / p.ldc, n = w % p.ldc;
@@ -50,7 +47,8 @@ std::string describeWorst(const Problem &p, int64_t e, double error,
     if (p.batch > 1)
       os << "[batch " << b << "]";
     os << "(" << m << ", " << n << ") = " << got << ", expected " << want
-       << " (relative error " << error << ")";
+       << (fraction ? " (error " : " (relative error ") << error
+       << (fraction ? " of the tolerance)" : ")");
   } else {
     os << "element " << r << " of C (relative to the base pointer) lies "
        << "outside the product (padding, batch gap or guard) and was "
@@ -61,6 +59,12 @@ std::string describeWorst(const Problem &p, int64_t e, double error,
 }
 
 } // namespace
+
+int operandBits(const Problem &p) {
+  if (p.types.tf32 && !p.tf32FullInputs)
+    return kTf32Bits;
+  return inputBits(p.dtype);
+}
 
 int32_t launchKernel(const KernelFile &kernel, const Problem &p, void *C,
                      const void *A, const void *B, double alpha, double beta,
@@ -84,11 +88,6 @@ int32_t launchKernel(const KernelFile &kernel, const Problem &p, void *C,
       p.sC, static_cast<int32_t>(p.batch), alpha, beta, stream, flags);
 }
 
-double checkTolerance(double base, const Problem &p) {
-  double u = p.dtype == ISAAC_F32 ? 5.96e-8 : 1.11e-16;
-  return base + 4.0 * std::sqrt(double(p.K)) * u;
-}
-
 CheckOutcome checkKernel(const KernelFile &kernel, const Problem &p,
                          double alpha, double beta, int flags, uint64_t seed,
                          double tolerance, CheckBuffers &buffers,
@@ -96,7 +95,7 @@ CheckOutcome checkKernel(const KernelFile &kernel, const Problem &p,
   if (kernel.epilogue)
     return checkFusedKernel(kernel, p, alpha, beta, flags, seed, tolerance,
                             buffers, stream);
-  size_t size = p.elementSize();
+  size_t size = p.elementSize(), outSize = p.outElementSize();
   int64_t countA = p.offset + p.spanA(), countB = p.offset + p.spanB();
   int64_t countC = p.offset + p.spanC() + kGuardElements;
   int64_t outputs = p.batch * p.M * p.N;
@@ -105,31 +104,35 @@ CheckOutcome checkKernel(const KernelFile &kernel, const Problem &p,
           "C of " + p.describe() + " is too large for the checker");
   buffers.A.reserve(countA * size);
   buffers.B.reserve(countB * size);
-  buffers.C.reserve(countC * size);
-  buffers.C0.reserve(countC * size);
+  buffers.C.reserve(countC * outSize);
+  buffers.C0.reserve(countC * outSize);
   buffers.ref.reserve(outputs * sizeof(double));
   buffers.bound.reserve(outputs * sizeof(double));
   buffers.result.reserve(sizeof(CompareResult));
 
-  fillUniform(buffers.A.data(), p.dtype, countA, seed * 3 + 0, stream);
-  fillUniform(buffers.B.data(), p.dtype, countB, seed * 3 + 1, stream);
+  int bits = operandBits(p);
+  fillUniform(buffers.A.data(), p.dtype, countA, seed * 3 + 0, stream, bits);
+  fillUniform(buffers.B.data(), p.dtype, countB, seed * 3 + 1, stream, bits);
   if (beta == 0)
-    fillNaN(buffers.C.data(), p.dtype, countC, stream);
+    fillNaN(buffers.C.data(), p.outDtype, countC, stream);
   else
-    fillUniform(buffers.C.data(), p.dtype, countC, seed * 3 + 2, stream);
-  CUDA_CHECK(cudaMemcpyAsync(buffers.C0.data(), buffers.C.data(), countC * size,
-                             cudaMemcpyDeviceToDevice, stream));
-  auto base = [&](const DeviceBuffer &buffer) {
-    return static_cast<char *>(buffer.data()) + p.offset * size;
+    fillUniform(buffers.C.data(), p.outDtype, countC, seed * 3 + 2, stream);
+  CUDA_CHECK(cudaMemcpyAsync(buffers.C0.data(), buffers.C.data(),
+                             countC * outSize, cudaMemcpyDeviceToDevice,
+                             stream));
+  auto base = [&](const DeviceBuffer &buffer, size_t elementSize) {
+    return static_cast<char *>(buffer.data()) + p.offset * elementSize;
   };
-  referenceGemm(p, base(buffers.A), base(buffers.B), base(buffers.C0),
-                buffers.ref.as<double>(), buffers.bound.as<double>(), alpha,
-                beta, stream);
+  referenceGemm(p, base(buffers.A, size), base(buffers.B, size),
+                base(buffers.C0, outSize), buffers.ref.as<double>(),
+                buffers.bound.as<double>(), alpha, beta, stream);
 
   CheckOutcome outcome;
+  ErrorModel model = checkErrorModel(p, tolerance);
+  outcome.errorIsFraction = model.fraction;
   int32_t status =
-      launchKernel(kernel, p, base(buffers.C), base(buffers.A), base(buffers.B),
-                   alpha, beta, flags, nullptr, stream);
+      launchKernel(kernel, p, base(buffers.C, outSize), base(buffers.A, size),
+                   base(buffers.B, size), alpha, beta, flags, nullptr, stream);
   if (status != ISAAC_SUCCESS) {
     CUDA_CHECK(cudaStreamSynchronize(stream));
     outcome.maxError = INFINITY;
@@ -141,7 +144,7 @@ CheckOutcome checkKernel(const KernelFile &kernel, const Problem &p,
   CUDA_CHECK(cudaMemsetAsync(result, 0, sizeof(CompareResult), stream));
   compareWithReference(p, buffers.C.data(), buffers.C0.data(),
                        buffers.ref.as<double>(), buffers.bound.as<double>(),
-                       countC, checkTolerance(tolerance, p), result, stream);
+                       countC, model, result, stream);
   CompareResult host;
   CUDA_CHECK(cudaMemcpyAsync(&host, result, sizeof(host),
                              cudaMemcpyDeviceToHost, stream));
@@ -158,7 +161,7 @@ CheckOutcome checkKernel(const KernelFile &kernel, const Problem &p,
     std::ostringstream os;
     os << host.bad << " wrong elements (the product has " << outputs << "); "
        << describeWorst(p, static_cast<int64_t>(host.worst & 0xffffffffu),
-                        error, buffers, stream);
+                        error, model.fraction, buffers, stream);
     outcome.failure = os.str();
   }
   return outcome;

@@ -6,6 +6,7 @@
 
 #include "DeviceBuffer.h"
 #include "KernelDir.h"
+#include "Precision.h"
 #include "Problem.h"
 
 #include <cuda_runtime.h>
@@ -15,21 +16,19 @@
 
 namespace bench {
 
-/// Base tolerances on max |c - ref| / (|alpha|*sum|a||b| + |beta*c0|).
-/// A sequential length-K sum accumulates rounding errors whose size, relative
-/// to sum|a||b|, grows like sqrt(K)*u for random data (Higham's bound is
-/// K*u): measured on an H200, kernels that sum K = 60000 terms in one f32
-/// accumulator reach 1.9e-5 = 330u. checkTolerance() therefore adds
-/// 4*sqrt(K)*u to these bases; wrong indices or missing terms give errors
-/// near 1, far above either.
+/// Base tolerances on max |c - ref| / (|alpha|*sum|a||b| + |beta*c0|), to
+/// which checkTolerance() adds the accumulation's sqrt(K) term
+/// (Precision.h): --tol-f32 serves every type that accumulates in f32.
 constexpr double kDefaultToleranceF32 = 1e-5;
 constexpr double kDefaultToleranceF64 = 1e-13;
 
 /// Elements after the last one of C that must stay untouched.
 constexpr int64_t kGuardElements = 64;
 
-/// The tolerance a check of `p` uses: base + 4*sqrt(K)*u(dtype).
-double checkTolerance(double base, const Problem &p);
+/// Significant bits of the A and B values a check of `p` draws: all of
+/// the operand type's, or 11 (exact in TF32) for a tf32 problem without
+/// tf32FullInputs.
+int operandBits(const Problem &p);
 
 struct CheckBuffers {
   DeviceBuffer A, B, C, C0, ref, bound, result;
@@ -38,9 +37,10 @@ struct CheckBuffers {
 
 struct CheckOutcome {
   bool passed = false;
-  /// Plain kernels: the largest relative error. Fused kernels: the largest
-  /// error as a fraction of the element's tolerance (at most 1 passes).
-  /// Infinity for NaN or a clobbered padding element.
+  /// f32 and f64 kernels: the largest relative error. Fused kernels and
+  /// the other types: the largest error as a fraction of the element's
+  /// tolerance (at most 1 passes). Infinity for NaN or a clobbered padding
+  /// element.
   double maxError = 0;
   bool errorIsFraction = false; // maxError is a fraction of the tolerance
   unsigned long long badElements = 0;

@@ -1,7 +1,14 @@
 //===- DeviceKernels.cu - Data generation and the fp64 reference ----------===//
 
 #include "CudaCheck.h"
+// GemmConfig.h (through Problem.h) declares an array of pointers to
+// members, which nvcc's front end rewrites with parentheses that gcc's
+// -Wparentheses then reports in the host pass.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wparentheses"
 #include "DeviceKernels.h"
+#pragma GCC diagnostic pop
+#include "Precision.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -22,43 +29,29 @@ int gridFor(int64_t count) {
                                                 : blocks);
 }
 
-__device__ uint64_t mix64(uint64_t x) {
-  // splitmix64's finalizer: consecutive indices give independent values.
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ull;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebull;
-  x ^= x >> 31;
-  return x;
+/// Values with `bits` significant bits (Precision.h), stored as T.
+__device__ void storeValue(double v, float &out) {
+  out = static_cast<float>(v);
+}
+__device__ void storeValue(double v, double &out) { out = v; }
+__device__ void storeValue(double v, __half &out) { out = __double2half(v); }
+__device__ void storeValue(double v, __nv_bfloat16 &out) {
+  out = __double2bfloat16(v);
 }
 
-/// An odd multiple of 2^-24 (f32) or 2^-52 (f64) minus one: uniform in
-/// (-1, 1), exactly representable, and never zero, so no product term of the
-/// GEMM vanishes and hides a wrong index.
-__device__ void uniformValue(uint64_t bits, float &value) {
-  value = static_cast<float>(
-      (static_cast<double>(bits >> 41) * 2.0 + 1.0) * 0x1p-24 - 1.0);
-}
-__device__ void uniformValue(uint64_t bits, double &value) {
-  value = (static_cast<double>(bits >> 12) * 2.0 + 1.0) * 0x1p-52 - 1.0;
-}
-/// The same with 11 (f16) and 8 (bf16) significant bits: odd multiples of
-/// 2^-11 and 2^-8 minus one are exact in those types.
-__device__ void uniformValue(uint64_t bits, __half &value) {
-  value = __float2half_rn(static_cast<float>(
-      (static_cast<double>(bits >> 54) * 2.0 + 1.0) * 0x1p-11 - 1.0));
-}
-__device__ void uniformValue(uint64_t bits, __nv_bfloat16 &value) {
-  value = __float2bfloat16_rn(static_cast<float>(
-      (static_cast<double>(bits >> 57) * 2.0 + 1.0) * 0x1p-8 - 1.0));
-}
+__device__ double toDouble(float v) { return v; }
+__device__ double toDouble(double v) { return v; }
+__device__ double toDouble(__half v) { return __half2float(v); }
+__device__ double toDouble(__nv_bfloat16 v) { return __bfloat162float(v); }
 
 template <typename T>
-__global__ void fillUniformKernel(T *data, int64_t count, uint64_t seed) {
+__global__ void fillUniformKernel(T *data, int64_t count, uint64_t seed,
+                                  int bits) {
   int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
        i < count; i += stride)
-    uniformValue(mix64(seed ^ mix64(static_cast<uint64_t>(i))), data[i]);
+    storeValue(exactUniform(elementBits(seed, static_cast<uint64_t>(i)), bits),
+               data[i]);
 }
 
 /// Writes the bit pattern `value` everywhere.
@@ -81,8 +74,8 @@ constexpr int kTile = 16;
 /// A shared-memory tiled fp64 GEMM. Loads are arranged so that consecutive
 /// threads read consecutive addresses for every layout; the bound is
 /// accumulated alongside from absolute values.
-template <typename T>
-__global__ void referenceKernel(const T *A, const T *B, const T *C0,
+template <typename T, typename TC>
+__global__ void referenceKernel(const T *A, const T *B, const TC *C0,
                                 double *ref, double *bound, RefParams p) {
   __shared__ double as[kTile][kTile + 1]; // as[m][k]
   __shared__ double bs[kTile][kTile + 1]; // bs[k][n]
@@ -96,17 +89,17 @@ __global__ void referenceKernel(const T *A, const T *B, const T *C0,
   for (int64_t k0 = 0; k0 < p.K; k0 += kTile) {
     if (!p.transA) {
       int64_t m = m0 + ty, k = k0 + tx;
-      as[ty][tx] = m < p.M && k < p.K ? double(a[m * p.lda + k]) : 0.0;
+      as[ty][tx] = m < p.M && k < p.K ? toDouble(a[m * p.lda + k]) : 0.0;
     } else {
       int64_t m = m0 + tx, k = k0 + ty;
-      as[tx][ty] = m < p.M && k < p.K ? double(a[k * p.lda + m]) : 0.0;
+      as[tx][ty] = m < p.M && k < p.K ? toDouble(a[k * p.lda + m]) : 0.0;
     }
     if (!p.transB) {
       int64_t k = k0 + ty, n = n0 + tx;
-      bs[ty][tx] = k < p.K && n < p.N ? double(bm[k * p.ldb + n]) : 0.0;
+      bs[ty][tx] = k < p.K && n < p.N ? toDouble(bm[k * p.ldb + n]) : 0.0;
     } else {
       int64_t k = k0 + tx, n = n0 + ty;
-      bs[tx][ty] = k < p.K && n < p.N ? double(bm[n * p.ldb + k]) : 0.0;
+      bs[tx][ty] = k < p.K && n < p.N ? toDouble(bm[n * p.ldb + k]) : 0.0;
     }
     __syncthreads();
 #pragma unroll
@@ -121,7 +114,7 @@ __global__ void referenceKernel(const T *A, const T *B, const T *C0,
   if (m >= p.M || n >= p.N)
     return;
   // With beta == 0 C holds NaN, which BLAS semantics say is never read.
-  double c0 = p.beta != 0 ? double(C0[b * p.sC + m * p.ldc + n]) : 0.0;
+  double c0 = p.beta != 0 ? toDouble(C0[b * p.sC + m * p.ldc + n]) : 0.0;
   int64_t index = (b * p.M + m) * p.N + n;
   ref[index] = p.alpha * acc + p.beta * c0;
   bound[index] = fabs(p.alpha) * accAbs + fabs(p.beta * c0);
@@ -129,7 +122,7 @@ __global__ void referenceKernel(const T *A, const T *B, const T *C0,
 
 struct CompareParams {
   int64_t M, N, ldc, sC, batch, offset, count;
-  double tolerance;
+  ErrorModel model;
 };
 
 __device__ bool sameBits(float x, float y) {
@@ -138,12 +131,19 @@ __device__ bool sameBits(float x, float y) {
 __device__ bool sameBits(double x, double y) {
   return __double_as_longlong(x) == __double_as_longlong(y);
 }
+__device__ bool sameBits(__half x, __half y) {
+  return __half_as_ushort(x) == __half_as_ushort(y);
+}
+__device__ bool sameBits(__nv_bfloat16 x, __nv_bfloat16 y) {
+  return __bfloat16_as_ushort(x) == __bfloat16_as_ushort(y);
+}
 
 template <typename T>
 __global__ void compareKernel(const T *C, const T *C0, const double *ref,
                               const double *bound, CompareParams p,
                               CompareResult *result) {
   unsigned long long worst = 0, bad = 0;
+  const double limit = errorLimit(p.model);
   int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t e = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
        e < p.count; e += stride) {
@@ -155,15 +155,11 @@ __global__ void compareKernel(const T *C, const T *C0, const double *ref,
         index = (b * p.M + m) * p.N + n;
     }
     double error;
-    if (index >= 0) {
-      double relative =
-          fabs(double(C[e]) - ref[index]) / (bound[index] + DBL_MIN);
-      // Written so that NaN and infinity count as the largest error.
-      error = relative <= DBL_MAX ? relative : INFINITY;
-    } else {
+    if (index >= 0)
+      error = elementError(toDouble(C[e]), ref[index], bound[index], p.model);
+    else
       error = sameBits(C[e], C0[e]) ? 0.0 : INFINITY;
-    }
-    if (!(error <= p.tolerance))
+    if (!(error <= limit))
       ++bad;
     unsigned long long key = (static_cast<unsigned long long>(
                                   __float_as_uint(__double2float_ru(error)))
@@ -193,26 +189,29 @@ __global__ void delayKernel(uint64_t nanoseconds) {
 
 } // namespace
 
-void fillUniform(void *data, int dtype, int64_t count, uint64_t seed,
-                 cudaStream_t stream) {
+/// Calls `f(T())` with T the element type of an isaacDtype.
+template <typename F> void withType(int dtype, F &&f) {
   switch (dtype) {
   case 0:
-    fillUniformKernel<<<gridFor(count), kThreads, 0, stream>>>(
-        static_cast<float *>(data), count, seed);
-    break;
+    return f(float());
   case 1:
-    fillUniformKernel<<<gridFor(count), kThreads, 0, stream>>>(
-        static_cast<double *>(data), count, seed);
-    break;
+    return f(double());
   case 2:
-    fillUniformKernel<<<gridFor(count), kThreads, 0, stream>>>(
-        static_cast<__half *>(data), count, seed);
-    break;
+    return f(__half());
   default:
-    fillUniformKernel<<<gridFor(count), kThreads, 0, stream>>>(
-        static_cast<__nv_bfloat16 *>(data), count, seed);
-    break;
+    return f(__nv_bfloat16());
   }
+}
+
+void fillUniform(void *data, int dtype, int64_t count, uint64_t seed,
+                 cudaStream_t stream, int bits) {
+  if (bits == 0)
+    bits = inputBits(dtype);
+  withType(dtype, [&](auto zero) {
+    using T = decltype(zero);
+    fillUniformKernel<<<gridFor(count), kThreads, 0, stream>>>(
+        static_cast<T *>(data), count, seed, bits);
+  });
   CUDA_CHECK_LAUNCH();
 }
 
@@ -248,31 +247,30 @@ void referenceGemm(const Problem &p, const void *A, const void *B,
             static_cast<unsigned>((p.M + kTile - 1) / kTile),
             static_cast<unsigned>(p.batch));
   dim3 block(kTile, kTile);
-  if (p.dtype)
-    referenceKernel<<<grid, block, 0, stream>>>(
-        static_cast<const double *>(A), static_cast<const double *>(B),
-        static_cast<const double *>(C0), ref, bound, params);
-  else
-    referenceKernel<<<grid, block, 0, stream>>>(
-        static_cast<const float *>(A), static_cast<const float *>(B),
-        static_cast<const float *>(C0), ref, bound, params);
+  withType(p.dtype, [&](auto a) {
+    withType(p.outDtype, [&](auto c) {
+      using T = decltype(a);
+      using TC = decltype(c);
+      referenceKernel<<<grid, block, 0, stream>>>(
+          static_cast<const T *>(A), static_cast<const T *>(B),
+          static_cast<const TC *>(C0), ref, bound, params);
+    });
+  });
   CUDA_CHECK_LAUNCH();
 }
 
 void compareWithReference(const Problem &p, const void *C, const void *C0,
                           const double *ref, const double *bound, int64_t count,
-                          double tolerance, CompareResult *result,
+                          const ErrorModel &model, CompareResult *result,
                           cudaStream_t stream) {
   CompareParams params = {p.M,     p.N,      p.ldc, p.sC,
-                          p.batch, p.offset, count, tolerance};
-  if (p.dtype)
+                          p.batch, p.offset, count, model};
+  withType(p.outDtype, [&](auto c) {
+    using TC = decltype(c);
     compareKernel<<<gridFor(count), kThreads, 0, stream>>>(
-        static_cast<const double *>(C), static_cast<const double *>(C0), ref,
-        bound, params, result);
-  else
-    compareKernel<<<gridFor(count), kThreads, 0, stream>>>(
-        static_cast<const float *>(C), static_cast<const float *>(C0), ref,
-        bound, params, result);
+        static_cast<const TC *>(C), static_cast<const TC *>(C0), ref, bound,
+        params, result);
+  });
   CUDA_CHECK_LAUNCH();
 }
 

@@ -10,6 +10,7 @@
 #ifndef ISAAC_BENCH_DEVICEKERNELS_H
 #define ISAAC_BENCH_DEVICEKERNELS_H
 
+#include "Precision.h"
 #include "Problem.h"
 
 #include <cuda_runtime.h>
@@ -19,17 +20,19 @@
 namespace bench {
 
 /// Fills `count` elements of an isaacDtype (f32, f64, f16, bf16) with values
-/// uniform in [-1, 1], never zero, from a counter-based generator: the same
-/// seed gives the same data.
+/// uniform in (-1, 1), never zero, with `bits` significant bits (0: all of
+/// the type's; Precision.h, exactUniform), from a counter-based generator:
+/// the same seed gives the same data.
 void fillUniform(void *data, int dtype, int64_t count, uint64_t seed,
-                 cudaStream_t stream);
+                 cudaStream_t stream, int bits = 0);
 
 /// Fills `count` elements of an isaacDtype with a quiet NaN.
 void fillNaN(void *data, int dtype, int64_t count, cudaStream_t stream);
 
 /// ref = alpha*op(A)*op(B) + beta*C0 and bound = |alpha|*|op(A)|*|op(B)| +
-/// |beta*C0| in fp64, as dense batch x M x N arrays. C0 is not read when beta
-/// is 0 (it holds NaN then).
+/// |beta*C0| in fp64, as dense batch x M x N arrays, with A and B of
+/// p.dtype and C0 of p.outDtype. C0 is not read when beta is 0 (it holds
+/// NaN then).
 void referenceGemm(const Problem &p, const void *A, const void *B,
                    const void *C0, double *ref, double *bound, double alpha,
                    double beta, cudaStream_t stream);
@@ -42,14 +45,15 @@ struct CompareResult {
   unsigned long long bad;
 };
 
-/// Compares the `count` elements from the C allocation `C` (base pointers at
-/// element p.offset) with the reference: elements of the product must be
-/// within `tolerance` relative to `bound`; all others (padding, batch gaps,
-/// the misalignment gap, the guard after the end) must be bitwise unchanged
-/// from `C0`. NaN never passes. `result` must be zeroed first.
+/// Compares the `count` elements of p.outDtype from the C allocation `C`
+/// (base pointers at element p.offset) with the reference: elements of the
+/// product must have an error (elementError under `model`) within
+/// errorLimit(model); all others (padding, batch gaps, the misalignment
+/// gap, the guard after the end) must be bitwise unchanged from `C0`. NaN
+/// never passes. `result` must be zeroed first.
 void compareWithReference(const Problem &p, const void *C, const void *C0,
                           const double *ref, const double *bound, int64_t count,
-                          double tolerance, CompareResult *result,
+                          const ErrorModel &model, CompareResult *result,
                           cudaStream_t stream);
 
 /// Keeps the stream busy for `nanoseconds`, so that work enqueued behind it

@@ -172,9 +172,10 @@ bool loadKernelEpilogue(const std::string &ptx, const isaacKernelInfo &info,
             " but the isaac.epilogue line says out=" + typeName(info.outDtype);
     return false;
   }
-  if (static_cast<int>(p.accType) != info.dtype) {
+  // x is the accumulation's value (f32 for 16-bit operands).
+  if (static_cast<int>(p.accType) != info.computeDtype) {
     error = std::string("the program's x is ") + isaac::dtypeName(p.accType) +
-            " but the kernel's dtype is " + typeName(info.dtype);
+            " but the kernel accumulates in " + typeName(info.computeDtype);
     return false;
   }
   // The ID in the name is the hash of the program's canonical text: a

@@ -35,10 +35,13 @@ struct KernelValues {
 } // namespace
 
 int runList(const Options &o, const std::vector<KernelFile> &kernels) {
-  int fused = 0;
+  int fused = 0, listed = 0;
   for (const KernelFile &k : kernels) {
     const isaacKernelInfo &info = k.info;
-    std::printf("%s %s %s kg=%d", info.name, dtypeName(info.dtype),
+    if (!selectsTypes(o, k.types()))
+      continue;
+    ++listed;
+    std::printf("%s %s %s kg=%d", info.name, k.types().token().c_str(),
                 layoutName(info.transA, info.transB), info.kg);
     if (k.epilogue) {
       ++fused;
@@ -49,8 +52,8 @@ int runList(const Options &o, const std::vector<KernelFile> &kernels) {
     }
     std::printf("\n");
   }
-  std::printf("%zu kernels (%d with a fused epilogue) in %s\n", kernels.size(),
-              fused, o.ptxDir.c_str());
+  std::printf("%d kernels (%d with a fused epilogue) in %s\n", listed, fused,
+              o.ptxDir.c_str());
   return 0;
 }
 

@@ -89,8 +89,9 @@ CheckOutcome checkFusedKernel(const KernelFile &kernel, const Problem &problem,
   buffers.bound.reserve(outputs * sizeof(double));
   if (buffers.inputs.size() < static_cast<size_t>(numInputs))
     buffers.inputs.resize(numInputs);
-  fillUniform(buffers.A.data(), p.dtype, countA, seed * 3 + 0, stream);
-  fillUniform(buffers.B.data(), p.dtype, countB, seed * 3 + 1, stream);
+  int bits = operandBits(p);
+  fillUniform(buffers.A.data(), p.dtype, countA, seed * 3 + 0, stream, bits);
+  fillUniform(buffers.B.data(), p.dtype, countB, seed * 3 + 1, stream, bits);
   if (beta == 0)
     fillNaN(buffers.C.data(), p.outDtype, countC, stream);
   else

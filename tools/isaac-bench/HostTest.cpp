@@ -101,8 +101,9 @@ struct Case {
 FusedComparison run(const Case &c, const isaac::EpilogueProgram &program,
                     const std::vector<InputPattern> &patterns, bool batchStride,
                     Fault fault, std::mt19937_64 &rng) {
-  int dtype = static_cast<int>(program.accType);
-  Problem p = makeProblem(c.shape, dtype, c.batch, c.ldPad, 1, c.misalign);
+  isaac::GemmTypes types;
+  types.ab = types.c = program.accType;
+  Problem p = makeProblem(c.shape, types, c.batch, c.ldPad, 1, c.misalign);
   p.outDtype = static_cast<int>(program.outType);
   const double alpha = 1.5;
   std::uniform_real_distribution<double> uniform(-1, 1);

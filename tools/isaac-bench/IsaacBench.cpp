@@ -60,10 +60,13 @@ int main(int argc, char **argv) {
               prop.l2CacheSize / 1048576.0);
   if (!options.sweep && options.collectSamples.empty())
     std::printf("roofline: min(peak, bandwidth * intensity) with peak %.1f "
-                "TFLOPS f32, %.1f TFLOPS f64, bandwidth %.0f GB/s; cuBLAS "
-                "and cuBLASLt run pure fp32/fp64 (no TF32); times are "
-                "medians of %d runs with %d warm-up runs\n",
+                "TFLOPS f32, %.1f TFLOPS f64, %.1f TFLOPS f16/bf16, %.1f "
+                "TFLOPS tf32, bandwidth %.0f GB/s; cuBLAS and cuBLASLt run "
+                "f32 and f64 exactly (no TF32), f16/bf16 with f32 "
+                "accumulation and tf32 in CUBLAS_COMPUTE_32F_FAST_TF32; "
+                "times are medians of %d runs with %d warm-up runs\n",
                 options.peakTflops[0], options.peakTflops[1],
+                options.peakTflops[2], options.peakTflops[3],
                 options.bandwidthGBs, options.reps, options.warmup);
 
   for (const KernelFile &kernel : kernels)

@@ -26,8 +26,18 @@ struct KernelFile {
   /// The tuning vector, as lib/Model spells and prints it.
   isaac::GemmConfig config() const { return isaac::configOf(info); }
 
-  bool matches(int dtype, bool transA, bool transB) const {
-    return info.dtype == dtype && (info.transA != 0) == transA &&
+  /// The element types its name spells (f32, f16f32, tf32, ...).
+  isaac::GemmTypes types() const {
+    isaac::GemmTypes t;
+    t.ab = static_cast<isaac::DType>(info.dtype);
+    t.c = static_cast<isaac::DType>(info.cDtype);
+    t.tf32 = info.tf32 != 0;
+    return t;
+  }
+
+  /// Whether the kernel computes problems of `types` and this layout.
+  bool matches(const isaac::GemmTypes &t, bool transA, bool transB) const {
+    return types() == t && (info.transA != 0) == transA &&
            (info.transB != 0) == transB;
   }
 };

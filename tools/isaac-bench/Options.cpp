@@ -3,6 +3,7 @@
 #include "Options.h"
 #include "Check.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -18,12 +19,18 @@ written by --isaac-pipeline="chip=sm_90 ptx-dir=DIR") against an fp64
 reference and times them against cuBLAS and cuBLASLt.
 
 Problems:
-  --shapes table4          the ISAAC paper's Table 4 suite (default)
+  --shapes LIST            named suites, comma-separated: table4 (the ISAAC
+                           paper's Table 4, the default), linpack4096
+                           (4096^3, nt)
   --shape M,N,K,LAYOUT[,lda,ldb,ldc]
                            a row-major problem; LAYOUT is nn, nt, tn or tt
                            (A then B, t = stored transposed); repeatable
   --shapes-file FILE       one --shape argument per line ('#' comments)
-  --dtype f32|f64|both     element types to run (default both; a dtype
+  --dtype LIST             GEMM types to run, comma-separated: f32, f64,
+                           f16, bf16 (A, B, C of that type; f32
+                           accumulation), f16f32, bf16f32 (16-bit A and B,
+                           f32 C), tf32 (f32 A, B, C; TF32 multiplies),
+                           both (f32,f64) or all (default: all; a type
                            without kernels in DIR is skipped)
   --batch B                batched GEMM with B matrices (default 1)
   --misalign               offset the A, B and C base pointers by one element
@@ -52,9 +59,13 @@ Measurement:
                            (default 20)
   --warmup N               untimed runs first (default 5)
   --seed N                 seed of the random inputs (default 1)
-  --tol-f32 X, --tol-f64 X maximum relative error (default 1e-5, 1e-13)
-  --peak-tflops F32[,F64]  peak for the roofline (default 67,34: H100 SXM
-                           without tensor cores)
+  --tol-f32 X, --tol-f64 X base tolerance of the relative error (default
+                           1e-5, 1e-13; --tol-f32 serves every type that
+                           accumulates in f32; README.md, "Tolerances")
+  --peak-tflops F32[,F64[,F16[,TF32]]]
+                           peaks for the roofline (default 67,34,989,494:
+                           H100 SXM, f32 and f64 without tensor cores,
+                           f16/bf16 and tf32 on tensor cores, dense)
   --bw-gbs X               memory bandwidth for the roofline (default 3000)
   --device N               CUDA device (default 0)
 
@@ -148,7 +159,8 @@ std::vector<std::string> splitCommas(const std::string &text) {
 
 Options parseOptions(int argc, char **argv) {
   Options o;
-  bool table4 = false;
+  bool suitesGiven = false; // --shapes given
+  std::vector<Shape> suites;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&]() -> std::string {
@@ -162,10 +174,15 @@ Options parseOptions(int argc, char **argv) {
     } else if (arg == "--ptx-dir") {
       o.ptxDir = value();
     } else if (arg == "--shapes") {
-      std::string name = value();
-      if (name != "table4")
-        usageError("--shapes knows only 'table4', got '" + name + "'");
-      table4 = true;
+      // Suites, in the order given, before the --shape problems.
+      for (const std::string &name : splitCommas(value())) {
+        std::vector<Shape> suite;
+        if (!namedShapes(name, suite))
+          usageError("--shapes knows table4 and linpack4096, got '" + name +
+                     "'");
+        suites.insert(suites.end(), suite.begin(), suite.end());
+      }
+      suitesGiven = true;
     } else if (arg == "--shape") {
       Shape shape;
       std::string error;
@@ -177,16 +194,33 @@ Options parseOptions(int argc, char **argv) {
       if (!readShapesFile(value(), o.shapes, error))
         usageError(error);
     } else if (arg == "--dtype") {
-      std::string dtype = value();
+      std::string list = value();
       o.dtypeGiven = true;
-      if (dtype == "f32")
-        o.dtypes = {0};
-      else if (dtype == "f64")
-        o.dtypes = {1};
-      else if (dtype == "both")
-        o.dtypes = {0, 1};
-      else
-        usageError("--dtype expects f32, f64 or both, got '" + dtype + "'");
+      o.types.clear();
+      auto add = [&](const isaac::GemmTypes &t) {
+        if (std::find(o.types.begin(), o.types.end(), t) == o.types.end())
+          o.types.push_back(t);
+      };
+      for (const std::string &token : splitCommas(list)) {
+        if (token.empty())
+          continue;
+        if (token == "both") {
+          add(*isaac::GemmTypes::parseToken("f32"));
+          add(*isaac::GemmTypes::parseToken("f64"));
+        } else if (token == "all") {
+          for (const isaac::GemmTypes &t : allGemmTypes())
+            add(t);
+        } else if (std::optional<isaac::GemmTypes> t =
+                       isaac::GemmTypes::parseToken(token)) {
+          add(*t);
+        } else {
+          usageError("--dtype expects a comma-separated list of f32, f64, "
+                     "f16, bf16, f16f32, bf16f32, tf32, both or all, got '" +
+                     list + "'");
+        }
+      }
+      if (o.types.empty())
+        usageError("--dtype expects at least one type");
     } else if (arg == "--batch") {
       o.batch = parseInteger(arg, value(), 1, 65535);
     } else if (arg == "--misalign") {
@@ -213,11 +247,10 @@ Options parseOptions(int argc, char **argv) {
       o.tolerance[1] = parsePositive(arg, value());
     } else if (arg == "--peak-tflops") {
       std::vector<std::string> parts = splitCommas(value());
-      if (parts.empty() || parts.size() > 2)
-        usageError("--peak-tflops expects F32[,F64]");
-      o.peakTflops[0] = parsePositive(arg, parts[0]);
-      if (parts.size() == 2)
-        o.peakTflops[1] = parsePositive(arg, parts[1]);
+      if (parts.empty() || parts.size() > 4)
+        usageError("--peak-tflops expects F32[,F64[,F16[,TF32]]]");
+      for (size_t i = 0; i < parts.size(); ++i)
+        o.peakTflops[i] = parsePositive(arg, parts[i]);
     } else if (arg == "--bw-gbs") {
       o.bandwidthGBs = parsePositive(arg, value());
     } else if (arg == "--device") {
@@ -288,15 +321,30 @@ Options parseOptions(int argc, char **argv) {
       (o.checkOnly || o.sweep || !o.collectSamples.empty()))
     usageError("--epilogue-overhead times kernels: it does not combine with "
                "--check-only, --sweep or --collect");
-  if (table4 || o.shapes.empty()) {
-    std::vector<Shape> suite = table4Shapes();
-    o.shapes.insert(o.shapes.begin(), suite.begin(), suite.end());
-  }
+  if (!suitesGiven && o.shapes.empty())
+    suites = table4Shapes();
+  o.shapes.insert(o.shapes.begin(), suites.begin(), suites.end());
   if (o.tolerance[0] == 0)
     o.tolerance[0] = kDefaultToleranceF32;
   if (o.tolerance[1] == 0)
     o.tolerance[1] = kDefaultToleranceF64;
   return o;
+}
+
+bool selectsTypes(const Options &o, const isaac::GemmTypes &types) {
+  return std::find(o.types.begin(), o.types.end(), types) != o.types.end();
+}
+
+double baseTolerance(const Options &o, const Problem &p) {
+  return o.tolerance[p.computeDtype() == 1 ? 1 : 0];
+}
+
+double peakTflops(const Options &o, const Problem &p) {
+  if (p.types.tf32)
+    return o.peakTflops[3];
+  if (p.dtype == 2 || p.dtype == 3)
+    return o.peakTflops[2];
+  return o.peakTflops[p.dtype == 1 ? 1 : 0];
 }
 
 } // namespace bench

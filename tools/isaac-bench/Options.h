@@ -17,7 +17,9 @@ namespace bench {
 struct Options {
   std::string ptxDir;
   std::vector<Shape> shapes; // empty: Table 4
-  std::vector<int> dtypes = {0, 1};
+  /// --dtype: the GEMM types to run (every type by default, where DIR has
+  /// kernels of it).
+  std::vector<isaac::GemmTypes> types = allGemmTypes();
   bool dtypeGiven = false;
   std::string kernel;      // only this kernel
   bool allKernels = false; // a row per kernel instead of the best one
@@ -32,8 +34,10 @@ struct Options {
   int64_t batch = 1;
   bool sweep = false;
   std::vector<int64_t> sweepSizes; // empty: the default sizes
-  double tolerance[2] = {0, 0};    // f32, f64
-  double peakTflops[2] = {67.0, 34.0};
+  double tolerance[2] = {0, 0};    // f32 accumulation (every type but f64), f64
+  /// Roofline peaks (H100 SXM, dense): f32 and f64 without tensor cores,
+  /// f16/bf16 and TF32 tensor cores.
+  double peakTflops[4] = {67.0, 34.0, 989.0, 494.0};
   double bandwidthGBs = 3000.0;
   int device = 0;
   bool verbose = false;
@@ -58,6 +62,16 @@ struct Options {
 
 /// Parses argv; prints usage and exits on --help or an error.
 Options parseOptions(int argc, char **argv);
+
+/// Whether --dtype selects `types`.
+bool selectsTypes(const Options &o, const isaac::GemmTypes &types);
+
+/// The base tolerance of checks of `p`: --tol-f64 for f64, --tol-f32 for
+/// every type that accumulates in f32.
+double baseTolerance(const Options &o, const Problem &p);
+
+/// The roofline's peak for `p`, in TFLOPS.
+double peakTflops(const Options &o, const Problem &p);
 
 } // namespace bench
 

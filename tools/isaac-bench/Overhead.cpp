@@ -60,17 +60,16 @@ std::string sizes(const Problem &p) {
 }
 
 void printRow(const OverheadRow &row) {
-  std::printf("%-12s %-18s %-3s %-8s %9s %9s %11s %-6s %s%s%s\n",
-              row.label.c_str(), sizes(row.problem).c_str(),
-              row.problem.layout().c_str(),
-              (std::string(dtypeName(row.problem.dtype)) + "->" +
-               dtypeName(row.problem.outDtype))
-                  .c_str(),
-              format("%.2f", row.plainMs * 1e3).c_str(),
-              format("%.2f", row.fusedMs * 1e3).c_str(),
-              format("%.4f", row.ratio()).c_str(), row.status.c_str(),
-              row.plain.empty() ? "-" : row.plain.c_str(),
-              row.epilogue.empty() ? "" : " +_ep", row.epilogue.c_str());
+  std::printf(
+      "%-12s %-18s %-3s %-8s %9s %9s %11s %-6s %s%s%s\n", row.label.c_str(),
+      sizes(row.problem).c_str(), row.problem.layout().c_str(),
+      (row.problem.types.token() + "->" + dtypeName(row.problem.outDtype))
+          .c_str(),
+      format("%.2f", row.plainMs * 1e3).c_str(),
+      format("%.2f", row.fusedMs * 1e3).c_str(),
+      format("%.4f", row.ratio()).c_str(), row.status.c_str(),
+      row.plain.empty() ? "-" : row.plain.c_str(),
+      row.epilogue.empty() ? "" : " +_ep", row.epilogue.c_str());
   std::fflush(stdout);
 }
 
@@ -90,7 +89,7 @@ bool writeCsv(const std::string &path, const std::vector<OverheadRow> &rows,
   for (const OverheadRow &row : rows) {
     const Problem &p = row.problem;
     out << row.label << "," << p.M << "," << p.N << "," << p.K << "," << p.batch
-        << "," << p.layout() << "," << dtypeName(p.dtype) << ","
+        << "," << p.layout() << "," << p.types.token() << ","
         << dtypeName(p.outDtype) << "," << row.plain << "," << row.epilogue
         << "," << row.inputs << "," << row.splitK << ","
         << num("%.3f", row.plainMs * 1e3) << ","
@@ -122,7 +121,7 @@ bool check(const KernelFile &kernel, const Problem &p, const Options &o,
                 p.describe());
     CheckOutcome outcome =
         checkKernel(kernel, p, kCheckAlpha, beta, flags, seed++,
-                    o.tolerance[p.dtype], buffers, stream);
+                    baseTolerance(o, p), buffers, stream);
     maxError = std::max(maxError, outcome.maxError);
     if (!outcome.passed) {
       passed = false;
@@ -177,11 +176,11 @@ int runEpilogueOverhead(const Options &o,
   double logSum = 0;
   int measured = 0;
   for (const Shape &shape : o.shapes) {
-    for (int dtype : o.dtypes) {
+    for (const isaac::GemmTypes &types : o.types) {
       if (std::none_of(kernels.begin(), kernels.end(),
-                       [&](auto &k) { return k.info.dtype == dtype; }))
+                       [&](auto &k) { return k.types() == types; }))
         continue;
-      Problem p = makeProblem(shape, dtype, o.batch, 0, 0, o.misalign);
+      Problem p = makeProblem(shape, types, o.batch, 0, 0, o.misalign);
       OverheadRow base;
       base.label = shape.label.empty() ? "custom" : shape.label;
       base.problem = p;

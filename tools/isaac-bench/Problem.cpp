@@ -38,9 +38,11 @@ std::string Problem::layout() const { return layoutName(transA, transB); }
 std::string Problem::describe() const {
   std::ostringstream os;
   os << "M=" << M << " N=" << N << " K=" << K << " " << layout() << " "
-     << dtypeName(dtype);
-  if (outDtype != dtype)
+     << types.token();
+  if (outDtype != static_cast<int>(types.c))
     os << "->" << dtypeName(outDtype);
+  if (tf32FullInputs)
+    os << " (full f32 inputs)";
   os << " lda=" << lda << " ldb=" << ldb << " ldc=" << ldc;
   if (batch > 1)
     os << " batch=" << batch << " sA=" << sA << " sB=" << sB << " sC=" << sC;
@@ -49,11 +51,12 @@ std::string Problem::describe() const {
   return os.str();
 }
 
-Problem makeProblem(const Shape &shape, int dtype, int64_t batch, int64_t ldPad,
-                    int64_t stridePad, bool misalign) {
+Problem makeProblem(const Shape &shape, isaac::GemmTypes types, int64_t batch,
+                    int64_t ldPad, int64_t stridePad, bool misalign) {
   Problem p;
-  p.dtype = dtype;
-  p.outDtype = dtype;
+  p.types = types;
+  p.dtype = static_cast<int>(types.ab);
+  p.outDtype = static_cast<int>(types.c);
   p.M = shape.M;
   p.N = shape.N;
   p.K = shape.K;
@@ -68,6 +71,17 @@ Problem makeProblem(const Shape &shape, int dtype, int64_t batch, int64_t ldPad,
   p.sC = p.footprintC() + stridePad;
   p.offset = misalign ? 1 : 0;
   return p;
+}
+
+const std::vector<isaac::GemmTypes> &allGemmTypes() {
+  static const std::vector<isaac::GemmTypes> types = [] {
+    std::vector<isaac::GemmTypes> list;
+    for (const char *token :
+         {"f32", "f64", "f16", "bf16", "f16f32", "bf16f32", "tf32"})
+      list.push_back(*isaac::GemmTypes::parseToken(token));
+    return list;
+  }();
+  return types;
 }
 
 std::vector<Shape> table4Shapes() {
@@ -94,6 +108,22 @@ std::vector<Shape> table4Shapes() {
   for (int64_t n : {4096, 3456, 896})
     add("LAPACK", n, n, 32, false, true);
   return shapes;
+}
+
+bool namedShapes(const std::string &name, std::vector<Shape> &shapes) {
+  if (name == "table4") {
+    shapes = table4Shapes();
+    return true;
+  }
+  if (name == "linpack4096") {
+    Shape s;
+    s.label = "LINPACK";
+    s.M = s.N = s.K = 4096;
+    s.transB = true;
+    shapes = {s};
+    return true;
+  }
+  return false;
 }
 
 bool parseShape(const std::string &text, Shape &shape, std::string &error) {

@@ -10,6 +10,8 @@
 #ifndef ISAAC_BENCH_PROBLEM_H
 #define ISAAC_BENCH_PROBLEM_H
 
+#include "isaac/Model/GemmConfig.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -28,8 +30,16 @@ struct Shape {
 };
 
 struct Problem {
-  int dtype = 0;    // isaacDtype of A, B, the accumulation, alpha and beta
-  int outDtype = 0; // isaacDtype of C: dtype, or a fused epilogue's output
+  int dtype = 0;    // isaacDtype of A and B
+  int outDtype = 0; // isaacDtype of C: the kernel's, or its epilogue's output
+  /// The GEMM's element types as its kernels' names spell them (f32, f64,
+  /// f16, bf16, f16f32, bf16f32, tf32); a fused epilogue may store C in
+  /// another type (outDtype).
+  isaac::GemmTypes types;
+  /// tf32 only: A and B hold arbitrary f32 values, which the kernel rounds
+  /// to TF32 (the error bound then includes that rounding); otherwise they
+  /// hold values exact in TF32, so that only the accumulation errs.
+  bool tf32FullInputs = false;
   int64_t M = 0, N = 0, K = 0;
   bool transA = false, transB = false;
   int64_t lda = 0, ldb = 0, ldc = 0;
@@ -37,8 +47,11 @@ struct Problem {
   int64_t batch = 1;
   int64_t offset = 0; // elements between the allocation and the base pointers
 
-  /// Bytes of an element of A and B (and of C without a fused epilogue).
+  /// Bytes of an element of A and B.
   size_t elementSize() const { return dtypeSize(dtype); }
+  /// The accumulation's type, which is also alpha's and beta's: f64 for
+  /// f64 operands, else f32.
+  int computeDtype() const { return dtype == 1 ? 1 : 0; }
   /// Bytes of an element of C.
   size_t outElementSize() const { return dtypeSize(outDtype); }
   /// Elements from the first to the last element of one matrix.
@@ -55,8 +68,10 @@ struct Problem {
   }
   /// Compulsory traffic of one GEMM: read A and B, write C.
   double bytes() const {
-    return static_cast<double>((M * K + K * N + M * N) * batch) *
-           static_cast<double>(elementSize());
+    return static_cast<double>(batch) *
+           (static_cast<double>(M * K + K * N) *
+                static_cast<double>(elementSize()) +
+            static_cast<double>(M * N) * static_cast<double>(outElementSize()));
   }
   std::string layout() const;
   /// "M=.. N=.. K=.. nt f32 lda=.. ..." for messages.
@@ -67,15 +82,23 @@ const char *layoutName(bool transA, bool transB);
 /// "f32", "f64", "f16" or "bf16" for an isaacDtype.
 const char *dtypeName(int dtype);
 
-/// Resolves `shape` for `dtype`: leading dimensions default to the minimum
+/// Resolves `shape` for `types`: leading dimensions default to the minimum
 /// plus `ldPad`, batch strides to a footprint plus `stridePad`, and base
-/// pointers move by one element when `misalign` is set. C is of `dtype`;
+/// pointers move by one element when `misalign` is set. C is of types.c;
 /// set outDtype for a kernel with a fused epilogue.
-Problem makeProblem(const Shape &shape, int dtype, int64_t batch, int64_t ldPad,
-                    int64_t stridePad, bool misalign);
+Problem makeProblem(const Shape &shape, isaac::GemmTypes types, int64_t batch,
+                    int64_t ldPad, int64_t stridePad, bool misalign);
+
+/// Every GEMM type isaac-bench knows, in the order of --help: f32, f64,
+/// f16, bf16, f16f32, bf16f32, tf32.
+const std::vector<isaac::GemmTypes> &allGemmTypes();
 
 /// Shapes of Table 4 of the ISAAC paper (LINPACK, DeepBench, ICA, LAPACK).
 std::vector<Shape> table4Shapes();
+
+/// The suite `name` (table4, or linpack4096: LINPACK at 4096^3, where
+/// tensor-core GEMMs leave the small-problem regime); false if unknown.
+bool namedShapes(const std::string &name, std::vector<Shape> &shapes);
 
 /// Parses "M,N,K,layout[,lda,ldb,ldc]".
 bool parseShape(const std::string &text, Shape &shape, std::string &error);

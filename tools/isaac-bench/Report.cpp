@@ -2,6 +2,7 @@
 
 #include "Report.h"
 
+#include <algorithm>
 #include <fstream>
 
 namespace bench {
@@ -26,6 +27,9 @@ std::string sizes(const Problem &p) {
 /// The derived columns, shared by the table and the CSV.
 struct Derived {
   double isaac, cublas, cublasLt, vsCublas, vsCublasLt, percentRoofline;
+  /// The better of cuBLAS and cuBLASLt (either where the other is not
+  /// measured), and isaac over it.
+  double bestVendor, vsBest;
 };
 
 Derived derive(const ResultRow &row) {
@@ -36,6 +40,10 @@ Derived derive(const ResultRow &row) {
   d.vsCublas = d.isaac / d.cublas;
   d.vsCublasLt = d.isaac / d.cublasLt;
   d.percentRoofline = 100.0 * d.isaac / row.rooflineTflops;
+  d.bestVendor = std::isnan(d.cublas)     ? d.cublasLt
+                 : std::isnan(d.cublasLt) ? d.cublas
+                                          : std::max(d.cublas, d.cublasLt);
+  d.vsBest = d.isaac / d.bestVendor;
   return d;
 }
 
@@ -43,25 +51,26 @@ Derived derive(const ResultRow &row) {
 
 void printTableHeader(std::FILE *out) {
   std::fprintf(out,
-               "%-12s %-18s %-3s %-3s %7s %7s %8s %6s %6s %8s %6s %10s %-6s "
-               "%s\n",
+               "%-12s %-18s %-3s %-7s %7s %7s %8s %6s %6s %6s %8s %6s %10s "
+               "%-6s %s\n",
                "shape", "MxNxK", "lay", "dt", "isaac", "cuBLAS", "cuBLASLt",
-               "i/cB", "i/Lt", "roofline", "%roof", "max-err", "status",
-               "kernel");
-  std::fprintf(out, "%-12s %-18s %-3s %-3s %7s %7s %8s %6s %6s %8s %6s %10s\n",
-               "", "", "", "", "TFLOPS", "TFLOPS", "TFLOPS", "", "", "TFLOPS",
-               "", "");
+               "i/cB", "i/Lt", "i/best", "roofline", "%roof", "max-err",
+               "status", "kernel");
+  std::fprintf(
+      out, "%-12s %-18s %-3s %-7s %7s %7s %8s %6s %6s %6s %8s %6s %10s\n", "",
+      "", "", "", "TFLOPS", "TFLOPS", "TFLOPS", "", "", "", "TFLOPS", "", "");
 }
 
 void printTableRow(std::FILE *out, const ResultRow &row) {
   Derived d = derive(row);
   std::fprintf(
-      out, "%-12s %-18s %-3s %-3s %7s %7s %8s %6s %6s %8s %6s %10s %-6s %s\n",
+      out,
+      "%-12s %-18s %-3s %-7s %7s %7s %8s %6s %6s %6s %8s %6s %10s %-6s %s\n",
       row.label.c_str(), sizes(row.problem).c_str(),
-      row.problem.layout().c_str(), dtypeName(row.problem.dtype),
+      row.problem.layout().c_str(), row.problem.types.token().c_str(),
       format("%.2f", d.isaac).c_str(), format("%.2f", d.cublas).c_str(),
       format("%.2f", d.cublasLt).c_str(), format("%.2f", d.vsCublas).c_str(),
-      format("%.2f", d.vsCublasLt).c_str(),
+      format("%.2f", d.vsCublasLt).c_str(), format("%.2f", d.vsBest).c_str(),
       format("%.2f", row.rooflineTflops).c_str(),
       format("%.1f", d.percentRoofline).c_str(),
       format("%.2e", row.maxError).c_str(), row.status.c_str(),
@@ -79,7 +88,8 @@ bool writeCsv(const std::string &path, const std::vector<ResultRow> &rows,
   out << "shape,M,N,K,batch,layout,dtype,lda,ldb,ldc,misaligned,kernel,"
          "isaac_us,cublas_us,cublaslt_us,isaac_tflops,cublas_tflops,"
          "cublaslt_tflops,isaac_over_cublas,isaac_over_cublaslt,"
-         "roofline_tflops,isaac_pct_roofline,max_rel_error,status\n";
+         "roofline_tflops,isaac_pct_roofline,max_rel_error,status,"
+         "best_vendor_tflops,isaac_over_best,error_is_fraction\n";
   auto num = [](const char *spec, double value) {
     return std::isnan(value) ? std::string() : format(spec, value);
   };
@@ -87,7 +97,7 @@ bool writeCsv(const std::string &path, const std::vector<ResultRow> &rows,
     const Problem &p = row.problem;
     Derived d = derive(row);
     out << row.label << "," << p.M << "," << p.N << "," << p.K << "," << p.batch
-        << "," << p.layout() << "," << dtypeName(p.dtype) << "," << p.lda << ","
+        << "," << p.layout() << "," << p.types.token() << "," << p.lda << ","
         << p.ldb << "," << p.ldc << "," << (p.offset ? 1 : 0) << ","
         << row.kernel << "," << num("%.3f", row.isaacMs * 1e3) << ","
         << num("%.3f", row.cublasMs * 1e3) << ","
@@ -96,7 +106,9 @@ bool writeCsv(const std::string &path, const std::vector<ResultRow> &rows,
         << num("%.4f", d.vsCublas) << "," << num("%.4f", d.vsCublasLt) << ","
         << num("%.4f", row.rooflineTflops) << ","
         << num("%.2f", d.percentRoofline) << "," << num("%.3e", row.maxError)
-        << "," << row.status << "\n";
+        << "," << row.status << "," << num("%.4f", d.bestVendor) << ","
+        << num("%.4f", d.vsBest) << "," << (row.errorIsFraction ? 1 : 0)
+        << "\n";
   }
   if (!out) {
     error = "error writing '" + path + "'";

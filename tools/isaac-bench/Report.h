@@ -20,6 +20,9 @@ struct ResultRow {
   std::string kernel; // empty when no kernel fits
   std::string status; // PASS, FAIL or SKIP
   double maxError = NAN;
+  /// maxError is a fraction of the tolerance (types other than f32 and
+  /// f64, fused kernels) rather than a relative error.
+  bool errorIsFraction = false;
   double isaacMs = NAN, cublasMs = NAN, cublasLtMs = NAN;
   double rooflineTflops = NAN;
 

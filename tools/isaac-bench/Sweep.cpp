@@ -73,18 +73,17 @@ int runSweep(const Options &o, const std::vector<KernelFile> &kernels,
   auto start = std::chrono::steady_clock::now();
   int index = 0, selected = 0;
   for (const KernelFile &kernel : kernels)
-    selected += !o.dtypeGiven || std::count(o.dtypes.begin(), o.dtypes.end(),
-                                            kernel.info.dtype) > 0;
+    selected += selectsTypes(o, kernel.types());
   for (const KernelFile &kernel : kernels) {
     const isaacKernelInfo &info = kernel.info;
-    if (o.dtypeGiven &&
-        std::count(o.dtypes.begin(), o.dtypes.end(), info.dtype) == 0)
+    if (!selectsTypes(o, kernel.types()))
       continue;
     std::printf("[%d/%d] %s: %zu problems\n", ++index, selected, info.name,
                 problems.size());
     std::fflush(stdout);
     long long kernelPassed = 0, kernelFailed = 0;
     double worstError = 0;
+    bool worstIsFraction = false;
     std::string worstProblem;
     for (size_t c = 0; c < problems.size(); ++c) {
       Shape shape;
@@ -104,19 +103,23 @@ int runSweep(const Options &o, const std::vector<KernelFile> &kernels,
         batch = 3;
       int64_t stridePad = c % 2;
       Problem p =
-          makeProblem(shape, info.dtype, batch, ldPad, stridePad, misalign);
+          makeProblem(shape, kernel.types(), batch, ldPad, stridePad, misalign);
       std::vector<int> modes = {0};
       if (info.kg > 1)
         modes = {ISAAC_DETERMINISTIC, 0};
       for (double beta : {0.0, 0.5}) {
+        // tf32: arbitrary f32 inputs with beta != 0, inputs exact in TF32
+        // (only the accumulation errs: a tight bound) with beta = 0.
+        Problem q = p;
+        q.tf32FullInputs = p.types.tf32 && beta != 0;
         for (int flags : modes) {
           setActivity("sweeping " + std::string(info.name) + " on " +
-                      p.describe() + " beta=" + std::to_string(beta) +
+                      q.describe() + " beta=" + std::to_string(beta) +
                       modeName(info, flags));
           CheckOutcome outcome =
-              checkKernel(kernel, p, 1.5, beta, flags, seed++,
-                          o.tolerance[info.dtype], buffers, stream);
-          std::string where = p.describe() +
+              checkKernel(kernel, q, 1.5, beta, flags, seed++,
+                          baseTolerance(o, q), buffers, stream);
+          std::string where = q.describe() +
                               (beta != 0 ? " beta=0.5" : " beta=0") +
                               modeName(info, flags);
           if (!outcome.inputs.empty())
@@ -125,6 +128,7 @@ int runSweep(const Options &o, const std::vector<KernelFile> &kernels,
             worstError = outcome.maxError;
             worstProblem = where;
           }
+          worstIsFraction = outcome.errorIsFraction;
           if (outcome.passed) {
             ++kernelPassed;
             if (o.verbose)
@@ -141,12 +145,13 @@ int runSweep(const Options &o, const std::vector<KernelFile> &kernels,
     }
     passed += kernelPassed;
     failed += kernelFailed;
-    // A fused kernel's error is a fraction of each element's tolerance.
+    // A fused kernel's error, and that of types other than f32 and f64, is
+    // a fraction of each element's tolerance.
     char line[1024];
     std::snprintf(line, sizeof(line),
                   "%-64s %6lld passed %6lld failed  worst %.2e%s (%s)",
                   info.name, kernelPassed, kernelFailed, worstError,
-                  kernel.epilogue ? " of tol" : "", worstProblem.c_str());
+                  worstIsFraction ? " of tol" : "", worstProblem.c_str());
     summaries.push_back(line);
     if (kernelFailed > kMaxReportedFailures)
       std::printf("  ... %lld more failures\n",

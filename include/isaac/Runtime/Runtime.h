@@ -48,9 +48,11 @@ typedef enum isaacStatus {
   ISAAC_ERROR_OUT_OF_MEMORY = 8
 } isaacStatus;
 
-/* Element types. A GEMM's own dtype (A, B, accumulation, alpha, beta) is
-   f32 or f64; the output and the inputs of a fused epilogue may also be f16
-   or bf16 (2-byte elements). */
+/* Element types. A GEMM's operands A and B are f32, f64, f16 or bf16; its
+   accumulation, alpha and beta are f64 for f64 operands and f32 for all
+   others; C is of the operands' type, or f32 for 16-bit operands (the
+   kernel name's types token, docs/abi.md); the output and the inputs of a
+   fused epilogue may be any of the four (2-byte elements for f16, bf16). */
 typedef enum isaacDtype {
   ISAAC_F32 = 0,
   ISAAC_F64 = 1,
@@ -104,8 +106,7 @@ ISAAC_RUNTIME_EXPORT isaacStatus isaacInit(void);
    (and, for a fused epilogue, `// isaac.epilogue`) lines (docs/abi.md). */
 typedef struct isaacKernelInfo {
   char name[ISAAC_KERNEL_NAME_MAX];
-  int32_t dtype;  /* isaacDtype of A and B (and of the accumulation, alpha
-                     and beta: f64 for f64, f32 otherwise) */
+  int32_t dtype;  /* isaacDtype of A and B (see computeDtype) */
   int32_t transA; /* 1 when A is stored transposed (layout tn, tt) */
   int32_t transB; /* 1 when B is stored transposed (layout nt, tt) */
   /* The tuning parameters (include/isaac/Model/GemmParams.def; a
@@ -117,8 +118,8 @@ typedef struct isaacKernelInfo {
   char chip[ISAAC_CHIP_NAME_MAX]; /* e.g. "sm_90"; "" when unknown */
   /* The fused epilogue's ID, "" for a kernel without one. */
   char epilogue[ISAAC_EPILOGUE_ID_LENGTH + 1];
-  int32_t outDtype; /* isaacDtype of C: the name's element-type token's C
-                       type, or the epilogue's output type */
+  /* isaacDtype of C: cDtype, or a fused epilogue's output type. */
+  int32_t outDtype;
   /* Number of epilogue inputs: 0 without an epilogue, -1 when unknown (a
      fused kernel described by its name alone). */
   int32_t numInputs;
@@ -137,6 +138,14 @@ typedef struct isaacKernelInfo {
   int32_t stages;  /* tiles in flight in the shared-memory pipeline */
   int32_t tf32;    /* 1: f32 operands multiply in TF32 (types token tf32) */
   int32_t dynsmem; /* 1: smem is dynamic shared memory (docs/abi.md) */
+  /* The GEMM's C type as the name's types token spells it (f16f32: f32;
+     a fused kernel's token names A and B only, so its cDtype is dtype),
+     which is also outDtype unless a fused epilogue stores another type. */
+  int32_t cDtype;
+  /* isaacDtype of the accumulation, alpha and beta: ISAAC_F64 for f64
+     operands, ISAAC_F32 for all others. isaacGemmLaunch's double alpha and
+     beta are rounded to it; split-K workspaces hold it. */
+  int32_t computeDtype;
 } isaacKernelInfo;
 
 /* isaacKernelInfo.family: the GEMM_FAMILY rows of GemmParams.def. */
@@ -162,9 +171,8 @@ ISAAC_RUNTIME_EXPORT isaacStatus isaacParseKernelInfo(const char *ptxText,
 
 /* Fills `out` from an entry name `isaac_gemm_<types>_<layout>_<config>`,
    optionally followed by `_ep<ID>`, alone (smem = 0, dynsmem = 0,
-   chip = "", outDtype = the types' C type; numInputs = 0 without an
-   epilogue, -1 with one, since only the PTX header knows the epilogue's
-   inputs). */
+   chip = "", outDtype = cDtype; numInputs = 0 without an epilogue, -1 with
+   one, since only the PTX header knows the epilogue's inputs). */
 ISAAC_RUNTIME_EXPORT isaacStatus isaacParseKernelName(const char *name,
                                                       isaacKernelInfo *out);
 
@@ -227,7 +235,7 @@ typedef struct isaacGemmArgs {
   int32_t lda, ldb, ldc;
   int64_t sA, sB, sC;
   int32_t batch;
-  double alpha, beta; /* rounded to float for f32 kernels */
+  double alpha, beta; /* rounded to float unless computeDtype is f64 */
   void *stream;       /* CUstream; NULL is the legacy default stream */
   int32_t flags;      /* ISAAC_DETERMINISTIC or 0 */
   /* The fused epilogue's inputs: numInputs must equal the kernel's

@@ -291,8 +291,7 @@ void testValidateEpilogue() {
   edited.outDtype = ISAAC_F16;
   CHECK_STATUS(isaacValidateGemm(&edited, &plainArgs),
                ISAAC_ERROR_INVALID_VALUE,
-               "has no fused epilogue, so dtype=0, outDtype=2 and tf32=0 "
-               "must be the types of an element-type token");
+               "has no fused epilogue, so outDtype=2 must equal cDtype=0");
   edited = plain;
   std::memcpy(edited.epilogue, kId, 17);
   CHECK_STATUS(isaacValidateGemm(&edited, &plainArgs),

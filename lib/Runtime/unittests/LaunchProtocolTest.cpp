@@ -805,5 +805,6 @@ void runFakeDriverTests(const char *path) {
   testFusedSplitKAtomic();
   testFusedWithoutInputs();
   testDynamicSharedMemory();
+  runTypeLaunchTests(fake);
   runMgpuTests(fake, fakeSetCurrent);
 }

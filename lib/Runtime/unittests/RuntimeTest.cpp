@@ -531,6 +531,7 @@ int main(int argc, char **argv) {
   testValidation();
   testLaunchArguments();
   runEpilogueTests();
+  runTypeTests();
   const char *mode = "";
   if (fakeDriver) {
     runFakeDriverTests(fakeDriver);

@@ -49,10 +49,17 @@ void runFakeDriverTests(const char *path);
 /// Tests of fused-epilogue names, headers and arguments (no driver needed).
 void runEpilogueTests();
 
+/// Tests of the f16, bf16, f16f32, bf16f32 and tf32 types in names, headers
+/// and argument checks (no driver needed).
+void runTypeTests();
+
 struct FakeCudaApi;
 /// Tests of the mgpu* functions against the fake driver, whose API and
 /// cuCtxSetCurrent runFakeDriverTests has looked up.
 void runMgpuTests(const FakeCudaApi &fake, int (*setCurrent)(void *ctx));
+
+/// Launches of those types against the fake driver.
+void runTypeLaunchTests(const FakeCudaApi &fake);
 
 /// The mgpu* functions without a usable driver (missing, or the stub whose
 /// cuInit fails with `expectedStatus`).
