@@ -357,9 +357,9 @@ static int runRandom(unsigned seed, int n, DType t, const char *chip) {
     std::fprintf(stderr, "unknown chip %s\n", chip);
     return 1;
   }
-  // 16-bit operands: the mma family's space.
-  const auto &space = legalConfigs(
-      t, *limits, mmaInstruction(t) ? GemmFamily::Mma : GemmFamily::Simt);
+  // The default family of the type: mma for 16-bit operands, simt for
+  // f32 (exact) and f64.
+  const auto &space = legalConfigs(t, *limits);
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<size_t> pick(0, space.size() - 1);
   for (int i = 0; i < n; ++i)
