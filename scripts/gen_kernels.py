@@ -23,8 +23,8 @@
   gen_kernels.py mma > mma.mlir
       the mma family's GPU check: a curated list of configurations over
       the four layouts, stages 2..5, KL and KG > 1, vec 2/4/8, f16 and bf16
-      operands with C of their type or f32 (MMA), a few fused epilogues
-      (MMA_FUSED), and the large tiles expected to be fastest on
+      operands with C of their type or f32, f32 opted in to TF32 (MMA), a
+      few fused epilogues (MMA_FUSED), and the large tiles expected to be fastest on
       2048^3-class problems (MMA_LARGE).
   gen_kernels.py epilogue-cpu PTX_DIR [ROWS] > values.mlir
       a CPU program (for mlir-runner) that evaluates the epilogue program
@@ -95,6 +95,12 @@ MMA = [
     ("bf16", "bf16", "tt", _mma(64, 64, 64, 64, 32, 1, 1, 8, 5)),
     ("f16", "f32", "nt", _mma(64, 128, 32, 64, 32, 2, 1, 8, 3)),
     ("bf16", "f32", "tn", _mma(32, 32, 32, 32, 32, 1, 64, 4, 2)),
+    # TF32 (f32 operands opted in): ldmatrix (nt), element loads (tn), both
+    # (tt, nn); KG > 1 into an f32 C.
+    ("tf32", "f32", "nt", _mma(128, 128, 64, 64, 32, 1, 1, 4, 3)),
+    ("tf32", "f32", "tn", _mma(64, 64, 32, 32, 32, 1, 1, 4, 4)),
+    ("tf32", "f32", "tt", _mma(32, 64, 16, 32, 16, 2, 4, 2, 3)),
+    ("tf32", "f32", "nn", _mma(64, 32, 32, 16, 64, 1, 1, 1, 2)),
 ]
 
 # Fused epilogues on mma kernels: (A/B type, epilogue, config, layout,
@@ -238,13 +244,17 @@ FUSED = [
 def func(name, dtype, m, n, k, layout, config=None, ctype=None):
     """A func.func holding one M x N x K linalg.matmul of `layout` (A and B
     transposed through the indexing maps), with isaac.config if given; A
-    and B of `dtype`, C of `ctype` (default: `dtype`)."""
+    and B of `dtype`, C of `ctype` (default: `dtype`). dtype "tf32" is an
+    f32 GEMM that opts in to TF32 tensor cores (isaac.tf32)."""
     am, bm = MAPS[layout[0]][0], MAPS[layout[1]][1]
     a = (m, k) if layout[0] == "n" else (k, m)
     b = (k, n) if layout[1] == "n" else (n, k)
-    t = lambda s, e=dtype: "memref<%dx%dx%s>" % (s[0], s[1], e)
+    elem = lambda e: "f32" if e == "tf32" else e
+    t = lambda s, e=dtype: "memref<%dx%dx%s>" % (s[0], s[1], elem(e))
     c = t((m, n), ctype or dtype)
-    attr = "\n    {isaac.config = #isaac.gemm<%s>}" % config if config else ""
+    tf32 = "isaac.tf32, " if dtype == "tf32" else ""
+    attr = ("\n    {%sisaac.config = #isaac.gemm<%s>}" % (tf32, config)
+            if config else "")
     return ("func.func @%s(%%A: %s, %%B: %s, %%C: %s) {\n"
             "  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> %s>, "
             "affine_map<(m, n, k) -> %s>, affine_map<(m, n, k) -> (m, n)>]\n"
@@ -260,6 +270,8 @@ def types_token(ab, c):
 def token_types(token):
     """(A/B type, C type, accumulator type) of an element-type token."""
     ab, c = (token[:-3], "f32") if token in ("f16f32", "bf16f32") else (token, token)
+    if token == "tf32":
+        c = "f32"
     return ab, c, "f64" if ab == "f64" else "f32"
 
 
@@ -550,6 +562,8 @@ def parse_op(line):
     a_dims = a_type.group(1).split("x")[-2:]
     # The kernel's element-type token: f32, f64, f16, bf16, f16f32, bf16f32.
     dtype = types_token(a_type.group(2), out_type.group(2))
+    if "isaac.tf32" in line:
+        dtype = "tf32"
     k = a_dims[0] if trans_a else a_dims[1]
     layout = ("t" if trans_a else "n") + ("t" if trans_b else "n")
     return dtype, layout, m, n, k
@@ -563,8 +577,12 @@ def candidates(path, listing=None):
         c = re.search(r"isaac\.candidates = \[(.*?)\]", line)
         if not (m and c):
             continue
-        dtype, layout, m, n, k = parse_op(line)
+        token, layout, m, n, k = parse_op(line)
         for config in re.findall(r"#isaac\.gemm<([^>]*)>", c.group(1)):
+            # An mma configuration of an f32 GEMM multiplies in TF32 (the
+            # selection's tf32 option or the op's isaac.tf32).
+            tf32 = token == "f32" and "family = mma" in config
+            dtype = "tf32" if tf32 else token
             if lst:
                 lst.write("%s %s %s %s\n" % (m, n, k,
                                              kernel_name(dtype, layout, config)))

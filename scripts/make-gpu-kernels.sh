@@ -15,6 +15,8 @@
 #                    examples/table4-half.mlir (f16 and bf16), as ranked by
 #                    isaac-select-config, with candidates.txt in rank order
 #                    (scripts/gpu/mma.sh, TOPK=1: the compiler's own top-1)
+#   .carry/tf32-table4  the same for examples/table4.mlir's f32 GEMMs with
+#                    TF32 opted in (select-config's tf32=true)
 # Where ptxas is installed, every fused and epilogue kernel is also
 # assembled for sm_90 (and the script fails if one is refused).
 set -euo pipefail
@@ -62,6 +64,15 @@ mkdir -p "$root/.carry/mma-table4"
 python3 "$root/scripts/gen_kernels.py" candidates "$build/table4-half-selected.mlir" \
   "$root/.carry/mma-table4/candidates.txt" >"$build/mma-table4-kernels.mlir"
 compile "$build/mma-table4-kernels.mlir" "$root/.carry/mma-table4"
+# The f32 Table 4 with TF32 opted in (select-config's tf32 option).
+"$opt" "$root/examples/table4.mlir" \
+  --isaac-select-config="chip=sm_90 topk=$topk tf32=true" \
+  -mlir-print-local-scope 2>/dev/null >"$build/table4-tf32-selected.mlir"
+rm -rf "$root/.carry/tf32-table4"
+mkdir -p "$root/.carry/tf32-table4"
+python3 "$root/scripts/gen_kernels.py" candidates "$build/table4-tf32-selected.mlir" \
+  "$root/.carry/tf32-table4/candidates.txt" >"$build/tf32-table4-kernels.mlir"
+compile "$build/tf32-table4-kernels.mlir" "$root/.carry/tf32-table4"
 
 if [ -x "$ptxas" ]; then
   failed=$(find "$root/.carry/fused" "$root/.carry/epilogue" -name '*.ptx' |
@@ -78,4 +89,5 @@ count() { find "$root/.carry/$1" -name '*.ptx' | wc -l; }
 echo "sweep: $(count sweep) kernels; table4: $(count table4) kernels;" \
   "fused: $(count fused) kernels; epilogue: $(count epilogue) kernels" \
   "($(find "$root/.carry/epilogue" -name '*_ep*.ptx' | wc -l) fused);" \
-  "mma: $(count mma) kernels; mma-table4: $(count mma-table4) kernels"
+  "mma: $(count mma) kernels; mma-table4: $(count mma-table4) kernels;" \
+  "tf32-table4: $(count tf32-table4) kernels"

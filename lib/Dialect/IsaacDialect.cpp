@@ -88,6 +88,16 @@ LogicalResult IsaacDialect::verifyOperationAttribute(Operation *op,
                              << "' must be an array of #isaac.gemm";
     return success();
   }
+  if (attr.getName() == getTF32AttrName()) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << getTF32AttrName()
+                             << "' must be a unit attribute";
+    if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp, GemmOp>(op))
+      return op->emitError() << "'" << getTF32AttrName()
+                             << "' is only valid on linalg.matmul, "
+                                "linalg.batch_matmul and isaac.gemm";
+    return success();
+  }
   if (attr.getName() == "isaac.epilogue") {
     // The epilogue program of a generated kernel module (LowerToGPU).
     if (!isa<StringAttr>(attr.getValue()))

@@ -77,6 +77,13 @@ static double mmaCost(const GemmShape &s, const GemmConfig &c,
   auto cdiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
   int sms = std::max(chip.numSMs, 1);
   double tensorFlopsPerClk = mmaSyncTflops(chip) * 1e12 / (sms * p.clockHz);
+  // Dense TF32 runs at half the FP16 rate (A100, H100 datasheets), with
+  // instructions half as deep.
+  int kStep = 16;
+  if (s.dtype == DType::F32) {
+    tensorFlopsPerClk /= 2;
+    kStep = 8;
+  }
 
   // Occupancy.
   int t = c.threads();
@@ -106,11 +113,15 @@ static double mmaCost(const GemmShape &s, const GemmConfig &c,
   // thread), loop and barrier; 4 schedulers issue one per cycle each. They
   // overlap the tensor cores and shared memory only in part, and every
   // stage ends at a barrier.
-  double ksteps = c.u / 16.0;
+  double ksteps = double(c.u) / kStep;
   double mmas = c.ml / 16.0 * c.nl / 8.0 * ksteps;
   double ldmatrix =
       (double(c.nl) / c.wn * c.ml / 16.0 + double(c.ml) / c.wm * c.nl / 16.0) *
       ksteps;
+  // TF32 fragments stored M- or N-contiguous take scalar loads (there is no
+  // 32-bit ldmatrix.trans), and every fragment element a rounding.
+  if (s.dtype == DType::F32)
+    ldmatrix *= 4;
   double copies = double(c.ml + c.nl) * c.u / c.vec / 32.0 * 8.0;
   double issueClk = (mmas + ldmatrix + copies + warps * 20.0) / 4.0;
   const double barrierClk = 40;

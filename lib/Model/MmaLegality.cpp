@@ -6,6 +6,8 @@
 // the generator share (isaac/Model/Mma.h):
 //
 //   mma-type          the operand type has an mma.sync shape on the chip
+//                     (f16, bf16: m16n8k16; f32, multiplied in TF32:
+//                     m16n8k8)
 //   warp-tile         wm, wn multiples of the instruction's m and n; ml, nl
 //                     multiples of wm, wn
 //   k-depth           u a multiple of the instruction's k times kl
@@ -33,6 +35,8 @@ std::optional<MmaInstr> isaac::mmaInstruction(DType ab) {
   case DType::F16:
   case DType::BF16:
     return MmaInstr{16, 8, 16};
+  case DType::F32: // TF32
+    return MmaInstr{16, 8, 8};
   default:
     return std::nullopt;
   }
@@ -63,7 +67,9 @@ int isaac::mmaCopiesPerThreadB(const GemmConfig &c) {
 }
 
 int isaac::estimateMmaRegisters(const GemmConfig &c, DType ab) {
-  (void)ab; // 16-bit operands: two per 32-bit fragment register
+  // Two 16-bit operands or one TF32 per fragment register: the same count
+  // for one instruction's fragments.
+  (void)ab;
   int acc = c.wm * c.wn / 32;
   int frag = (c.wm / 16) * 4 + (c.wn / 8) * 2;
   int copies = 2 * (mmaCopiesPerThreadA(c) + mmaCopiesPerThreadB(c));
@@ -79,7 +85,7 @@ void isaac::checkMmaRules(const GemmConfig &c, DType dtype,
   if (!instr) {
     r.fail("mma-type", [&] {
       return std::string("the mma family has no instruction for ") +
-             dtypeName(dtype) + " operands (f16, bf16)";
+             dtypeName(dtype) + " operands (f16, bf16; f32 as TF32)";
     });
     return;
   }

@@ -150,6 +150,15 @@ isaac::legalConfigs(DType dtype, const ChipLimits &chip, GemmFamily family) {
   return cache.emplace(key, std::move(out)).first->second;
 }
 
+const std::vector<GemmConfig> &isaac::legalConfigs(DType dtype,
+                                                   const ChipLimits &chip) {
+  // f32 is exact IEEE f32 (simt) by default; TF32 (mma on f32) is the
+  // three-argument form's, for GEMMs that opted in.
+  bool sixteenBit = dtype == DType::F16 || dtype == DType::BF16;
+  return legalConfigs(dtype, chip,
+                      sixteenBit ? GemmFamily::Mma : GemmFamily::Simt);
+}
+
 void TopK::offer(const GemmConfig &c, double t) {
   if (!wouldKeep(t))
     return;
@@ -170,20 +179,23 @@ std::vector<Ranked> isaac::searchBest(const GemmShape &shape,
     return ranked->ranker->searchBest(shape, chip, k, evaluated);
   TopK best(k);
   size_t count = 0;
-  // Every family's space for the operand type (the simt family computes on
-  // f32 and f64, the mma family on f16 and bf16: one is empty).
-  for (GemmFamily family : {GemmFamily::Simt, GemmFamily::Mma})
-    for (const GemmConfig &c : legalConfigs(shape.dtype, chip, family)) {
-      if (splitsKUselessly(shape, c))
-        continue;
-      double t = cost(shape, c);
-      // An infinite cost is the cost model declining to rank `c` (e.g. the
-      // MLP outside its training support): not a candidate.
-      if (std::isinf(t))
-        continue;
-      ++count;
-      best.offer(c, t);
-    }
+  // The family that computes on the operand type: simt for f32 and f64,
+  // mma for f16 and bf16, and for f32 opted in to TF32 (shape.tf32).
+  GemmFamily family =
+      shape.tf32 || (shape.dtype != DType::F32 && shape.dtype != DType::F64)
+          ? GemmFamily::Mma
+          : GemmFamily::Simt;
+  for (const GemmConfig &c : legalConfigs(shape.dtype, chip, family)) {
+    if (splitsKUselessly(shape, c))
+      continue;
+    double t = cost(shape, c);
+    // An infinite cost is the cost model declining to rank `c` (e.g. the
+    // MLP outside its training support): not a candidate.
+    if (std::isinf(t))
+      continue;
+    ++count;
+    best.offer(c, t);
+  }
   if (evaluated)
     *evaluated = count;
   return best.take();

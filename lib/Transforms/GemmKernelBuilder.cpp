@@ -49,6 +49,7 @@ std::string GemmKernelSpec::kernelName() const {
   ::isaac::GemmKernelName name;
   name.types.ab = dtype;
   name.types.c = epilogue ? dtype : cType;
+  name.types.tf32 = tf32;
   name.layout = layout;
   name.config = config;
   if (epilogue)

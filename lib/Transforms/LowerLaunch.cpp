@@ -58,6 +58,8 @@ static std::string kernelHeader(LaunchGemmOp launch, StringRef chip) {
           ? dtype
           : *getGemmDType(
                 cast<MemRefType>(launch.getC().getType()).getElementType());
+  types.tf32 = c.family == ::isaac::GemmFamily::Mma &&
+               dtype == ::isaac::DType::F32;
   std::string s;
   llvm::raw_string_ostream os(s);
   os << "// isaac.config = #isaac.gemm<" << c.str() << ">\n";

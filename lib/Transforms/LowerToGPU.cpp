@@ -251,6 +251,17 @@ struct LowerToGPUPass
     spec.dtype = match->shape.dtype;
     spec.cType = match->shape.cType;
     spec.layout = match->shape.layout;
+    // The mma family on f32 operands multiplies in TF32, which a GEMM must
+    // have opted in to (isaac-select-config sets isaac.tf32 when it chose
+    // TF32 for its tf32 option).
+    spec.tf32 = spec.config.family == ::isaac::GemmFamily::Mma &&
+                spec.dtype == ::isaac::DType::F32;
+    if (spec.tf32 && !op->hasAttr(IsaacDialect::getTF32AttrName()))
+      return op->emitError()
+             << "isaac: an mma configuration on f32 operands multiplies in "
+                "TF32; opt in with the "
+             << IsaacDialect::getTF32AttrName()
+             << " attribute (or isaac-select-config's tf32 option)";
     // The dialect verified the configuration for the chip named in the IR;
     // the pass may target another one.
     if (::mlir::failed(verifyGemmConfig([&] { return op->emitError(); },

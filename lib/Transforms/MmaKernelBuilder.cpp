@@ -94,6 +94,7 @@ public:
       : e(b, loc, DType::F32), spec(spec), c(spec.config),
         smem(::isaac::getMmaSharedLayout(c, spec.dtype)),
         esz(::isaac::dtypeBytes(spec.dtype)), threads(c.threads()),
+        kStep(::isaac::mmaInstruction(spec.dtype)->k),
         planA(c, esz, c.ml, /*contigIsK=*/!spec.layout.transA, 0, threads),
         planB(c, esz, c.nl, /*contigIsK=*/spec.layout.transB,
               smem.tileBytesA / esz, threads),
@@ -111,6 +112,7 @@ private:
   const GemmConfig &c;
   ::isaac::MmaSharedLayout smem;
   int esz, threads;
+  int kStep; ///< K of one mma instruction (16; 8 for TF32)
   OperandPlan planA, planB;
   Type abTy, outTy;
   std::optional<EpilogueCodegen> epilogue;
@@ -148,7 +150,13 @@ private:
   void emitScalarCopies(const OperandPlan &p, ArrayRef<Copy> copies,
                         Value xBase, Value ld, Value limit, Value kBase,
                         Value stageOff);
-  Value ldmatrix(Value byteOffset, int numTiles, bool trans);
+  Value ldmatrix(Value offset, int numTiles, bool trans);
+  /// A fragment of one element per register (TF32) from the given element
+  /// offsets, one per register: vector<offsets x 1>.
+  Value loadFragment(ArrayRef<Value> offsets);
+  /// Each element of a TF32 fragment rounded to nearest (ties away), as
+  /// cuBLAS and CUTLASS round f32 operands for TF32 tensor cores.
+  Value roundToTF32(Value frag);
   SmallVector<Value> computeStage(Value stageOff, ValueRange acc);
   SmallVector<Value> mma(Value a, Value bFrag, int bHalf, ArrayRef<Value> acc);
 
@@ -328,13 +336,49 @@ void MmaBuilder::issueTile(Value t, Value stageOff, Value nFull) {
 Value MmaBuilder::ldmatrix(Value offset, int numTiles, bool trans) {
   OpBuilder &b = e.b;
   Value idx = arith::IndexCastUIOp::create(b, e.loc, b.getIndexType(), offset);
-  auto type = VectorType::get({numTiles, 2}, abTy);
+  // One 32-bit register per matrix: two 16-bit elements or one TF32.
+  auto type = VectorType::get({numTiles, 4 / esz}, abTy);
   return nvgpu::LdMatrixOp::create(b, e.loc, type, smemView, ValueRange{idx},
                                    trans, numTiles);
 }
 
-/// acc (4 f32) += a (vector<4x2>) * b, where b is rows 2*bHalf and
-/// 2*bHalf + 1 of bFrag (vector<2x2> or vector<4x2>).
+Value MmaBuilder::loadFragment(ArrayRef<Value> offsets) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  auto type = VectorType::get({static_cast<int64_t>(offsets.size()), 1}, abTy);
+  Value v = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+  for (auto [r, off] : llvm::enumerate(offsets)) {
+    Value x =
+        LLVM::LoadOp::create(b, loc, abTy, e.gep(smemPtr, off, abTy), esz);
+    v = vector::InsertOp::create(b, loc, x, v,
+                                 ArrayRef<int64_t>{int64_t(r), 0});
+  }
+  return v;
+}
+
+Value MmaBuilder::roundToTF32(Value frag) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  int64_t rows = cast<VectorType>(frag.getType()).getDimSize(0);
+  for (int64_t r = 0; r < rows; ++r) {
+    Value x = vector::ExtractOp::create(b, loc, frag, ArrayRef<int64_t>{r, 0});
+    Value t = NVVM::ConvertFloatToTF32Op::create(
+        b, loc, e.i32, x,
+        NVVM::FPRoundingModeAttr::get(b.getContext(),
+                                      NVVM::FPRoundingMode::RNA),
+        NVVM::SaturationModeAttr::get(b.getContext(),
+                                      NVVM::SaturationMode::NONE),
+        b.getBoolAttr(false));
+    frag = vector::InsertOp::create(
+        b, loc, LLVM::BitcastOp::create(b, loc, abTy, t).getResult(), frag,
+        ArrayRef<int64_t>{r, 0});
+  }
+  return frag;
+}
+
+/// acc (4 f32) += a (vector<4xR>) * b, where b is rows 2*bHalf and
+/// 2*bHalf + 1 of bFrag (vector<2xR> or vector<4xR>; R = 2 16-bit elements
+/// or 1 TF32 per register).
 SmallVector<Value> MmaBuilder::mma(Value a, Value bFrag, int bHalf,
                                    ArrayRef<Value> acc) {
   OpBuilder &b = e.b;
@@ -343,8 +387,8 @@ SmallVector<Value> MmaBuilder::mma(Value a, Value bFrag, int bHalf,
     return vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{r});
   };
   SmallVector<Value> out;
-  if (spec.dtype == DType::F16) {
-    auto bTy = VectorType::get({2, 2}, abTy);
+  if (spec.dtype != DType::BF16) {
+    auto bTy = VectorType::get({2, 4 / esz}, abTy);
     auto cTy = VectorType::get({2, 2}, e.elemTy);
     Value bv = arith::ConstantOp::create(b, loc, b.getZeroAttr(bTy));
     for (int r = 0; r < 2; ++r)
@@ -354,8 +398,9 @@ SmallVector<Value> MmaBuilder::mma(Value a, Value bFrag, int bHalf,
     for (int x = 0; x < 4; ++x)
       cv = vector::InsertOp::create(b, loc, acc[x], cv,
                                     ArrayRef<int64_t>{x / 2, x % 2});
-    Value d = nvgpu::MmaSyncOp::create(b, loc, a, bv, cv,
-                                       ArrayRef<int64_t>{16, 8, 16});
+    Value d = nvgpu::MmaSyncOp::create(
+        b, loc, a, bv, cv, ArrayRef<int64_t>{16, 8, kStep},
+        /*tf32Enabled=*/spec.dtype == DType::F32);
     for (int x = 0; x < 4; ++x)
       out.push_back(vector::ExtractOp::create(b, loc, d,
                                               ArrayRef<int64_t>{x / 2, x % 2}));
@@ -386,7 +431,11 @@ SmallVector<Value> MmaBuilder::mma(Value a, Value bFrag, int bHalf,
 SmallVector<Value> MmaBuilder::computeStage(Value stageOff, ValueRange accIn) {
   SmallVector<Value> acc(accIn.begin(), accIn.end());
   int tilesM = c.wm / 16, tilesN = c.wn / 8;
-  int steps = c.u / 16 / c.kl;
+  int steps = c.u / kStep / c.kl;
+  bool tf32 = spec.dtype == DType::F32;
+  // Elements in 16 bytes: a row of one ldmatrix matrix (8 16-bit elements
+  // or 4 TF32), half an instruction's K.
+  int h = 16 / esz;
   // Lane roles in ldmatrix: lanes 8j..8j+7 give the rows of matrix j.
   Value l8 = e.remu(lane, e.ci32(8));
   Value l16 = e.remu(lane, e.ci32(16));
@@ -394,43 +443,68 @@ SmallVector<Value> MmaBuilder::computeStage(Value stageOff, ValueRange accIn) {
   Value odd8 =
       e.remu(e.divu(lane, e.ci32(8)), e.ci32(2)); // lanes 8..15, 24..31
   Value groupK = e.mul(klId, e.ci32(c.u / c.kl));
+  Value baseA = e.add(stageOff, e.ci32(planA.tileOffset));
+  Value baseB = e.add(stageOff, e.ci32(planB.tileOffset));
   for (int kk = 0; kk < steps; ++kk) {
-    Value kOff = e.add(groupK, e.ci32(kk * 16));
-    // A: one x4 per m16 tile: matrices (m 0-7, k 0-7), (m 8-15, k 0-7),
-    // (m 0-7, k 8-15), (m 8-15, k 8-15) = fragment registers a0..a3.
+    Value kOff = e.add(groupK, e.ci32(kk * kStep));
+    // A: one x4 per m16 tile: matrices (m 0-7, k 0..h-1), (m 8-15, k 0..h-1),
+    // (m 0-7, k h..2h-1), (m 8-15, k h..2h-1) = fragment registers a0..a3.
     SmallVector<Value> aFrag;
     for (int i = 0; i < tilesM; ++i) {
       Value m = e.add(wmBase, e.ci32(16 * i));
-      Value r, col;
       if (planA.contigIsK) { // rows m, columns k
-        r = e.add(m, l16);
-        col = e.add(kOff, e.mul(hi16, e.ci32(8)));
-      } else { // rows k, columns m: transposed on the way
-        r = e.add(kOff, e.add(l8, e.mul(hi16, e.ci32(8))));
-        col = e.add(m, e.mul(odd8, e.ci32(8)));
+        Value r = e.add(m, l16);
+        Value col = e.add(kOff, e.mul(hi16, e.ci32(h)));
+        aFrag.push_back(ldmatrix(e.add(baseA, swizzle(planA, r, col)), 4,
+                                 /*trans=*/false));
+      } else if (!tf32) { // rows k, columns m: transposed on the way
+        Value r = e.add(kOff, e.add(l8, e.mul(hi16, e.ci32(8))));
+        Value col = e.add(m, e.mul(odd8, e.ci32(8)));
+        aFrag.push_back(ldmatrix(e.add(baseA, swizzle(planA, r, col)), 4,
+                                 /*trans=*/true));
+      } else {
+        // TF32 stored K x M: no 32-bit ldmatrix.trans; a0..a3 are
+        // (m g, k q), (g+8, q), (g, q+4), (g+8, q+4).
+        SmallVector<Value> offs;
+        for (int j = 0; j < 4; ++j)
+          offs.push_back(e.add(
+              baseA, swizzle(planA, e.add(kOff, e.add(q, e.ci32(4 * (j / 2)))),
+                             e.add(m, e.add(g, e.ci32(8 * (j % 2)))))));
+        aFrag.push_back(loadFragment(offs));
       }
-      Value off = e.add(e.add(stageOff, e.ci32(planA.tileOffset)),
-                        swizzle(planA, r, col));
-      aFrag.push_back(ldmatrix(off, 4, !planA.contigIsK));
+      if (tf32)
+        aFrag.back() = roundToTF32(aFrag.back());
     }
-    // B: one x4 per pair of n8 tiles: matrices (k 0-7, n 0-7),
-    // (k 8-15, n 0-7), (k 0-7, n 8-15), (k 8-15, n 8-15) = b0, b1 of the
-    // first tile, then of the second; an x2 for a last unpaired tile.
+    // B: one x4 per pair of n8 tiles: matrices (k 0..h-1, n 0-7),
+    // (k h..2h-1, n 0-7), (k 0..h-1, n 8-15), (k h..2h-1, n 8-15) = b0, b1
+    // of the first tile, then of the second; an x2 for a last unpaired
+    // tile.
     SmallVector<Value> bFrag;
     for (int p = 0; p < (tilesN + 1) / 2; ++p) {
       int numTiles = 2 * p + 1 < tilesN ? 4 : 2;
       Value n = e.add(wnBase, e.ci32(16 * p));
-      Value r, col;
       if (planB.contigIsK) { // rows n, columns k
-        r = e.add(n, e.add(l8, e.mul(hi16, e.ci32(8))));
-        col = e.add(kOff, e.mul(odd8, e.ci32(8)));
-      } else { // rows k, columns n: transposed on the way
-        r = e.add(kOff, e.add(l8, e.mul(odd8, e.ci32(8))));
-        col = e.add(n, e.mul(hi16, e.ci32(8)));
+        Value r = e.add(n, e.add(l8, e.mul(hi16, e.ci32(8))));
+        Value col = e.add(kOff, e.mul(odd8, e.ci32(h)));
+        bFrag.push_back(ldmatrix(e.add(baseB, swizzle(planB, r, col)), numTiles,
+                                 /*trans=*/false));
+      } else if (!tf32) { // rows k, columns n: transposed on the way
+        Value r = e.add(kOff, e.add(l8, e.mul(odd8, e.ci32(8))));
+        Value col = e.add(n, e.mul(hi16, e.ci32(8)));
+        bFrag.push_back(ldmatrix(e.add(baseB, swizzle(planB, r, col)), numTiles,
+                                 /*trans=*/true));
+      } else {
+        // TF32 stored K x N: b0, b1 of each n8 tile are (k q, n g) and
+        // (k q+4, n g).
+        SmallVector<Value> offs;
+        for (int j = 0; j < numTiles; ++j)
+          offs.push_back(e.add(
+              baseB, swizzle(planB, e.add(kOff, e.add(q, e.ci32(4 * (j % 2)))),
+                             e.add(n, e.add(g, e.ci32(8 * (j / 2)))))));
+        bFrag.push_back(loadFragment(offs));
       }
-      Value off = e.add(e.add(stageOff, e.ci32(planB.tileOffset)),
-                        swizzle(planB, r, col));
-      bFrag.push_back(ldmatrix(off, numTiles, !planB.contigIsK));
+      if (tf32)
+        bFrag.back() = roundToTF32(bFrag.back());
     }
     for (int i = 0; i < tilesM; ++i)
       for (int j = 0; j < tilesN; ++j) {

@@ -73,6 +73,7 @@ void mlir::isaac::buildIsaacPipeline(OpPassManager &pm,
   select.topk = opts.topk;
   select.modelDir = opts.modelDir;
   select.cache = opts.cache;
+  select.tf32 = opts.tf32;
   // GEMMs isaac does not take are reported (and refused under strict) once,
   // by isaac-offload, with the reason.
   select.remarkSkipped = false;

@@ -52,6 +52,7 @@ namespace {
   ::isaac::GemmTypes t;
   t.ab = s.dtype;
   t.c = s.cType;
+  t.tf32 = s.tf32;
   return t;
 }
 
@@ -98,6 +99,7 @@ LogicalResult loadCache(StringRef path, const ::isaac::ChipLimits &chip,
     }
     s.dtype = types->ab;
     s.cType = types->c;
+    s.tf32 = types->tf32;
     s.layout.transA = tok[2][0] == 't';
     s.layout.transB = tok[2][1] == 't';
     std::string perr;
@@ -110,6 +112,16 @@ LogicalResult loadCache(StringRef path, const ::isaac::ChipLimits &chip,
     ::isaac::GemmConfig c = *parsed;
     if (tok[0] != chip.chip)
       continue;
+    // f32 is exact (simt) unless the entry's types are tf32 (mma).
+    bool mma = s.tf32 || ::isaac::mmaInstruction(s.dtype).has_value();
+    if (s.dtype == ::isaac::DType::F32 && !s.tf32)
+      mma = false;
+    if ((c.family == ::isaac::GemmFamily::Mma) != mma) {
+      err = where + "a configuration of the " +
+            ::isaac::gemmFamilyName(c.family) + " family for " +
+            tok[1].str() + " GEMMs (mma: f16, bf16 and tf32; simt: f32, f64)";
+      return failure();
+    }
     auto v = ::isaac::checkGemmLegality(c, s.dtype, chip);
     if (!v.empty()) {
       err = where + "#isaac.gemm<" + c.str() + "> is illegal for " +
@@ -150,16 +162,18 @@ struct SelectConfigPass
     bool mma = false;
   };
 
-  Ranker &getRanker(::isaac::DType dtype, const ::isaac::ChipLimits &limits,
-                    Operation *op) {
-    Ranker &r = rankers[static_cast<int>(dtype)];
+  Ranker &getRanker(::isaac::DType dtype, bool tf32,
+                    const ::isaac::ChipLimits &limits, Operation *op) {
+    Ranker &r = rankers[tf32 ? -1 : static_cast<int>(dtype)];
     if (r.resolved)
       return r;
     r.resolved = true;
     r.cost = heuristicCost(limits);
-    // 16-bit operands have the mma family's space, which no trained model
-    // covers yet: the analytic model ranks it (its tensor-core rates).
-    if (::isaac::mmaInstruction(dtype)) {
+    // 16-bit operands, and f32 opted in to TF32, have the mma family's
+    // space, which no trained model covers yet: the analytic model ranks it
+    // (its tensor-core rates).
+    if (tf32 || dtype == ::isaac::DType::F16 ||
+        dtype == ::isaac::DType::BF16) {
       r.mma = true;
       return r;
     }
@@ -257,7 +271,11 @@ struct SelectConfigPass
         }
         return;
       }
-      const ::isaac::GemmShape &shape = match->shape;
+      // f32 multiplies in TF32 only where opted in (the tf32 option, or
+      // the op's isaac.tf32).
+      ::isaac::GemmShape shape = match->shape;
+      shape.tf32 = shape.dtype == ::isaac::DType::F32 &&
+                   (tf32 || op->hasAttr(IsaacDialect::getTF32AttrName()));
       auto hit = cached.find(cacheKey(shape));
       bool fromCache = hit != cached.end();
 
@@ -265,7 +283,7 @@ struct SelectConfigPass
       Ranker *ranker = nullptr;
       bool outsideSupport = false;
       if (!fromCache || topk > 1) {
-        ranker = &getRanker(shape.dtype, *limits, op);
+        ranker = &getRanker(shape.dtype, shape.tf32, *limits, op);
         if (ranker->failed) {
           anyFailed = true;
           return;
@@ -298,6 +316,10 @@ struct SelectConfigPass
       MLIRContext *ctx = op->getContext();
       op->setAttr(IsaacDialect::getConfigAttrName(),
                   GemmConfigAttr::get(ctx, best.front().config));
+      // The lowering compiles an mma configuration on f32 only for an op
+      // that opted in to TF32.
+      if (shape.tf32)
+        op->setAttr(IsaacDialect::getTF32AttrName(), UnitAttr::get(ctx));
       if (topk > 1) {
         SmallVector<Attribute> cands;
         for (const ::isaac::Ranked &r : best)
@@ -325,8 +347,12 @@ struct SelectConfigPass
                          << ")";
       else if (ranker->mma)
         op->emitRemark()
-            << "isaac: mma configuration chosen by the analytic model ("
-            << static_cast<int>(::isaac::mmaSyncTflops(*limits) + 0.5)
+            << "isaac: mma configuration"
+            << (shape.tf32 ? " (f32 multiplied in TF32, opted in)" : "")
+            << " chosen by the analytic model ("
+            << static_cast<int>(::isaac::mmaSyncTflops(*limits) /
+                                    (shape.tf32 ? 2 : 1) +
+                                0.5)
             << " TFLOP/s tensor-core rate for " << chip
             << "); trained models rank only the simt family (f32, f64)";
       else

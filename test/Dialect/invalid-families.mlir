@@ -74,11 +74,12 @@ func.func @simt_vec8(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64
 
 // -----
 
-// The mma family multiplies 16-bit operands (lib/Model/MmaLegality.cpp;
-// test/Dialect/invalid-mma.mlir has each of its rules).
-func.func @mma(%A: memref<128x64xf32>, %B: memref<64x128xf32>, %C: memref<128x128xf32>) {
-  // expected-error @below {{illegal isaac.config for f32 on sm_90 (rule mma-type): the mma family has no instruction for f32 operands (f16, bf16)}}
-  linalg.matmul ins(%A, %B : memref<128x64xf32>, memref<64x128xf32>) outs(%C : memref<128x128xf32>)
-    {isaac.config = #isaac.gemm<family = mma, ml = 128, nl = 128, wm = 64, wn = 32, u = 32, kl = 1, kg = 1, vec = 4, stages = 4>}
+// The mma family multiplies 16-bit operands and f32 as TF32
+// (lib/Model/MmaLegality.cpp; test/Dialect/invalid-mma.mlir has each of
+// its rules).
+func.func @mma(%A: memref<128x64xf64>, %B: memref<64x128xf64>, %C: memref<128x128xf64>) {
+  // expected-error @below {{illegal isaac.config for f64 on sm_90 (rule mma-type): the mma family has no instruction for f64 operands (f16, bf16; f32 as TF32)}}
+  linalg.matmul ins(%A, %B : memref<128x64xf64>, memref<64x128xf64>) outs(%C : memref<128x128xf64>)
+    {isaac.config = #isaac.gemm<family = mma, ml = 128, nl = 128, wm = 64, wn = 32, u = 32, kl = 1, kg = 1, vec = 2, stages = 4>}
   return
 }

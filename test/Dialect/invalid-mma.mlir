@@ -4,10 +4,11 @@
 // the verifier of isaac.config against the operation's operand type on
 // the default chip (sm_90).
 
-// mma-type: f32 operands have no mma instruction (tf32 is not compiled)
-func.func @r0(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf32>) {
-  // expected-error @below {{illegal isaac.config for f32 on sm_90 (rule mma-type): the mma family has no instruction for f32 operands (f16, bf16)}}
-  linalg.matmul ins(%A, %B : memref<64x64xf32>, memref<64x64xf32>) outs(%C : memref<64x64xf32>) {isaac.config = #isaac.gemm<family = mma, ml = 64, nl = 64, wm = 32, wn = 32, u = 32, kl = 1, kg = 1, vec = 4, stages = 3>}
+// mma-type: f64 operands have no mma instruction here (f32 multiplies in
+// TF32)
+func.func @r0(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x64xf64>) {
+  // expected-error @below {{illegal isaac.config for f64 on sm_90 (rule mma-type): the mma family has no instruction for f64 operands (f16, bf16; f32 as TF32)}}
+  linalg.matmul ins(%A, %B : memref<64x64xf64>, memref<64x64xf64>) outs(%C : memref<64x64xf64>) {isaac.config = #isaac.gemm<family = mma, ml = 64, nl = 64, wm = 32, wn = 32, u = 32, kl = 1, kg = 1, vec = 2, stages = 3>}
   return
 }
 
@@ -90,5 +91,15 @@ func.func @r8(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x64xf32
 func.func @r9(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x64xf32>) {
   // expected-error @below {{illegal isaac.config for f16 on sm_90 (rule simt-type): the simt family computes on f32 and f64 operands, not f16 (use family = mma)}}
   linalg.matmul ins(%A, %B : memref<64x64xf16>, memref<64x64xf16>) outs(%C : memref<64x64xf32>) {isaac.config = #isaac.gemm<ml = 64, nl = 64, ms = 8, ns = 8, u = 8, ks = 1, kl = 1, kg = 1, vec = 4>}
+  return
+}
+
+// -----
+
+// isaac.tf32 is a unit attribute of GEMMs.
+func.func @bad_attr(%A: memref<64x64xf32>) {
+  %cst = arith.constant 0.0 : f32
+  // expected-error @below {{'isaac.tf32' is only valid on linalg.matmul, linalg.batch_matmul and isaac.gemm}}
+  linalg.fill {isaac.tf32} ins(%cst : f32) outs(%A : memref<64x64xf32>)
   return
 }

@@ -107,8 +107,11 @@ static void runMmaLegality() {
   base.stages = 4;
   expectRule(base, DType::F16, "");
   expectRule(base, DType::BF16, "");
-  expectRule(base, DType::F32, "mma-type");
-  expectRule(base, DType::F64, "mma-type");
+  expectRule(base, DType::F32, "vector-width"); // TF32: 4 x 8 = 32 bytes
+  GemmConfig tf32 = base;
+  tf32.vec = 4;
+  expectRule(tf32, DType::F32, "");
+  expectRule(tf32, DType::F64, "mma-type");
   GemmConfig c = base;
   c.wm = 8;
   expectRule(c, DType::F16, "warp-tile");
@@ -354,9 +357,9 @@ static int runRandom(unsigned seed, int n, DType t, const char *chip) {
     std::fprintf(stderr, "unknown chip %s\n", chip);
     return 1;
   }
-  // 16-bit operands: the mma family's space.
-  const auto &space = legalConfigs(
-      t, *limits, mmaInstruction(t) ? GemmFamily::Mma : GemmFamily::Simt);
+  // The default family of the type: mma for 16-bit operands, simt for
+  // f32 (exact) and f64.
+  const auto &space = legalConfigs(t, *limits);
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<size_t> pick(0, space.size() - 1);
   for (int i = 0; i < n; ++i)
@@ -1243,9 +1246,10 @@ static int runSchemaCheck() {
              getSharedLayout(base, DType::F32).bytes,
          "simt shared memory is getSharedLayout's");
   expect(!legalConfigs(DType::F16, chip, GemmFamily::Mma).empty() &&
-             legalConfigs(DType::F32, chip, GemmFamily::Mma).empty() &&
+             !legalConfigs(DType::F32, chip, GemmFamily::Mma).empty() &&
+             legalConfigs(DType::F64, chip, GemmFamily::Mma).empty() &&
              legalConfigs(DType::F16, chip, GemmFamily::Simt).empty(),
-         "f16 has an mma space, f32 none (tf32 is opt-in), simt no f16 one");
+         "f16 and f32 (TF32) have an mma space, f64 none; simt no f16 one");
 
   std::printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;

@@ -1,16 +1,16 @@
 // REQUIRES: ptxas
 // The mma family's PTX: every layout, f16 and bf16, C of the operands'
-// type and f32, KG > 1 and a fused epilogue, through the whole pipeline for
+// type and f32, KG > 1, a fused epilogue and TF32, through the whole pipeline for
 // sm_80, sm_90 and sm_90a, assembled by ptxas for each.
 // RUN: rm -rf %t && isaac-opt %s --isaac-pipeline="chip=sm_90 ptx-dir=%t/sm_90" -o /dev/null
 // RUN: isaac-opt %s --isaac-pipeline="chip=sm_80 ptx-dir=%t/sm_80" -o /dev/null
 // RUN: isaac-opt %s --isaac-pipeline="chip=sm_90a ptx-dir=%t/sm_90a" -o /dev/null
-// RUN: %python %isaac_src/test/PTX/Inputs/ptxas_all.py %ptxas sm_80 %t/sm_80 9 | FileCheck %s --check-prefix=ASM80
-// RUN: %python %isaac_src/test/PTX/Inputs/ptxas_all.py %ptxas sm_90 %t/sm_90 9 | FileCheck %s --check-prefix=ASM90
-// RUN: %python %isaac_src/test/PTX/Inputs/ptxas_all.py %ptxas sm_90a %t/sm_90a 9 | FileCheck %s --check-prefix=ASM90A
-// ASM80: ptxas sm_80: 9 kernels, 0 failed
-// ASM90: ptxas sm_90: 9 kernels, 0 failed
-// ASM90A: ptxas sm_90a: 9 kernels, 0 failed
+// RUN: %python %isaac_src/test/PTX/Inputs/ptxas_all.py %ptxas sm_80 %t/sm_80 11 | FileCheck %s --check-prefix=ASM80
+// RUN: %python %isaac_src/test/PTX/Inputs/ptxas_all.py %ptxas sm_90 %t/sm_90 11 | FileCheck %s --check-prefix=ASM90
+// RUN: %python %isaac_src/test/PTX/Inputs/ptxas_all.py %ptxas sm_90a %t/sm_90a 11 | FileCheck %s --check-prefix=ASM90A
+// ASM80: ptxas sm_80: 11 kernels, 0 failed
+// ASM90: ptxas sm_90: 11 kernels, 0 failed
+// ASM90A: ptxas sm_90a: 11 kernels, 0 failed
 //
 // The large tile keeps its 128 f32 accumulators and fragments in registers.
 // RUN: %ptxas -arch=sm_90 -v %t/sm_90/isaac_gemm_f16f32_nn_mma_ml128_nl128_wm64_wn64_u32_kl1_kg1_v8_st4.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=REGS
@@ -33,6 +33,14 @@
 // RUN: FileCheck %s --check-prefix=BF16 --input-file=%t/sm_80/isaac_gemm_bf16_tt_mma_ml64_nl64_wm32_wn32_u64_kl1_kg1_v8_st3.ptx
 // BF16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // BF16: cvt.rn.bf16.f32
+//
+// The TF32 kernel uses m16n8k8 on operands rounded to TF32 (layout tt: A's fragments by
+// 32-bit shared loads, B's by ldmatrix).
+// RUN: FileCheck %s --check-prefix=TF32 --input-file=%t/sm_80/isaac_gemm_tf32_tt_mma_ml64_nl64_wm32_wn32_u32_kl1_kg1_v4_st3.ptx
+// TF32-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// TF32-DAG: ld.shared.b32
+// TF32-DAG: cvt.rna.tf32.f32
+// TF32-DAG: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 //
 // Every kernel of the file: the four layouts' ldmatrix forms, 64 mma.sync
 // per stage of the large tile (4 x 8 tiles x 2 k-steps).
@@ -98,4 +106,15 @@ func.func @selected(%x: tensor<2560x2560xf16>, %w: tensor<2560x16xf16>, %c: tens
   %r = linalg.matmul ins(%x, %w : tensor<2560x2560xf16>, tensor<2560x16xf16>) outs(%c : tensor<2560x16xf16>) -> tensor<2560x16xf16>
   %r2 = linalg.batch_matmul ins(%a, %bb : tensor<4x96x80xbf16>, tensor<4x80x48xbf16>) outs(%cb : tensor<4x96x48xf32>) -> tensor<4x96x48xf32>
   return %r, %r2 : tensor<2560x16xf16>, tensor<4x96x48xf32>
+}
+
+// f32 GEMMs opted in to TF32.
+func.func @tf32(%A: memref<257x130xf32>, %At: memref<130x257xf32>,
+                %B: memref<130x129xf32>, %Bt: memref<129x130xf32>,
+                %C: memref<257x129xf32>) {
+  linalg.matmul indexing_maps = [#t_a, #t_b, #c] ins(%At, %Bt : memref<130x257xf32>, memref<129x130xf32>) outs(%C : memref<257x129xf32>)
+    {isaac.tf32, isaac.config = #isaac.gemm<family = mma, ml = 64, nl = 64, wm = 32, wn = 32, u = 32, kl = 1, kg = 1, vec = 4, stages = 3>}
+  linalg.matmul indexing_maps = [#nn_a, #nn_b, #c] ins(%A, %B : memref<257x130xf32>, memref<130x129xf32>) outs(%C : memref<257x129xf32>)
+    {isaac.tf32, isaac.config = #isaac.gemm<family = mma, ml = 32, nl = 64, wm = 32, wn = 32, u = 16, kl = 2, kg = 4, vec = 2, stages = 4>}
+  return
 }

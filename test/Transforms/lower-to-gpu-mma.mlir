@@ -112,11 +112,57 @@ func.func @tt_splitk(%A: memref<2048x64xf16>, %B: memref<64x2048xf16>, %C: memre
 
 // -----
 
-// A configuration of the mma family on f32 operands is refused by the
-// verifier (rule mma-type); the lowering reports it too.
-func.func @refused(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf32>) {
-  // expected-error @below {{illegal isaac.config for f32 on sm_90 (rule mma-type)}}
+// TF32 (f32 operands on the mma family, opted in by isaac.tf32), layout
+// tn: A stored K x M and B stored K x N have no 32-bit ldmatrix.trans, so
+// their fragments are loaded element by element; every fragment element is
+// rounded to TF32 (rna); m16n8k8, 16 k per stage in two k-steps.
+// CHECK-LABEL: func.func @tf32_tn
+// CHECK: gpu.module @[[K:isaac_gemm_tf32_tn_mma_ml32_nl32_wm16_wn16_u16_kl1_kg1_v4_st3]]
+// CHECK: memref.view %{{.*}} to memref<{{[0-9]+}}xf32, #gpu.address_space<workgroup>>
+// CHECK-NOT: nvgpu.ldmatrix
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// CHECK: nvvm.convert.float.to.tf32 %{{.*}} {rnd = #nvvm.fp_rnd_mode<rna>}
+// CHECK: nvgpu.mma.sync(%{{.*}}, %{{.*}}, %{{.*}}) {mmaShape = [16, 8, 8], tf32Enabled} : (vector<4x1xf32>, vector<2x1xf32>, vector<2x2xf32>) -> vector<2x2xf32>
+func.func @tf32_tn(%A: memref<40x33xf32>, %B: memref<40x9xf32>, %C: memref<33x9xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%A, %B : memref<40x33xf32>, memref<40x9xf32>) outs(%C : memref<33x9xf32>)
+    {isaac.tf32, isaac.config = #isaac.gemm<family = mma, ml = 32, nl = 32, wm = 16, wn = 16, u = 16, kl = 1, kg = 1, vec = 4, stages = 3>}
+  return
+}
+
+// -----
+
+// TF32, layout nt: both operands K-contiguous, their fragments through
+// ldmatrix (a 32-bit element per b16 pair).
+// CHECK-LABEL: func.func @tf32_nt
+// CHECK: gpu.module @isaac_gemm_tf32_nt_mma_
+// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false} : memref<{{[0-9]+}}xf32, #gpu.address_space<workgroup>> -> vector<4x1xf32>
+// CHECK: nvvm.convert.float.to.tf32
+// CHECK: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 8], tf32Enabled}
+func.func @tf32_nt(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%A, %B : memref<64x64xf32>, memref<64x64xf32>) outs(%C : memref<64x64xf32>)
+    {isaac.tf32, isaac.config = #isaac.gemm<family = mma, ml = 64, nl = 64, wm = 32, wn = 32, u = 32, kl = 1, kg = 1, vec = 4, stages = 3>}
+  return
+}
+
+// -----
+
+// f32 is exact unless the GEMM opted in to TF32: an mma configuration on
+// f32 without isaac.tf32 is refused.
+func.func @tf32_not_opted_in(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf32>) {
+  // expected-error @below {{isaac: an mma configuration on f32 operands multiplies in TF32; opt in with the isaac.tf32 attribute (or isaac-select-config's tf32 option)}}
   linalg.matmul ins(%A, %B : memref<64x64xf32>, memref<64x64xf32>) outs(%C : memref<64x64xf32>)
     {isaac.config = #isaac.gemm<family = mma, ml = 64, nl = 64, wm = 32, wn = 32, u = 32, kl = 1, kg = 1, vec = 4, stages = 3>}
+  return
+}
+
+// -----
+
+// The mma family has no f64 instruction here: the verifier refuses it.
+func.func @refused(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x64xf64>) {
+  // expected-error @below {{illegal isaac.config for f64 on sm_90 (rule mma-type)}}
+  linalg.matmul ins(%A, %B : memref<64x64xf64>, memref<64x64xf64>) outs(%C : memref<64x64xf64>)
+    {isaac.config = #isaac.gemm<family = mma, ml = 64, nl = 64, wm = 32, wn = 32, u = 32, kl = 1, kg = 1, vec = 2, stages = 3>}
   return
 }

@@ -33,6 +33,11 @@ def Isaac_Dialect : Dialect {
     static constexpr llvm::StringLiteral getCandidatesAttrName() {
       return llvm::StringLiteral("isaac.candidates");
     }
+    /// Name of the unit attribute by which a GEMM on f32 opts in to TF32
+    /// tensor cores (the mma family); without it f32 is exact IEEE f32.
+    static constexpr llvm::StringLiteral getTF32AttrName() {
+      return llvm::StringLiteral("isaac.tf32");
+    }
     void registerAttributes();
   }];
 }

@@ -272,6 +272,9 @@ struct GemmShape {
   DType dtype = DType::F32; ///< A and B
   DType cType = DType::F32; ///< C (set it with dtype: same unless stated)
   GemmLayout layout;
+  /// f32 operands may multiply in TF32 (opted in): the search ranks the
+  /// mma family's space (TF32 tensor cores) instead of simt's.
+  bool tf32 = false;
 };
 
 } // namespace isaac

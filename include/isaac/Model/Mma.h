@@ -25,7 +25,9 @@ struct MmaInstr {
 };
 
 /// The instruction the mma family uses for operands of type `ab`:
-/// m16n8k16 for f16 and bf16 (f32 accumulation). None for other types.
+/// m16n8k16 for f16 and bf16, m16n8k8 for f32 (multiplied in TF32: the
+/// mma family on f32 operands is TF32, which GEMMs opt in to), f32
+/// accumulation. None for other types.
 std::optional<MmaInstr> mmaInstruction(DType ab);
 
 /// Warps of one KL group along M and N (GemmConfig::threads() is 32 times

@@ -21,12 +21,15 @@ namespace isaac {
 
 /// Every legal configuration of `family` for (dtype, chip), in a fixed
 /// order: for simt nested loops over ml, ms, nl, ns, kl, u, ks, vec, kg
-/// (outermost first); for mma forEachLegalMmaConfig's order
-/// (isaac/Model/Mma.h); for other families the box of the family
-/// (familyParamValues), the last parameter of GemmParams.def fastest.
+/// (outermost first); for mma the order of forEachLegalMmaConfig
+/// (isaac/Model/Mma.h).
 const std::vector<GemmConfig> &
-legalConfigs(DType dtype, const ChipLimits &chip,
-             GemmFamily family = GemmFamily::Simt);
+legalConfigs(DType dtype, const ChipLimits &chip, GemmFamily family);
+/// The space of the family that compiles `dtype` by default: mma for the
+/// operands tensor cores multiply (f16, bf16), simt for f32 (exact; TF32
+/// is opt-in: the mma space of f32) and f64.
+const std::vector<GemmConfig> &legalConfigs(DType dtype,
+                                            const ChipLimits &chip);
 
 /// Calls `visit` for every legal simt configuration of (dtype, chip) whose
 /// nine parameters take values of `allowed` (per parameter in the order of

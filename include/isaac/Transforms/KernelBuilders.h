@@ -30,6 +30,8 @@ struct GemmKernelSpec {
   /// epilogue's output type): f32 or f64 as A and B for simt; f16, bf16 or
   /// f32 for 16-bit A and B (mma).
   ::isaac::DType cType = ::isaac::DType::F32;
+  /// f32 operands multiplied in TF32 (an mma configuration on f32).
+  bool tf32 = false;
   ::isaac::GemmLayout layout;
   /// A fused epilogue (docs/abi.md, "Fused epilogues"); none for a plain
   /// C = alpha*op(A)*op(B) + beta*C kernel.

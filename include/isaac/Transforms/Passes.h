@@ -46,6 +46,11 @@ struct IsaacPipelineOptions : public PassPipelineOptions<IsaacPipelineOptions> {
   Option<std::string> cache{
       *this, "cache", llvm::cl::desc("Tuning cache file (docs/tuning.md)"),
       llvm::cl::init("")};
+  Option<bool> tf32{
+      *this, "tf32",
+      llvm::cl::desc("Let every f32 GEMM multiply in TF32 on tensor cores "
+                     "(default: exact IEEE f32; per operation: isaac.tf32)"),
+      llvm::cl::init(false)};
   Option<unsigned> topk{*this, "topk",
                         llvm::cl::desc("Record the N best configurations"),
                         llvm::cl::init(1)};

@@ -73,6 +73,10 @@ def IsaacSelectConfig : Pass<"isaac-select-config", "ModuleOp"> {
            "only)">,
     Option<"cache", "cache", "std::string", /*default=*/"\"\"",
            "Tuning cache file whose entries win over the search">,
+    Option<"tf32", "tf32", "bool", /*default=*/"false",
+           "Let every f32 GEMM multiply in TF32 on tensor cores (the mma "
+           "family); per operation: the isaac.tf32 unit attribute. Without "
+           "either, f32 GEMMs are exact IEEE f32 (the simt family)">,
   ];
   let dependentDialects = ["::mlir::isaac::IsaacDialect"];
 }
