@@ -25,9 +25,11 @@
 // `vec`-wide copies is staged with predicated scalar loads instead.
 //
 // Which MLIR operations are used, and why (docs/architecture.md):
-//   - nvgpu.ldmatrix reads fragments from a memref view of the dynamic
+//   - nvvm.ldmatrix reads fragments through a pointer into the dynamic
 //     shared memory (a memref.global declaration: an `.extern .shared`
-//     array);
+//     array), its address split into the lane's loop-invariant slot and
+//     the stage, so the main loop adds one offset per ldmatrix
+//     (nvgpu.ldmatrix's single memref index costs three);
 //   - nvgpu.mma.sync multiplies f16; bf16 uses nvvm.mma.sync, because
 //     LLVM 22's nvgpu-to-nvvm conversion cannot type bf16 operands;
 //   - the copies are nvvm.cp.async.shared.global (with its source-size
@@ -122,9 +124,8 @@ private:
   Value M, N, K, lda, ldb, ldc;
   Value aBase, bBase, cBase;
   Value m0, n0, kStart, kEnd;
-  Value full;     ///< the block's tile lies inside C
-  Value smemView; ///< memref<bytes/esz x abTy, 3>
-  Value smemPtr;  ///< !llvm.ptr<3> to the same buffer
+  Value full;    ///< the block's tile lies inside C
+  Value smemPtr; ///< !llvm.ptr<3> to the dynamic shared memory
   Value alignedA, alignedB;
 
   /// Per-thread, loop-invariant facts of one copy (one round).
@@ -150,7 +151,9 @@ private:
   void emitScalarCopies(const OperandPlan &p, ArrayRef<Copy> copies,
                         Value xBase, Value ld, Value limit, Value kBase,
                         Value stageOff);
-  Value ldmatrix(Value offset, int numTiles, bool trans);
+  /// ldmatrix of `numTiles` 8x8 matrices at element `offset` (the lane's
+  /// row in its tile, loop-invariant) of the stage at `stageOff`.
+  Value ldmatrix(Value offset, Value stageOff, int numTiles, bool trans);
   /// A fragment of one element per register (TF32) from the given element
   /// offsets, one per register: vector<offsets x 1>.
   Value loadFragment(ArrayRef<Value> offsets);
@@ -251,11 +254,19 @@ void MmaBuilder::emitCopies(const OperandPlan &p, ArrayRef<Copy> copies,
   for (const Copy &cp : copies) {
     ifThen(b, loc, cp.active, [&] {
       Value k = e.add(kBase, cp.kOff);
-      Value off = p.contigIsK
-                      ? e.add(e.mul(e.ext64(cp.mn), e.ext64(ld)), e.ext64(k))
-                      : e.add(e.mul(e.ext64(k), e.ext64(ld)), e.ext64(cp.mn));
-      Value src = e.gep(xBase, off, abTy);
-      Value dst = e.gep(smemPtr, e.add(stageOff, cp.smemOff), abTy);
+      // The copy's address as a loop-invariant part (its row and column in
+      // the tile) plus the tile's (kBase's) part, and its shared-memory
+      // address as its slot plus the stage's offset: nested so that LLVM
+      // hoists the invariant halves out of the main loop and each copy
+      // costs one 64-bit add per tile (no i32 -> i64 widening of a sum).
+      Value inv =
+          p.contigIsK
+              ? e.add(e.mul(e.ext64(cp.mn), e.ext64(ld)), e.ext64(cp.kOff))
+              : e.add(e.mul(e.ext64(cp.kOff), e.ext64(ld)), e.ext64(cp.mn));
+      Value tileOff =
+          p.contigIsK ? e.ext64(kBase) : e.mul(e.ext64(kBase), e.ext64(ld));
+      Value src = e.gep(e.gep(xBase, inv, abTy), tileOff, abTy);
+      Value dst = e.gep(e.gep(smemPtr, cp.smemOff, abTy), stageOff, abTy);
       Value srcSize;
       if (exact) {
         // Elements of the copy inside the operand: the rest is zero-filled.
@@ -333,13 +344,35 @@ void MmaBuilder::issueTile(Value t, Value stageOff, Value nFull) {
                stageOff);
 }
 
-Value MmaBuilder::ldmatrix(Value offset, int numTiles, bool trans) {
+Value MmaBuilder::ldmatrix(Value offset, Value stageOff, int numTiles,
+                           bool trans) {
   OpBuilder &b = e.b;
-  Value idx = arith::IndexCastUIOp::create(b, e.loc, b.getIndexType(), offset);
+  Location loc = e.loc;
+  // The address as the lane's loop-invariant slot plus the stage: LLVM
+  // hoists the first out of the main loop, and each ldmatrix costs one add
+  // per stage (nvgpu.ldmatrix's memref index would widen the sum of both,
+  // three instructions per ldmatrix in the loop).
+  Value ptr = e.gep(e.gep(smemPtr, offset, abTy), stageOff, abTy);
+  Type resTy = e.i32;
+  if (numTiles > 1)
+    resTy = LLVM::LLVMStructType::getLiteral(
+        b.getContext(), SmallVector<Type>(numTiles, e.i32));
+  Value res = NVVM::LdMatrixOp::create(
+      b, loc, resTy, ptr, numTiles,
+      trans ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+      NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
+      NVVM::LdStMatrixEltType::B16);
   // One 32-bit register per matrix: two 16-bit elements or one TF32.
+  auto rowTy = VectorType::get({4 / esz}, abTy);
   auto type = VectorType::get({numTiles, 4 / esz}, abTy);
-  return nvgpu::LdMatrixOp::create(b, e.loc, type, smemView, ValueRange{idx},
-                                   trans, numTiles);
+  Value v = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+  for (int i = 0; i < numTiles; ++i) {
+    Value r = numTiles > 1 ? LLVM::ExtractValueOp::create(b, loc, res, i) : res;
+    v = vector::InsertOp::create(
+        b, loc, LLVM::BitcastOp::create(b, loc, rowTy, r).getResult(), v,
+        ArrayRef<int64_t>{i});
+  }
+  return v;
 }
 
 Value MmaBuilder::loadFragment(ArrayRef<Value> offsets) {
@@ -445,6 +478,7 @@ SmallVector<Value> MmaBuilder::computeStage(Value stageOff, ValueRange accIn) {
   Value groupK = e.mul(klId, e.ci32(c.u / c.kl));
   Value baseA = e.add(stageOff, e.ci32(planA.tileOffset));
   Value baseB = e.add(stageOff, e.ci32(planB.tileOffset));
+  Value tileA = e.ci32(planA.tileOffset), tileB = e.ci32(planB.tileOffset);
   for (int kk = 0; kk < steps; ++kk) {
     Value kOff = e.add(groupK, e.ci32(kk * kStep));
     // A: one x4 per m16 tile: matrices (m 0-7, k 0..h-1), (m 8-15, k 0..h-1),
@@ -455,13 +489,13 @@ SmallVector<Value> MmaBuilder::computeStage(Value stageOff, ValueRange accIn) {
       if (planA.contigIsK) { // rows m, columns k
         Value r = e.add(m, l16);
         Value col = e.add(kOff, e.mul(hi16, e.ci32(h)));
-        aFrag.push_back(ldmatrix(e.add(baseA, swizzle(planA, r, col)), 4,
-                                 /*trans=*/false));
+        aFrag.push_back(ldmatrix(e.add(tileA, swizzle(planA, r, col)), stageOff,
+                                 4, /*trans=*/false));
       } else if (!tf32) { // rows k, columns m: transposed on the way
         Value r = e.add(kOff, e.add(l8, e.mul(hi16, e.ci32(8))));
         Value col = e.add(m, e.mul(odd8, e.ci32(8)));
-        aFrag.push_back(ldmatrix(e.add(baseA, swizzle(planA, r, col)), 4,
-                                 /*trans=*/true));
+        aFrag.push_back(ldmatrix(e.add(tileA, swizzle(planA, r, col)), stageOff,
+                                 4, /*trans=*/true));
       } else {
         // TF32 stored K x M: no 32-bit ldmatrix.trans; a0..a3 are
         // (m g, k q), (g+8, q), (g, q+4), (g+8, q+4).
@@ -486,13 +520,13 @@ SmallVector<Value> MmaBuilder::computeStage(Value stageOff, ValueRange accIn) {
       if (planB.contigIsK) { // rows n, columns k
         Value r = e.add(n, e.add(l8, e.mul(hi16, e.ci32(8))));
         Value col = e.add(kOff, e.mul(odd8, e.ci32(h)));
-        bFrag.push_back(ldmatrix(e.add(baseB, swizzle(planB, r, col)), numTiles,
-                                 /*trans=*/false));
+        bFrag.push_back(ldmatrix(e.add(tileB, swizzle(planB, r, col)), stageOff,
+                                 numTiles, /*trans=*/false));
       } else if (!tf32) { // rows k, columns n: transposed on the way
         Value r = e.add(kOff, e.add(l8, e.mul(odd8, e.ci32(8))));
         Value col = e.add(n, e.mul(hi16, e.ci32(8)));
-        bFrag.push_back(ldmatrix(e.add(baseB, swizzle(planB, r, col)), numTiles,
-                                 /*trans=*/true));
+        bFrag.push_back(ldmatrix(e.add(tileB, swizzle(planB, r, col)), stageOff,
+                                 numTiles, /*trans=*/true));
       } else {
         // TF32 stored K x N: b0, b1 of each n8 tile are (k q, n g) and
         // (k q+4, n g).
@@ -722,22 +756,12 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   Value sA = args[arg::sA], sB = args[arg::sB], sC = args[arg::sC];
   Value alpha = args[arg::alpha], beta = args[arg::beta];
 
-  // The dynamic shared memory: a memref for nvgpu.ldmatrix, a pointer for
-  // the copies and stores (the same symbol).
+  // The dynamic shared memory, as a pointer for the copies, ldmatrix and
+  // stores.
   auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   auto declTy =
       MemRefType::get({0}, b.getI8Type(), MemRefLayoutAttrInterface(), wg);
   Value decl = memref::GetGlobalOp::create(b, loc, declTy, smemSymbol);
-  auto bytesTy = MemRefType::get({smem.bytes}, b.getI8Type(),
-                                 MemRefLayoutAttrInterface(), wg);
-  Value bytes = memref::ReinterpretCastOp::create(
-      b, loc, bytesTy, decl, /*offset=*/0, /*sizes=*/{smem.bytes},
-      /*strides=*/{1});
-  auto viewTy = MemRefType::get({smem.bytes / esz}, abTy,
-                                MemRefLayoutAttrInterface(), wg);
-  Value zeroIdx = arith::ConstantIndexOp::create(b, loc, 0);
-  smemView =
-      memref::ViewOp::create(b, loc, viewTy, bytes, zeroIdx, ValueRange{});
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, decl);
   smemPtr = LLVM::IntToPtrOp::create(
       b, loc, e.sptr, Value(arith::IndexCastUIOp::create(b, loc, e.i64, base)));

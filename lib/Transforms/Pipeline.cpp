@@ -120,8 +120,8 @@ void mlir::isaac::buildIsaacPipeline(OpPassManager &pm,
   dev.addPass(createIsaacLegalizeMath());
   dev.addPass(createLowerAffinePass());
   dev.addPass(createSCFToControlFlowPass());
-  // The mma kernels' nvgpu.ldmatrix / nvgpu.mma.sync (MmaKernelBuilder.cpp),
-  // before gpu-to-nvvm lowers the memrefs they read.
+  // The mma kernels' nvgpu.mma.sync (MmaKernelBuilder.cpp), before
+  // gpu-to-nvvm lowers the rest.
   dev.addPass(createConvertNVGPUToNVVMPass());
   dev.addPass(createConvertGpuOpsToNVVMOps());
   dev.addPass(createConvertNVVMToLLVMPass());

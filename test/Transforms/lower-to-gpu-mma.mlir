@@ -8,8 +8,6 @@
 // CHECK: gpu.module @[[K]]
 // CHECK: memref.global "public" @[[K]]_smem : memref<0xi8, #gpu.address_space<workgroup>> {alignment = 128 : i64}
 // CHECK: gpu.func @[[K]](%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1> {llvm.noalias, llvm.readonly}, %{{.*}}: !llvm.ptr<1> {llvm.noalias, llvm.readonly}, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: f32, %{{.*}}: f32) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
-// CHECK: memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [32768], strides: [1]
-// CHECK: memref.view %{{.*}} to memref<16384xf16, #gpu.address_space<workgroup>>
 //
 // The prologue: a loop over stages - 1 = 3 tiles, each its own commit
 // group; full tiles copy 16 bytes unconditionally, the others give the
@@ -28,10 +26,10 @@
 // CHECK-NEXT: gpu.barrier
 // CHECK: nvvm.cp.async.commit.group
 // Both operands are K-contiguous: no transposing ldmatrix.
-// CHECK-NOT: transpose = true
-// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false} : memref<16384xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CHECK-NOT: mma_layout<col>
+// CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK: nvgpu.mma.sync(%{{.*}}, %{{.*}}, %{{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
-// CHECK-NOT: transpose = true
+// CHECK-NOT: mma_layout<col>
 // CHECK: scf.yield
 // CHECK: nvvm.cp.async.wait.group 0
 // KG = 1: no helper kernels.
@@ -53,8 +51,8 @@ func.func @nt_f16(%A: memref<100x130xf16>, %B: memref<70x130xf16>, %C: memref<10
 // CHECK: gpu.module @[[K:isaac_gemm_bf16_nn_mma_ml64_nl32_wm32_wn16_u32_kl2_kg2_v8_st3]]
 // CHECK: gpu.func @[[K]](
 // CHECK: nvvm.cp.async.wait.group 1
-// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false} : memref<{{[0-9]+}}xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
-// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = true} : memref<{{[0-9]+}}xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+// CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK-NOT: nvgpu.mma.sync
 // CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 // The KL = 2 partials meet in shared memory, then the f32 workspace.
@@ -79,8 +77,8 @@ func.func @nn_bf16(%A: memref<64x128xbf16>, %B: memref<128x96xbf16>, %C: memref<
 // CHECK: gpu.module @[[K:isaac_gemm_f16_tn_mma_ml32_nl8_wm16_wn8_u16_kl1_kg1_v4_st2]]
 // CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 8, cache =  ca : !llvm.ptr<3>, !llvm.ptr<1>
 // CHECK: nvvm.cp.async.wait.group 0
-// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = true} : {{.*}} -> vector<4x2xf16>
-// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 2 : i32, transpose = true} : {{.*}} -> vector<2x2xf16>
+// CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 2 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32)>
 // CHECK: nvgpu.mma.sync
 // C of f16: each result rounded once.
 // CHECK: arith.truncf %{{.*}} : f32 to f16
@@ -97,8 +95,8 @@ func.func @tn_f16(%A: memref<40x33xf16>, %B: memref<40x9xf16>, %C: memref<33x9xf
 // C, pre-scaled by isaac_scale_f32, or the workspace and its reducer).
 // CHECK-LABEL: func.func @tt_splitk
 // CHECK: gpu.module @[[K:isaac_gemm_f16f32_tt_mma_ml64_nl64_wm32_wn32_u64_kl1_kg4_v8_st5]]
-// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = true}
-// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false}
+// CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK: "@$2 st.global.f32 [$0], $1;"
 // CHECK: "@$2 red.global.add.f32 [$0], $1;"
 // CHECK: gpu.func @isaac_scale_f32(
@@ -118,8 +116,7 @@ func.func @tt_splitk(%A: memref<2048x64xf16>, %B: memref<64x2048xf16>, %C: memre
 // rounded to TF32 (rna); m16n8k8, 16 k per stage in two k-steps.
 // CHECK-LABEL: func.func @tf32_tn
 // CHECK: gpu.module @[[K:isaac_gemm_tf32_tn_mma_ml32_nl32_wm16_wn16_u16_kl1_kg1_v4_st3]]
-// CHECK: memref.view %{{.*}} to memref<{{[0-9]+}}xf32, #gpu.address_space<workgroup>>
-// CHECK-NOT: nvgpu.ldmatrix
+// CHECK-NOT: nvvm.ldmatrix
 // CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
 // CHECK: nvvm.convert.float.to.tf32 %{{.*}} {rnd = #nvvm.fp_rnd_mode<rna>}
 // CHECK: nvgpu.mma.sync(%{{.*}}, %{{.*}}, %{{.*}}) {mmaShape = [16, 8, 8], tf32Enabled} : (vector<4x1xf32>, vector<2x1xf32>, vector<2x2xf32>) -> vector<2x2xf32>
@@ -136,7 +133,7 @@ func.func @tf32_tn(%A: memref<40x33xf32>, %B: memref<40x9xf32>, %C: memref<33x9x
 // ldmatrix (a 32-bit element per b16 pair).
 // CHECK-LABEL: func.func @tf32_nt
 // CHECK: gpu.module @isaac_gemm_tf32_nt_mma_
-// CHECK: nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false} : memref<{{[0-9]+}}xf32, #gpu.address_space<workgroup>> -> vector<4x1xf32>
+// CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK: nvvm.convert.float.to.tf32
 // CHECK: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 8], tf32Enabled}
 func.func @tf32_nt(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf32>) {
