@@ -51,11 +51,12 @@ const char *const kUsage =
     "  isaac-tune acceptance [--seed S] [--chip C] [--alpha A] [--warmup W]\n"
     "                        [--uniform-proposals N] "
     "[--categorical-proposals N]\n"
-    "                        [--box full|paper]\n"
-    "  isaac-tune sample --dtype f32|f64 --kernels N --shapes-per-kernel R\n"
+    "                        [--box full|paper] [--family simt|mma]\n"
+    "  isaac-tune sample --dtype TYPES --kernels N --shapes-per-kernel R\n"
     "                    --seed S --out DIR [--chip C] [--alpha A] "
     "[--warmup W]\n"
-    "                    [--skewed P]\n"
+    "                    [--skewed P] [--family simt|mma]\n"
+    "TYPES: a kernel types token, f32 f64 f16 bf16 f16f32 bf16f32 tf32\n"
     "defaults: --chip sm_90 --alpha 100 --warmup 10000 --seed 1 --skewed 0\n"
     "          --uniform-proposals 1000000 --categorical-proposals 100000\n";
 
@@ -145,16 +146,6 @@ struct Options {
   }
 };
 
-bool parseDType(const std::string &s, DType &out) {
-  if (s == "f32")
-    out = DType::F32;
-  else if (s == "f64")
-    out = DType::F64;
-  else
-    return false;
-  return true;
-}
-
 //===----------------------------------------------------------------------===//
 // acceptance
 //===----------------------------------------------------------------------===//
@@ -177,7 +168,7 @@ int runAcceptance(int argc, char **argv) {
   Options o;
   if (!o.parse(argc, argv, 2,
                {"seed", "chip", "alpha", "warmup", "uniform-proposals",
-                "categorical-proposals", "box"}))
+                "categorical-proposals", "box", "family"}))
     return usageError(o.error);
   uint64_t seed = 1, warmup = 10000, uniformN = 1000000, categoricalN = 100000;
   double alpha = 100;
@@ -191,12 +182,19 @@ int runAcceptance(int argc, char **argv) {
   if (std::string error = checkSamplerOptions(o, alpha, warmup, chip);
       !error.empty())
     return usageError(error);
+  std::string familyName = o.has("family") ? o.values["family"] : "simt";
+  std::optional<GemmFamily> family = parseGemmFamily(familyName);
+  if (!family)
+    return usageError("--family expects simt or mma, got '" + familyName + "'");
   std::string boxName = o.has("box") ? o.values["box"] : "full";
   ParamBox box;
   if (boxName == "full")
-    box = gemmParamValues();
-  else if (boxName == "paper")
+    box = gemmParamValues(*family);
+  else if (boxName == "paper" && *family == GemmFamily::Simt)
     box = gemmParamBoxUpTo(16);
+  else if (boxName == "paper")
+    return usageError("--box paper is the simt family's (the paper's "
+                      "Table 1); the mma family has --box full only");
   else
     return usageError("--box expects full or paper, got '" + boxName + "'");
 
@@ -205,10 +203,12 @@ int runAcceptance(int argc, char **argv) {
               "samples\n",
               chip->chip.c_str(), (unsigned long long)seed, alpha,
               (unsigned long long)warmup);
-  std::printf("# box %s: %.0f configurations (%s)\n", boxName.c_str(),
-              boxSize(box),
-              boxName == "full" ? "the simt family's values of GemmParams.def"
-                                : "powers of two in [1, 16], as in Table 1");
+  std::printf(
+      "# box %s: %.0f configurations (%s)\n", boxName.c_str(), boxSize(box),
+      boxName == "full" ? (std::string("the ") + gemmFamilyName(*family) +
+                           " family's values of GemmParams.def")
+                              .c_str()
+                        : "powers of two in [1, 16], as in Table 1");
   std::printf("%-5s %-11s %12s %10s %10s %10s\n", "dtype", "sampler",
               "proposals", "accepted", "rate", "expected");
   struct Row {
@@ -218,15 +218,28 @@ int runAcceptance(int argc, char **argv) {
     std::map<std::string, uint64_t> rejections; // first rule broken
   };
   std::vector<Row> rows;
-  for (DType t : {DType::F32, DType::F64}) {
+  // The operand types the family multiplies (simt: f32, f64; mma: f16,
+  // bf16, f32 as TF32 and, where the chip has DMMA, f64), in a fixed order.
+  std::vector<DType> types =
+      *family == GemmFamily::Simt
+          ? std::vector<DType>{DType::F32, DType::F64}
+          : std::vector<DType>{DType::F16, DType::BF16, DType::F32, DType::F64};
+  int typeIndex = -1;
+  for (DType t : types) {
+    ++typeIndex;
     // The legal space restricted to the box, for the exact rates.
     std::vector<GemmConfig> legal;
     for (const GemmConfig &c : legalConfigs(t, *chip, box.family))
       if (box.contains(c))
         legal.push_back(c);
-    Row row{dtypeName(t), 0, 0, 0, legal.size(), {}};
-    // Different streams for the two samplers and the two dtypes.
-    uint64_t base = seed * 4 + (t == DType::F32 ? 0 : 2);
+    if (legal.empty())
+      continue; // no instruction of the family for the type on the chip
+    const char *label =
+        *family == GemmFamily::Mma && t == DType::F32 ? "tf32" : dtypeName(t);
+    Row row{label, 0, 0, 0, legal.size(), {}};
+    // Different streams for the two samplers and each dtype (simt's f32
+    // and f64 keep the streams of the first tables).
+    uint64_t base = seed * 2 * types.size() + 2 * typeIndex;
     UniformConfigSampler uni(t, *chip, base, box);
     for (uint64_t i = 0; i < uniformN; ++i)
       if (!uni.propose())
@@ -237,11 +250,11 @@ int runAcceptance(int argc, char **argv) {
       (void)cat.propose();
     double exactUniform = double(legal.size()) / boxSize(box);
     double exactCat = cat.massOf(legal);
-    std::printf("%-5s %-11s %12llu %10llu %9.3f%% %9.3f%%\n", dtypeName(t),
-                "uniform", (unsigned long long)uni.proposals(),
+    std::printf("%-5s %-11s %12llu %10llu %9.3f%% %9.3f%%\n", label, "uniform",
+                (unsigned long long)uni.proposals(),
                 (unsigned long long)uni.accepted(),
                 100 * uni.stats().acceptanceRate(), 100 * exactUniform);
-    std::printf("%-5s %-11s %12llu %10llu %9.3f%% %9.3f%%\n", dtypeName(t),
+    std::printf("%-5s %-11s %12llu %10llu %9.3f%% %9.3f%%\n", label,
                 "categorical", (unsigned long long)cat.proposals(),
                 (unsigned long long)cat.accepted(),
                 100 * cat.stats().acceptanceRate(), 100 * exactCat);
@@ -332,21 +345,26 @@ std::string formatNumber(double x) {
 const char *const kLayouts[4] = {"nn", "nt", "tn", "tt"};
 
 std::string matmulFunc(size_t index, const std::string &kernel,
-                       const GemmConfig &c, DType t, const char *layout) {
-  std::string ty = std::string("memref<64x64x") + dtypeName(t) + ">";
+                       const GemmConfig &c, const GemmTypes &types,
+                       const char *layout) {
+  std::string ty = std::string("memref<64x64x") + dtypeName(types.ab) + ">";
+  std::string cTy = std::string("memref<64x64x") + dtypeName(types.c) + ">";
   bool transA = layout[0] == 't', transB = layout[1] == 't';
   std::string s;
   s += "// " + kernel + "\n";
   s += "func.func @kernel" + std::to_string(index) + "(%A: " + ty +
-       ", %B: " + ty + ", %C: " + ty + ") {\n";
+       ", %B: " + ty + ", %C: " + cTy + ") {\n";
   s += "  linalg.matmul indexing_maps = [";
   s += std::string("affine_map<(m, n, k) -> ") +
        (transA ? "(k, m)" : "(m, k)") + ">, ";
   s += std::string("affine_map<(m, n, k) -> ") +
        (transB ? "(n, k)" : "(k, n)") + ">, ";
   s += "affine_map<(m, n, k) -> (m, n)>]\n";
-  s += "    ins(%A, %B : " + ty + ", " + ty + ") outs(%C : " + ty + ")\n";
-  s += "    {isaac.config = #isaac.gemm<" + c.str() + ">}\n";
+  s += "    ins(%A, %B : " + ty + ", " + ty + ") outs(%C : " + cTy + ")\n";
+  // An f32 GEMM on the mma family multiplies in TF32, which it must opt in
+  // to.
+  s += std::string("    {") + (types.tf32 ? "isaac.tf32, " : "") +
+       "isaac.config = #isaac.gemm<" + c.str() + ">}\n";
   s += "  return\n}\n";
   return s;
 }
@@ -355,16 +373,36 @@ int runSample(int argc, char **argv) {
   Options o;
   if (!o.parse(argc, argv, 2,
                {"dtype", "kernels", "shapes-per-kernel", "seed", "out", "chip",
-                "alpha", "warmup", "skewed"}))
+                "alpha", "warmup", "skewed", "family"}))
     return usageError(o.error);
   for (const char *req :
        {"dtype", "kernels", "shapes-per-kernel", "seed", "out"})
     if (!o.has(req))
       return usageError(std::string("sample needs --") + req);
-  DType dtype;
-  if (!parseDType(o.values["dtype"], dtype))
-    return usageError("--dtype expects f32 or f64, got '" + o.values["dtype"] +
-                      "'");
+  // The kernels' types token (docs/abi.md): f32, f64, f16, bf16, f16f32,
+  // bf16f32 or tf32; the family is the one that compiles those types by
+  // default (mma for 16-bit operands and TF32, simt for f32 and f64)
+  // unless --family names another.
+  std::optional<GemmTypes> types = GemmTypes::parseToken(o.values["dtype"]);
+  if (!types)
+    return usageError("--dtype expects f32, f64, f16, bf16, f16f32, bf16f32 "
+                      "or tf32, got '" +
+                      o.values["dtype"] + "'");
+  DType dtype = types->ab;
+  bool sixteenBit = dtype == DType::F16 || dtype == DType::BF16;
+  GemmFamily family =
+      sixteenBit || types->tf32 ? GemmFamily::Mma : GemmFamily::Simt;
+  if (o.has("family")) {
+    std::optional<GemmFamily> f = parseGemmFamily(o.values["family"]);
+    if (!f)
+      return usageError("--family expects simt or mma, got '" +
+                        o.values["family"] + "'");
+    family = *f;
+  }
+  if (dtype == DType::F32 && (family == GemmFamily::Mma) != types->tf32)
+    return usageError(types->tf32 ? "tf32 is the mma family's"
+                                  : "f32 on the mma family is --dtype tf32 "
+                                    "(exact f32 is the simt family's)");
   uint64_t kernels = 0, shapes = 0, seed = 0, warmup = 10000;
   double alpha = 100, skewed = 0;
   if (!o.getUInt("kernels", 1, 100000000, kernels) ||
@@ -379,11 +417,16 @@ int runSample(int argc, char **argv) {
       !error.empty())
     return usageError(error);
   const std::string &chipName = chip->chip;
-  size_t legalCount = legalConfigs(dtype, *chip).size();
+  size_t legalCount = legalConfigs(dtype, *chip, family).size();
+  if (legalCount == 0)
+    return usageError(std::string("the ") + gemmFamilyName(family) +
+                      " family has no " + types->token() + " kernels on " +
+                      chip->chip);
   if (kernels > legalCount)
     return usageError("--kernels " + std::to_string(kernels) + " exceeds the " +
-                      std::to_string(legalCount) + " legal " +
-                      dtypeName(dtype) + " configurations on " + chip->chip);
+                      std::to_string(legalCount) + " legal " + types->token() +
+                      " " + gemmFamilyName(family) + " configurations on " +
+                      chip->chip);
 
   namespace fs = std::filesystem;
   fs::path dir = o.values["out"];
@@ -398,9 +441,10 @@ int runSample(int argc, char **argv) {
   std::fprintf(stderr,
                "isaac-tune: %s on %s, seed %llu: warm-up (alpha %g, %llu "
                "accepted uniform samples)\n",
-               dtypeName(dtype), chipName.c_str(), (unsigned long long)seed,
-               alpha, (unsigned long long)warmup);
-  CategoricalConfigSampler sampler(dtype, *chip, seed, alpha, warmup);
+               types->token().c_str(), chipName.c_str(),
+               (unsigned long long)seed, alpha, (unsigned long long)warmup);
+  CategoricalConfigSampler sampler(dtype, *chip, seed, alpha, warmup,
+                                   gemmParamValues(family));
   // Shapes come from their own stream so that the configurations do not
   // depend on --shapes-per-kernel.
   std::mt19937_64 shapeRng(seed ^ 0x9e3779b97f4a7c15ull);
@@ -426,7 +470,7 @@ int runSample(int argc, char **argv) {
     }
     const char *layout = kLayouts[chosen.size() % 4];
     GemmKernelName name;
-    name.types.ab = name.types.c = dtype;
+    name.types = *types;
     name.layout.transA = layout[0] == 't';
     name.layout.transB = layout[1] == 't';
     name.config = c;
@@ -437,13 +481,14 @@ int runSample(int argc, char **argv) {
   }
 
   std::string mlir;
-  mlir +=
-      "// Generated by isaac-tune sample --dtype " +
-      std::string(dtypeName(dtype)) + " --kernels " + std::to_string(kernels) +
-      " --shapes-per-kernel " + std::to_string(shapes) + " --seed " +
-      std::to_string(seed) + " --chip " + chipName + " --alpha " +
-      formatNumber(alpha) + " --warmup " + std::to_string(warmup) +
-      (skewed > 0 ? " --skewed " + formatNumber(skewed) : std::string()) + "\n";
+  mlir += "// Generated by isaac-tune sample --dtype " + types->token() +
+          " --family " + gemmFamilyName(family) + " --kernels " +
+          std::to_string(kernels) + " --shapes-per-kernel " +
+          std::to_string(shapes) + " --seed " + std::to_string(seed) +
+          " --chip " + chipName + " --alpha " + formatNumber(alpha) +
+          " --warmup " + std::to_string(warmup) +
+          (skewed > 0 ? " --skewed " + formatNumber(skewed) : std::string()) +
+          "\n";
   mlir += "// Compile with: isaac-opt kernels.mlir --isaac-pipeline=\"chip=" +
           chipName + " ptx-dir=ptx\"\n\n";
   std::string samples;
@@ -451,7 +496,7 @@ int runSample(int argc, char **argv) {
   const double esz = dtypeBytes(dtype);
   for (size_t i = 0; i < chosen.size(); ++i) {
     const std::string &name = chosen[i].first;
-    mlir += matmulFunc(i, name, chosen[i].second, dtype, kLayouts[i % 4]);
+    mlir += matmulFunc(i, name, chosen[i].second, *types, kLayouts[i % 4]);
     if (i + 1 < chosen.size())
       mlir += "\n";
     for (uint64_t r = 0; r < shapes;) {
@@ -495,7 +540,7 @@ int runSample(int argc, char **argv) {
   const SamplerStats &w = sampler.warmupStats(), &s = sampler.stats();
   std::printf("kernels: %zu distinct %s configurations (%s), layouts "
               "nn/nt/tn/tt round-robin -> %s\n",
-              chosen.size(), dtypeName(dtype), chipName.c_str(),
+              chosen.size(), types->token().c_str(), chipName.c_str(),
               (dir / "kernels.mlir").string().c_str());
   std::printf("warm-up (uniform): %llu proposals, %llu accepted (%.3f%%)\n",
               (unsigned long long)w.proposals, (unsigned long long)w.accepted,
