@@ -9,8 +9,8 @@
 #   2. isaac-bench --sweep (edge sizes, odd leading dimensions, misaligned
 #      bases, batches, both betas, KG > 1 in both split-K modes),
 #   3. compute-sanitizer memcheck, racecheck and synccheck on one kernel per
-#      layout and one with KG > 1: small and odd shapes, then misaligned,
-#      batched and deterministic,
+#      layout, one with KG > 1 and one of each types token: small and odd
+#      shapes, then misaligned, batched and deterministic,
 # and on the kernels of TIMING_DIR
 #   4. timing of Table 4 and LINPACK 4096^3 in TYPES against cuBLAS
 #      (cublasGemmEx, f32 compute) and cuBLASLt (best of its heuristic's top
@@ -118,6 +118,9 @@ if [ -n "$tools" ]; then
     picked="$picked $k"
   done
   picked="$picked $(echo "$list" | awk '$4 ~ /^kg=/ && $4 != "kg=1" && $1 ~ /^isaac_gemm_/ {print $1; exit}')"
+  # And one kernel of every types token (f16, bf16f32, tf32, f64, ...):
+  # each has its own fragment path.
+  picked="$picked $(echo "$list" | awk '$1 ~ /^isaac_gemm_/ { split($1, p, "_"); if (!(p[3] in seen)) { seen[p[3]] = 1; print $1 } }')"
   for k in $(echo $picked | tr ' ' '\n' | sort -u); do
     cp "$dir/$k.ptx" "$san/"; [ -f "$dir/$k.cubin" ] && cp "$dir/$k.cubin" "$san/"
     echo "sanitizing $k"
