@@ -41,6 +41,16 @@
 //    positive output weight (and the few most negative ones) exactly; the
 //    other rows can only lower the output (ReLU outputs are >= 0), which
 //    bounds the float sum of the reference up to its rounding (TiledNet);
+//  - a network of one hidden layer (the shipped f64 model) is instead
+//    pre-screened: its pre-activations split into a sum over the base and
+//    inner configuration's inputs and one over the KG group's (alpha +
+//    beta), so a configuration costs an addition, a max and a fused
+//    multiply-add per hidden neuron. Those scores are not predict's floats
+//    (another order), but within a proven bound eps of them (rounding
+//    only: Context::screen); every configuration screened below the
+//    (prescreen+1)-th best screened score minus 2 eps is provably below the
+//    (prescreen+1)-th best exact score, and the others (about 2%) are
+//    scored exactly, so steps 3-4 see the same numbers;
 //  - the blocks are split over threads; each configuration's score is
 //    written to its own slot, so the result does not depend on them;
 //  - step 3 finds the prescreen-th and the next largest score by a radix
@@ -56,7 +66,11 @@
 // do not help: for the shipped 19-64-128-64-1 members, interval and
 // symbolic bounds are looser than the spread of the scores even over three
 // configurations (docs/model-format.md, "The search"); hence the bound on
-// exactly computed activations above.
+// exactly computed activations above. Nor does a reduced-precision screen
+// of the deep members (int8 or fp16 products): its proven error bound is
+// ~300 times its actual error, larger than the whole spread of the scores
+// (same section). The split sum works for one hidden layer because it
+// stays in float: its bound is ~1e-1, its actual error ~1e-5.
 //
 //===----------------------------------------------------------------------===//
 
@@ -350,11 +364,129 @@ layerAvx512(const TiledLayer &L, const float *x, const uint16_t *act, int nAct,
 }
 #endif
 
+//===----------------------------------------------------------------------===//
+// The screen of a network of one hidden layer (MLPRanker::Context::screen)
+//
+// Its hidden layer's pre-activation is a sum over the inputs, which splits
+// into the inputs of the base and inner configuration (ML, NL, MS, NS, U,
+// KS, KL, VEC: alpha, one per configuration and row) and those of the KG
+// group (KG and the five derived features: beta, one per group and row).
+// Summed in that order, each configuration costs one addition, one max and
+// one fused multiply-add per hidden neuron instead of predict's nine
+// operations; the result is not predict's float (other order), but within
+// a proven distance of it (MLPRanker::Context::screen).
+//===----------------------------------------------------------------------===//
+
+constexpr int kAlphaInputs = 8; ///< config inputs 0..6 and 8 (VEC)
+
+/// alpha[j * kLanes + lane] = bias[j] + sum_f w[j * kAlphaInputs + f] *
+/// x[f * kLanes + lane], for j < rows.
+template <typename V>
+ISAAC_ALWAYS_INLINE void alphaImpl(const float *w, const float *bias, int rows,
+                                   const float *x, float *alpha) {
+  constexpr int L = sizeof(V) / sizeof(float);
+  constexpr int NV = kLanes / L;
+  V xv[kAlphaInputs][NV];
+  for (int f = 0; f < kAlphaInputs; ++f)
+    for (int v = 0; v < NV; ++v)
+      loadV(xv[f][v], x + f * kLanes + v * L);
+  for (int j = 0; j < rows; ++j) {
+    V a[NV];
+    for (int v = 0; v < NV; ++v)
+      a[v] = V{} + bias[j];
+    for (int f = 0; f < kAlphaInputs; ++f) {
+      float s = w[j * kAlphaInputs + f];
+      for (int v = 0; v < NV; ++v)
+        a[v] += s * xv[f][v];
+    }
+    for (int v = 0; v < NV; ++v)
+      storeV(alpha + size_t(j) * kLanes + v * L, a[v]);
+  }
+}
+
+/// out[k * kLanes + lane] = b + sum_j w[j] * max(alpha[j * kLanes + lane] +
+/// beta[k * rows + j], 0) for k < groups (beta holds a multiple of C
+/// groups; the padding is -infinity, which adds nothing).
+template <typename V, int C>
+ISAAC_ALWAYS_INLINE void screenImpl(const float *alpha, const float *beta,
+                                    const float *w, float b, int rows,
+                                    int groups, float *out) {
+  constexpr int L = sizeof(V) / sizeof(float);
+  constexpr int NV = kLanes / L;
+  for (int k0 = 0; k0 < groups; k0 += C) {
+    V acc[C][NV];
+    for (int k = 0; k < C; ++k)
+      for (int v = 0; v < NV; ++v)
+        acc[k][v] = V{} + b;
+    const float *bk = beta + size_t(k0) * rows;
+    for (int j = 0; j < rows; ++j) {
+      V a[NV];
+      for (int v = 0; v < NV; ++v)
+        loadV(a[v], alpha + size_t(j) * kLanes + v * L);
+      const float s = w[j];
+      for (int k = 0; k < C; ++k) {
+        const float bj = bk[size_t(k) * rows + j];
+        for (int v = 0; v < NV; ++v) {
+          V t = a[v] + bj;
+          t = t > 0 ? t : V{};
+          acc[k][v] += s * t;
+        }
+      }
+    }
+    for (int k = 0; k < C && k0 + k < groups; ++k)
+      for (int v = 0; v < NV; ++v)
+        storeV(out + size_t(k0 + k) * kLanes + v * L, acc[k][v]);
+  }
+}
+
+using AlphaFn = void (*)(const float *, const float *, int, const float *,
+                         float *);
+using ScreenFn = void (*)(const float *, const float *, const float *, float,
+                          int, int, float *);
+/// KG groups per pass of screenImpl: C x kLanes accumulators in registers.
+constexpr int kScreenGroupsBaseline = 2, kScreenGroupsAvx2 = 2,
+              kScreenGroupsAvx512 = 4;
+
+void alphaBaseline(const float *w, const float *b, int rows, const float *x,
+                   float *alpha) {
+  alphaImpl<v4f>(w, b, rows, x, alpha);
+}
+void screenBaseline(const float *alpha, const float *beta, const float *w,
+                    float b, int rows, int groups, float *out) {
+  screenImpl<v4f, kScreenGroupsBaseline>(alpha, beta, w, b, rows, groups, out);
+}
+#ifdef ISAAC_SEARCH_MULTIVERSION
+__attribute__((target("avx2,fma"))) void alphaAvx2(const float *w,
+                                                   const float *b, int rows,
+                                                   const float *x,
+                                                   float *alpha) {
+  alphaImpl<v8f>(w, b, rows, x, alpha);
+}
+__attribute__((target("avx2,fma"))) void
+screenAvx2(const float *alpha, const float *beta, const float *w, float b,
+           int rows, int groups, float *out) {
+  screenImpl<v8f, kScreenGroupsAvx2>(alpha, beta, w, b, rows, groups, out);
+}
+__attribute__((target("avx512f,avx512vl,avx2,fma"))) void
+alphaAvx512(const float *w, const float *b, int rows, const float *x,
+            float *alpha) {
+  alphaImpl<v16f>(w, b, rows, x, alpha);
+}
+__attribute__((target("avx512f,avx512vl,avx2,fma"))) void
+screenAvx512(const float *alpha, const float *beta, const float *w, float b,
+             int rows, int groups, float *out) {
+  screenImpl<v16f, kScreenGroupsAvx512>(alpha, beta, w, b, rows, groups, out);
+}
+#endif
+
 struct Kernel {
   LayerFn fn;
   int rows;
   ActiveFn active;
   BoundFn bound;
+  AlphaFn alpha;
+  ScreenFn screen;
+  int screenGroups; ///< screen's C: beta is padded to a multiple of it
 };
 
 /// The widest kernel the CPU runs, capped like MLP.cpp's by
@@ -369,11 +501,14 @@ Kernel pickKernel() {
   bool avx512 = avx2 && __builtin_cpu_supports("avx512f") &&
                 __builtin_cpu_supports("avx512vl");
   if (avx512 && (want.empty() || want == "avx512"))
-    return {layerAvx512, kRowsAvx512, activeAvx512, boundAvx512};
+    return {layerAvx512, kRowsAvx512,  activeAvx512,       boundAvx512,
+            alphaAvx512, screenAvx512, kScreenGroupsAvx512};
   if (avx2 && want != "baseline")
-    return {layerAvx2, kRowsAvx2, activeAvx2, boundGeneric};
+    return {layerAvx2, kRowsAvx2,  activeAvx2,       boundGeneric,
+            alphaAvx2, screenAvx2, kScreenGroupsAvx2};
 #endif
-  return {layerBaseline, kRowsBaseline, activeGeneric, boundGeneric};
+  return {layerBaseline, kRowsBaseline,  activeGeneric,        boundGeneric,
+          alphaBaseline, screenBaseline, kScreenGroupsBaseline};
 }
 
 const Kernel &kernel() {
@@ -1166,6 +1301,199 @@ public:
       t.join();
   }
 
+  /// The first member's scores for the pre-screen of the `prune` best, for
+  /// a network of one hidden layer whose activations cannot overflow: the
+  /// exact scores (predict's, bit for bit) of every configuration that can
+  /// be among the `prune` + 1 best, -infinity for the others. Returns how
+  /// many are left at -infinity, or SIZE_MAX where the bound below is not
+  /// finite (then y is unspecified: scoreAll instead).
+  ///
+  /// Every configuration is first scored by the split sum (screenImpl):
+  /// the hidden layer's pre-activation as alpha + beta, each a float sum
+  /// in its own order, then the output's float sum in another order. It
+  /// differs from predict's, z_j = fl(b_j + sum_i w_ji x_i) in ascending
+  /// i, only by rounding: both are within gamma_n * M_j of the real sum,
+  /// M_j = |b_j| + sum_i |w_ji| * (the largest x_i of S), gamma_n =
+  /// n u / (1 - n u), u = 2^-24, n the roundings on the way (at most 40
+  /// either way, with or without fused multiply-adds). The ReLU moves no
+  /// value further; the output sums over h_j <= M_j (1 + gamma_40) also
+  /// differ from the real one by at most gamma_(2 rows + 4) of their
+  /// terms' magnitudes. So |screened - exact| <= eps with
+  ///   eps = sum_j |w_j| 2 gamma_40 M_j
+  ///       + gamma_(2 rows + 4) (2 |b| + sum_j |w_j| 2 M_j (1 + gamma_40)),
+  /// and with v the (prune+1)-th largest screened score, at least prune + 1
+  /// exact scores are >= v - eps, so a configuration screened below
+  /// v - 2 eps has an exact score below the (prune+1)-th best: it is
+  /// neither among the `prune` best nor the next. The others (a few
+  /// thousand) are scored exactly (scoreList).
+  size_t screen(std::vector<float> &y, size_t prune) {
+    const MLPModel::Layer &f = r.model->folded_[0][0];
+    const MLPModel::Layer &o = r.model->folded_[0][1];
+    const int rows = f.out;
+    const size_t n = space->n, nKG = space->kgs.size();
+    const Kernel &k = kernel();
+    const size_t nKGPad = (nKG + size_t(k.screenGroups) - 1) /
+                          size_t(k.screenGroups) * size_t(k.screenGroups);
+    // The config inputs of alpha (base and inner) and of beta (the group).
+    static constexpr int kA[kAlphaInputs] = {0, 1, 2, 3, 4, 5, 6, 8};
+    static constexpr int kB[6] = {7, 9, 10, 11, 12, 13};
+    // The bias with the shape folded in, exactly as first() (and predict)
+    // folds it, and the weights of alpha (row-major) and beta (input-major).
+    const float *sf = fb.shapeFeatures();
+    std::vector<float> bias(static_cast<size_t>(rows)),
+        wA(static_cast<size_t>(rows) * kAlphaInputs),
+        wB(6 * static_cast<size_t>(rows));
+    for (int j = 0; j < rows; ++j) {
+      const float *row = f.w.data() + size_t(j) * kNumFeatures;
+      double acc = f.b[size_t(j)];
+      for (int i = 0; i < kNumShapeFeatures; ++i)
+        acc += double(row[i]) * sf[i];
+      bias[size_t(j)] = float(acc);
+      for (int q = 0; q < kAlphaInputs; ++q)
+        wA[size_t(j) * kAlphaInputs + size_t(q)] =
+            row[kNumShapeFeatures + kA[q]];
+      for (int q = 0; q < 6; ++q)
+        wB[size_t(q) * size_t(rows) + size_t(j)] =
+            row[kNumShapeFeatures + kB[q]];
+    }
+    // The derived features of each group, and the largest value of each
+    // config input over S (all are >= 0: log2 of sizes).
+    const size_t groups = space->groups();
+    std::vector<float> derived(groups * 5);
+    double xmax[kC] = {};
+    for (size_t g = 0; g < groups; ++g) {
+      float fc[kC];
+      fb.fillConfigPart(space->config(g, 0), fc);
+      std::memcpy(&derived[g * 5], fc + kNumParams, 5 * sizeof(float));
+      for (int i = 0; i < kC; ++i)
+        xmax[i] = std::max(xmax[i], double(fc[i]));
+    }
+    for (const SpaceIndex::Inner &in : space->inner) {
+      xmax[2] = std::max(xmax[2], double(in.ms));
+      xmax[3] = std::max(xmax[3], double(in.ns));
+      xmax[5] = std::max(xmax[5], double(in.ks));
+      xmax[6] = std::max(xmax[6], double(in.kl));
+      xmax[8] = std::max(xmax[8], double(in.vec));
+    }
+    const double u = 0x1p-24;
+    auto gamma = [&](double m) { return m * u / (1 - m * u); };
+    double eps = 0, mag = 2 * std::fabs(double(o.b[0]));
+    for (int j = 0; j < rows; ++j) {
+      const float *row = f.w.data() + size_t(j) * kNumFeatures;
+      double m = std::fabs(double(bias[size_t(j)]));
+      for (int i = 0; i < kC; ++i)
+        m += std::fabs(double(row[kNumShapeFeatures + i])) * xmax[i];
+      const double w = std::fabs(double(o.w[size_t(j)]));
+      eps += w * 2 * gamma(40) * m;
+      mag += w * 2 * m * (1 + gamma(40));
+    }
+    // (1e-30: the absolute error of the few thousand operations in the
+    // subnormal range, where the relative bound does not hold, is below it.)
+    eps = (eps + gamma(2.0 * rows + 4) * mag) * (1 + 1e-6) + 1e-30;
+    if (!std::isfinite(eps))
+      return SIZE_MAX;
+
+    y.resize(n);
+    std::atomic<size_t> next{0};
+    auto work = [&]() {
+      std::vector<float> alpha(size_t(rows) * kLanes),
+          beta(nKGPad * size_t(rows), -std::numeric_limits<float>::infinity()),
+          x(kAlphaInputs * kLanes), out(nKGPad * kLanes);
+      for (size_t b; (b = next.fetch_add(1, std::memory_order_relaxed)) <
+                     space->bases.size();) {
+        const SpaceIndex::BaseGroup &base = space->bases[b];
+        for (size_t t = 0; t < nKG; ++t) {
+          const size_t g = b * nKG + t;
+          const float v[6] = {float(log2Of(space->kgs[t])), derived[g * 5],
+                              derived[g * 5 + 1],           derived[g * 5 + 2],
+                              derived[g * 5 + 3],           derived[g * 5 + 4]};
+          float *bt = beta.data() + t * size_t(rows);
+          for (int j = 0; j < rows; ++j) {
+            float a = 0;
+            for (int q = 0; q < 6; ++q)
+              a += wB[size_t(q) * size_t(rows) + size_t(j)] * v[q];
+            bt[j] = a;
+          }
+        }
+        const size_t size = base.end - base.begin;
+        for (size_t i0 = 0; i0 < size; i0 += kLanes) {
+          const size_t cnt = std::min<size_t>(kLanes, size - i0);
+          for (size_t lane = 0; lane < kLanes; ++lane) {
+            const SpaceIndex::Inner &in =
+                space->inner[base.begin + i0 + std::min(lane, cnt - 1)];
+            const float fv[kAlphaInputs] = {float(log2Of(base.rep.ml)),
+                                            float(log2Of(base.rep.nl)),
+                                            float(in.ms),
+                                            float(in.ns),
+                                            float(log2Of(base.rep.u)),
+                                            float(in.ks),
+                                            float(in.kl),
+                                            float(in.vec)};
+            for (int q = 0; q < kAlphaInputs; ++q)
+              x[size_t(q) * kLanes + lane] = fv[q];
+          }
+          k.alpha(wA.data(), bias.data(), rows, x.data(), alpha.data());
+          k.screen(alpha.data(), beta.data(), o.w.data(), o.b[0], rows,
+                   int(nKG), out.data());
+          for (size_t t = 0; t < nKG; ++t)
+            std::copy(out.data() + t * kLanes, out.data() + t * kLanes + cnt,
+                      y.data() + space->offset[b * nKG + t] + i0);
+        }
+      }
+    };
+    size_t nThreads = n >= 65536 ? r.threads : 1;
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < nThreads; ++t)
+      pool.emplace_back(work);
+    work();
+    for (std::thread &t : pool)
+      t.join();
+
+    // ISAAC_SEARCH_SCREEN_CHECK=1: the bound against the distance from the
+    // exact scores of every configuration, on stderr (search.test).
+    static const bool check = [] {
+      const char *v = std::getenv("ISAAC_SEARCH_SCREEN_CHECK");
+      return v && *v && std::string(v) != "0";
+    }();
+    if (check) {
+      std::vector<float> exact;
+      scoreAll(0, exact);
+      double worst = 0;
+      for (size_t p = 0; p < n; ++p)
+        worst = std::max(worst, std::fabs(double(exact[p]) - double(y[p])));
+      std::fprintf(stderr,
+                   "isaac-search: screen check: largest distance %g, bound "
+                   "%g: %s\n",
+                   worst, eps, worst <= eps ? "within" : "EXCEEDED");
+    }
+    // v, the (prune+1)-th largest screened score; the exact scores of the
+    // configurations screened at v - 2 eps or above.
+    std::vector<float> sorted(y);
+    std::nth_element(sorted.begin(), sorted.begin() + long(prune), sorted.end(),
+                     std::greater<float>());
+    const double v = sorted[prune];
+    if (!std::isfinite(v))
+      return SIZE_MAX;
+    const double cut = v - 2 * eps * (1 + 1e-9);
+    std::vector<uint32_t> keep;
+    std::vector<GemmConfig> configs;
+    for (size_t p = 0; p < n; ++p)
+      if (!(double(y[p]) < cut)) { // NaN kept, which no bounded net has
+        keep.push_back(uint32_t(p));
+        configs.push_back(space->configAt(p));
+      }
+    std::vector<float> exact(configs.size());
+    scoreList(0, configs, exact.data());
+    std::fill(y.begin(), y.end(), -std::numeric_limits<float>::infinity());
+    for (size_t i = 0; i < keep.size(); ++i)
+      y[keep[i]] = exact[i];
+    lastEps = eps;
+    return n - keep.size();
+  }
+
+  /// The bound of the last screen (ISAAC_SEARCH_TRACE).
+  double lastEps = 0;
+
   /// Member `m`'s scores of `configs`.
   void scoreList(size_t m, const std::vector<GemmConfig> &configs, float *y) {
     Scorer sc(r.nets[m], first(m));
@@ -1315,6 +1643,7 @@ std::vector<Ranked> MLPRanker::searchBest(const GemmShape &shape,
 
   TopK best(k);
   size_t count = 0, prunedConfigs = 0;
+  std::string screenBound; // for the trace
   bool tieAtCut = false;
   // searchBest's step for one configuration of predicted log2 TFLOPS `y`.
   auto offer = [&](const GemmConfig &c, float y) {
@@ -1342,7 +1671,18 @@ std::vector<Ranked> MLPRanker::searchBest(const GemmShape &shape,
     // configurations proven to score below them are left at -infinity.
     const size_t P = prescreen;
     std::vector<float> y0;
-    prunedConfigs = ctx.scoreAll(0, y0, P);
+    // One hidden layer: the split-sum screen (Context::screen). Deeper
+    // networks: scoreAll's exact scores with the bound on the last hidden
+    // layer (their hidden layers leave no such split).
+    const TiledNet &net0 = nets[0];
+    prunedConfigs = SIZE_MAX;
+    if (net0.layers == 2 && net0.bounded) {
+      prunedConfigs = ctx.screen(y0, P);
+      if (prunedConfigs != SIZE_MAX)
+        screenBound = "; screened, bound " + std::to_string(ctx.lastEps);
+    }
+    if (prunedConfigs == SIZE_MAX)
+      prunedConfigs = ctx.scoreAll(0, y0, P);
     tScored = clock();
     // The P-th and the (P+1)-th largest score, through a histogram of the
     // top 16 bits of order-preserving keys.
@@ -1475,9 +1815,10 @@ std::vector<Ranked> MLPRanker::searchBest(const GemmShape &shape,
     std::fprintf(stderr,
                  "isaac-search: %zu configurations, %zu pruned, tie at the "
                  "cut: %s; %.1f ms: space %.1f, first member %.1f, rest "
-                 "%.1f\n",
+                 "%.1f%s\n",
                  n, prunedConfigs, tieAtCut ? "yes" : "no", ms(tStart, tEnd),
-                 ms(tStart, tSpace), ms(tSpace, tScored), ms(tScored, tEnd));
+                 ms(tStart, tSpace), ms(tSpace, tScored), ms(tScored, tEnd),
+                 screenBound.c_str());
   }
   return best.take();
 }
