@@ -16,7 +16,8 @@
 // Its constants are H100 figures (docs/tuning.md); it only has to rank
 // configurations sensibly where no trained model exists. The mma family has
 // a model of its own (mmaCost below): tensor-core rates instead of FMA
-// lanes, ldmatrix traffic, and the latency its cp.async stages hide.
+// lanes (per operand type: FP16, TF32, DMMA), fragment-load traffic, and
+// the latency its cp.async stages hide.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +28,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 using namespace isaac;
 
@@ -49,8 +51,18 @@ ChipPerf isaac::getChipPerf(const ChipLimits &chip) {
   return p;
 }
 
-double isaac::mmaSyncTflops(const ChipLimits &chip) {
+double isaac::mmaSyncTflops(const ChipLimits &chip, DType ab) {
   const ChipInfo *info = findChip(chip.chip);
+  if (ab == DType::F64) {
+    // DMMA (mma.sync .f64) at the datasheet's FP64 tensor rate; a chip
+    // without fast DMMA runs it at about its FP64 rate (1/64 of FP32 on
+    // the consumer parts where the table does not know it).
+    double peak = info ? info->peakF64TensorTflops : 0;
+    if (peak <= 0 && info)
+      peak = info->peakF64Tflops > 0 ? info->peakF64Tflops
+                                     : info->peakF32Tflops / 64;
+    return peak > 0 ? peak : 1;
+  }
   double peak = info ? info->peakF16TensorTflops : 0;
   // Unknown rate: dense FP16 tensor throughput is 8x (Ampere and later
   // consumer parts) to 16x (A100, H100) the FP32 rate; take the lower.
@@ -62,7 +74,8 @@ double isaac::mmaSyncTflops(const ChipLimits &chip) {
   // about 60% of it (an estimate, to be replaced by measurements).
   if (chip.chip.rfind("sm_90", 0) == 0)
     peak *= 0.6;
-  return peak;
+  // Dense TF32 runs at half the FP16 rate (A100, H100 datasheets).
+  return ab == DType::F32 ? peak / 2 : peak;
 }
 
 /// The analytic model of the mma family: per stage of depth U, a block
@@ -74,16 +87,16 @@ static double mmaCost(const GemmShape &s, const GemmConfig &c,
   ChipPerf p = getChipPerf(chip);
   const double esz = dtypeBytes(s.dtype);
   const double cBytesPerElem = dtypeBytes(s.cType);
+  // The accumulator, KL and split-K partial sums: f64 for f64, else f32.
+  const double accBytes = s.dtype == DType::F64 ? 8 : 4;
   auto cdiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
   int sms = std::max(chip.numSMs, 1);
-  double tensorFlopsPerClk = mmaSyncTflops(chip) * 1e12 / (sms * p.clockHz);
-  // Dense TF32 runs at half the FP16 rate (A100, H100 datasheets), with
-  // instructions half as deep.
-  int kStep = 16;
-  if (s.dtype == DType::F32) {
-    tensorFlopsPerClk /= 2;
-    kStep = 8;
-  }
+  double tensorFlopsPerClk =
+      mmaSyncTflops(chip, s.dtype) * 1e12 / (sms * p.clockHz);
+  std::optional<MmaInstr> instr = mmaInstruction(s.dtype);
+  if (!instr)
+    return INFINITY;
+  const int kStep = instr->k;
 
   // Occupancy.
   int t = c.threads();
@@ -114,7 +127,7 @@ static double mmaCost(const GemmShape &s, const GemmConfig &c,
   // overlap the tensor cores and shared memory only in part, and every
   // stage ends at a barrier.
   double ksteps = double(c.u) / kStep;
-  double mmas = c.ml / 16.0 * c.nl / 8.0 * ksteps;
+  double mmas = double(c.ml) / instr->m * c.nl / instr->n * ksteps;
   double ldmatrix =
       (double(c.nl) / c.wn * c.ml / 16.0 + double(c.ml) / c.wm * c.nl / 16.0) *
       ksteps;
@@ -122,6 +135,12 @@ static double mmaCost(const GemmShape &s, const GemmConfig &c,
   // 32-bit ldmatrix.trans), and every fragment element a rounding.
   if (s.dtype == DType::F32)
     ldmatrix *= 4;
+  // f64: one LDS.64 per m8 tile of A and n8 tile of B per warp and k-step,
+  // with its address.
+  if (s.dtype == DType::F64)
+    ldmatrix =
+        (double(c.nl) / c.wn * c.ml / 8.0 + double(c.ml) / c.wm * c.nl / 8.0) *
+        ksteps * 2.0;
   double copies = double(c.ml + c.nl) * c.u / c.vec / 32.0 * 8.0;
   double issueClk = (mmas + ldmatrix + copies + warps * 20.0) / 4.0;
   const double barrierClk = 40;
@@ -132,7 +151,7 @@ static double mmaCost(const GemmShape &s, const GemmConfig &c,
   double hide = p.globalLatencyClk / std::max(1, c.stages - 1);
   double roundClk = std::max(resident * stageClk, hide) + 0.1 * hide;
   double kTiles = double(kSlice) / c.u;
-  double epilogueClk = double(c.ml) * c.nl * 4.0 / 64.0; // f32 values out
+  double epilogueClk = double(c.ml) * c.nl * accBytes / 64.0; // values out
   double compute =
       waves *
       (kTiles * roundClk + p.globalLatencyClk + resident * epilogueClk) /
@@ -149,14 +168,14 @@ static double mmaCost(const GemmShape &s, const GemmConfig &c,
 
   double extra = p.launchSeconds;
   if (c.kg > 1) {
-    // f32 partial sums of KG slices through L2 (atomics, or the workspace
-    // and its reducer for a 16-bit C), and a second launch.
-    double partial = double(s.m) * s.n * s.batch * 4.0;
+    // Partial sums (f32; f64 for f64) of KG slices through L2 (atomics, or
+    // the workspace and its reducer for a 16-bit C), and a second launch.
+    double partial = double(s.m) * s.n * s.batch * accBytes;
     extra += p.launchSeconds + c.kg * partial / p.l2BytesPerSec +
              2 * cBytes / p.dramBytesPerSec;
   }
   if (c.kl > 1)
-    extra += waves * (c.kl - 1) * double(c.ml) * c.nl * 4.0 /
+    extra += waves * (c.kl - 1) * double(c.ml) * c.nl * accBytes /
              p.smemBytesPerClkPerSM * 2 / p.clockHz;
   return std::max(compute, memory) + extra;
 }

@@ -12,8 +12,8 @@ using namespace isaac;
 // abort on every compile for that chip.
 #define CHIP(Name, SMs, MaxThreadsPerBlock, StaticSmemPerBlock,                \
              MaxDynSmemPerBlock, RegsPerBlock, MaxRegsPerThread, MinPtx,       \
-             EmitPtx, PeakF32, PeakF64, PeakF16Tensor, DramGBs, MmaSync,       \
-             Wgmma)                                                            \
+             EmitPtx, PeakF32, PeakF64, PeakF16Tensor, PeakF64Tensor, DramGBs, \
+             MmaSync, Wgmma)                                                   \
   static_assert(EmitPtx >= MinPtx, #Name ": EmitPtx is older than MinPtx");    \
   static_assert(StaticSmemPerBlock <= MaxDynSmemPerBlock,                      \
                 #Name ": static shared memory exceeds the per-block maximum");
@@ -24,11 +24,11 @@ const std::vector<ChipInfo> &isaac::allChips() {
 // clang-format off
 #define CHIP(Name, SMs, MaxThreadsPerBlock, StaticSmemPerBlock,                \
              MaxDynSmemPerBlock, RegsPerBlock, MaxRegsPerThread, MinPtx,       \
-             EmitPtx, PeakF32, PeakF64, PeakF16Tensor, DramGBs, MmaSync,       \
-             Wgmma)                                                            \
+             EmitPtx, PeakF32, PeakF64, PeakF16Tensor, PeakF64Tensor, DramGBs, \
+             MmaSync, Wgmma)                                                   \
   {#Name, SMs, MaxThreadsPerBlock, StaticSmemPerBlock, MaxDynSmemPerBlock,     \
    RegsPerBlock, MaxRegsPerThread, MinPtx, EmitPtx, PeakF32, PeakF64,          \
-   PeakF16Tensor, DramGBs, MmaSync, Wgmma},
+   PeakF16Tensor, PeakF64Tensor, DramGBs, MmaSync, Wgmma},
 // clang-format on
 #include "isaac/Model/Chips.def"
   };

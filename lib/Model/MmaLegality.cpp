@@ -7,12 +7,13 @@
 //
 //   mma-type          the operand type has an mma.sync shape on the chip
 //                     (f16, bf16: m16n8k16; f32, multiplied in TF32:
-//                     m16n8k8)
+//                     m16n8k8; f64: m8n8k4)
 //   warp-tile         wm, wn multiples of the instruction's m and n; ml, nl
 //                     multiples of wm, wn
 //   k-depth           u a multiple of the instruction's k times kl
 //   threads-per-block 32 * (ml/wm) * (nl/wn) * kl at most the chip's limit
-//   vector-width      vec elements are 4, 8 or 16 bytes (a cp.async size)
+//   vector-width      vec elements are 4, 8 or 16 bytes (a cp.async size;
+//                     f64: vec 1 or 2)
 //   shared-memory     every stage (and the KL partials) in the chip's
 //                     dynamic shared memory per block
 //   registers         the estimate within 255 per thread and the block's
@@ -37,10 +38,35 @@ std::optional<MmaInstr> isaac::mmaInstruction(DType ab) {
     return MmaInstr{16, 8, 16};
   case DType::F32: // TF32
     return MmaInstr{16, 8, 8};
+  case DType::F64:
+    return MmaInstr{8, 8, 4};
   default:
     return std::nullopt;
   }
 }
+
+bool isaac::hasFastF64Mma(const ChipLimits &chip) {
+  const ChipInfo *info = findChip(chip.chip);
+  return info && info->hasMmaSync && info->peakF64Tflops > 0 &&
+         info->peakF64TensorTflops > info->peakF64Tflops;
+}
+
+GemmFamily isaac::searchFamily(DType ab, bool tf32, const ChipLimits &chip) {
+  switch (ab) {
+  case DType::F16:
+  case DType::BF16:
+    return GemmFamily::Mma;
+  case DType::F32:
+    return tf32 ? GemmFamily::Mma : GemmFamily::Simt;
+  case DType::F64:
+    return hasFastF64Mma(chip) ? GemmFamily::Mma : GemmFamily::Simt;
+  default:
+    return GemmFamily::Simt;
+  }
+}
+
+/// Bytes of one accumulator (and KL partial sum): f64 for f64, else f32.
+static int accumulatorBytes(DType ab) { return ab == DType::F64 ? 8 : 4; }
 
 MmaSharedLayout isaac::getMmaSharedLayout(const GemmConfig &c, DType ab) {
   MmaSharedLayout s;
@@ -48,9 +74,33 @@ MmaSharedLayout isaac::getMmaSharedLayout(const GemmConfig &c, DType ab) {
   s.tileBytesA = c.ml * c.u * esz;
   s.tileBytesB = c.nl * c.u * esz;
   s.stageBytes = s.tileBytesA + s.tileBytesB;
-  s.reduceBytes = (c.kl - 1) * c.ml * c.nl * 4;
+  s.reduceBytes = (c.kl - 1) * c.ml * c.nl * accumulatorBytes(ab);
   s.bytes = std::max(c.stages * s.stageBytes, s.reduceBytes);
   return s;
+}
+
+MmaSwizzle isaac::getMmaSwizzle(int cols, DType ab) {
+  MmaSwizzle s;
+  s.chunks = cols * dtypeBytes(ab) / 16;
+  s.rowsPerGroup = std::max(1, 8 / s.chunks);
+  if (ab == DType::F64) {
+    // Pairs of chunks: as many of the four 32-byte quarters of a 128-byte
+    // line as the row has pairs.
+    s.groups = std::max(1, std::min(4, s.chunks / 2));
+    s.shift = 1;
+  } else {
+    s.groups = std::min(s.chunks, 8);
+    s.shift = 0;
+  }
+  return s;
+}
+
+int isaac::mmaSwizzledOffset(const MmaSwizzle &s, int cols, DType ab, int r,
+                             int col) {
+  int perChunk = 16 / dtypeBytes(ab);
+  int chunk = col / perChunk;
+  int phys = chunk ^ (((r / s.rowsPerGroup) % s.groups) << s.shift);
+  return r * cols + phys * perChunk + col % perChunk;
 }
 
 int isaac::mmaSharedMemoryBytes(const GemmConfig &c, DType dtype) {
@@ -67,11 +117,18 @@ int isaac::mmaCopiesPerThreadB(const GemmConfig &c) {
 }
 
 int isaac::estimateMmaRegisters(const GemmConfig &c, DType ab) {
-  // Two 16-bit operands or one TF32 per fragment register: the same count
-  // for one instruction's fragments.
-  (void)ab;
-  int acc = c.wm * c.wn / 32;
-  int frag = (c.wm / 16) * 4 + (c.wn / 8) * 2;
+  int acc, frag;
+  if (ab == DType::F64) {
+    // m8n8k4: two f64 accumulators per lane and 8x8 tile, one f64 of A per
+    // m8 tile and of B per n8 tile per k-step; two registers each.
+    acc = c.wm * c.wn / 16;
+    frag = (c.wm / 8 + c.wn / 8) * 2;
+  } else {
+    // Two 16-bit operands or one TF32 per fragment register: the same
+    // count for one instruction's fragments.
+    acc = c.wm * c.wn / 32;
+    frag = (c.wm / 16) * 4 + (c.wn / 8) * 2;
+  }
   int copies = 2 * (mmaCopiesPerThreadA(c) + mmaCopiesPerThreadB(c));
   // Indices, swizzled offsets, predicates, loop state and the epilogue.
   const int overhead = 40;
@@ -85,7 +142,7 @@ void isaac::checkMmaRules(const GemmConfig &c, DType dtype,
   if (!instr) {
     r.fail("mma-type", [&] {
       return std::string("the mma family has no instruction for ") +
-             dtypeName(dtype) + " operands (f16, bf16; f32 as TF32)";
+             dtypeName(dtype) + " operands (f16, bf16, f64; f32 as TF32)";
     });
     return;
   }

@@ -153,7 +153,8 @@ isaac::legalConfigs(DType dtype, const ChipLimits &chip, GemmFamily family) {
 const std::vector<GemmConfig> &isaac::legalConfigs(DType dtype,
                                                    const ChipLimits &chip) {
   // f32 is exact IEEE f32 (simt) by default; TF32 (mma on f32) is the
-  // three-argument form's, for GEMMs that opted in.
+  // three-argument form's, for GEMMs that opted in, and so is f64's mma
+  // space (searchFamily picks it on chips with fast DMMA).
   bool sixteenBit = dtype == DType::F16 || dtype == DType::BF16;
   return legalConfigs(dtype, chip,
                       sixteenBit ? GemmFamily::Mma : GemmFamily::Simt);
@@ -179,12 +180,7 @@ std::vector<Ranked> isaac::searchBest(const GemmShape &shape,
     return ranked->ranker->searchBest(shape, chip, k, evaluated);
   TopK best(k);
   size_t count = 0;
-  // The family that computes on the operand type: simt for f32 and f64,
-  // mma for f16 and bf16, and for f32 opted in to TF32 (shape.tf32).
-  GemmFamily family =
-      shape.tf32 || (shape.dtype != DType::F32 && shape.dtype != DType::F64)
-          ? GemmFamily::Mma
-          : GemmFamily::Simt;
+  GemmFamily family = searchFamily(shape.dtype, shape.tf32, chip);
   for (const GemmConfig &c : legalConfigs(shape.dtype, chip, family)) {
     if (splitsKUselessly(shape, c))
       continue;

@@ -1,13 +1,16 @@
 //===- MmaKernelBuilder.cpp - GEMM kernels on warp-level mma.sync ---------===//
 //
-// The `mma` kernel family: C = alpha*op(A)*op(B) + beta*C for 16-bit
-// operands (f16, bf16) on tensor cores, f32 accumulation, C of f16, bf16 or
-// f32, with the same ABI as the simt kernels (docs/abi.md).
+// The `mma` kernel family: C = alpha*op(A)*op(B) + beta*C on tensor cores,
+// with the same ABI as the simt kernels (docs/abi.md): 16-bit operands
+// (f16, bf16; mma.sync.m16n8k16) and f32 operands multiplied in TF32
+// (m16n8k8), f32 accumulation, C of f16, bf16 or f32; f64 operands and C
+// (DMMA, m8n8k4), f64 accumulation.
 //
 //   block  : an ML x NL tile of C; grid z = batch * KG, as the simt kernels
-//   warp   : a WM x WN tile of C, (WM/16) x (WN/8) mma.sync.m16n8k16
-//            accumulators of 4 f32 each; (ML/WM) x (NL/WN) warps per KL
-//            group, KL groups splitting each stage's K depth U
+//   warp   : a WM x WN tile of C, (WM/m) x (WN/8) instruction tiles of m x 8
+//            (m = 16; 8 for f64) with m/4 accumulators per lane each;
+//            (ML/WM) x (NL/WN) warps per KL group, KL groups splitting each
+//            stage's K depth U
 //   stage  : the ML x U tile of A and the U x NL tile of B, each copied in
 //            its global orientation by 16-byte cp.async (vec elements per
 //            copy) into XOR-swizzled shared memory; `stages` stages in
@@ -15,7 +18,9 @@
 //            are issued before tile t is multiplied; one barrier per tile)
 //   k-step : ldmatrix (.trans where the stored orientation is the
 //            transpose of the fragment's) loads one 16-deep slice of the
-//            warp's A and B fragments; then every (i, j) mma.sync
+//            warp's A and B fragments (TF32 stored M- or N-contiguous and
+//            f64 take 32- and 64-bit shared loads: ldmatrix has no
+//            32-bit .trans and no 64-bit form); then every (i, j) mma.sync
 //
 // Bounds: a tile the block's rows and K cover entirely takes the copies
 // without a source size; any other tile gives each copy its exact source
@@ -29,9 +34,12 @@
 //     shared memory (a memref.global declaration: an `.extern .shared`
 //     array), its address split into the lane's loop-invariant slot and
 //     the stage, so the main loop adds one offset per ldmatrix
-//     (nvgpu.ldmatrix's single memref index costs three);
-//   - nvgpu.mma.sync multiplies f16; bf16 uses nvvm.mma.sync, because
-//     LLVM 22's nvgpu-to-nvvm conversion cannot type bf16 operands;
+//     (nvgpu.ldmatrix's single memref index costs three); f64 fragments
+//     are plain 64-bit loads through the same pointer (no 64-bit
+//     ldmatrix);
+//   - nvgpu.mma.sync multiplies f16 and TF32; bf16 and f64 use
+//     nvvm.mma.sync, because LLVM 22's nvgpu-to-nvvm conversion cannot type
+//     bf16 operands and nvgpu.mma.sync has no f64 shape;
 //   - the copies are nvvm.cp.async.shared.global (with its source-size
 //     operand for the zero fill) and nvvm.cp.async.commit.group /
 //     wait.group: nvgpu.device_async_copy wants its source as a memref, and
@@ -71,34 +79,32 @@ struct OperandPlan {
   int rows, cols;
   int esz, vec;
   int unitsPerRow, units, rounds; ///< vec-wide copies
-  /// Swizzle: the 16-byte chunk c of row r is stored at chunk
-  /// c ^ ((r / swzRows) % swzMask), a permutation inside each 128-byte line
-  /// that gives the eight rows one ldmatrix phase reads (same chunk column,
-  /// consecutive rows) eight different bank groups.
-  int swzRows, swzMask;
+  /// Swizzle (::isaac::MmaSwizzle): the 16-byte chunk c of row r is
+  /// stored at chunk c ^ (((r / rowsPerGroup) % groups) << shift), a
+  /// permutation inside each 128-byte line that keeps the fragment loads
+  /// free of bank conflicts.
+  ::isaac::MmaSwizzle swz;
   int tileOffset; ///< elements from the start of a stage
 
-  OperandPlan(const GemmConfig &c, int esz, int mn, bool contigIsK,
+  OperandPlan(const GemmConfig &c, DType ab, int mn, bool contigIsK,
               int tileOffset, int threads)
       : contigIsK(contigIsK), rows(contigIsK ? mn : c.u),
-        cols(contigIsK ? c.u : mn), esz(esz), vec(c.vec),
+        cols(contigIsK ? c.u : mn), esz(::isaac::dtypeBytes(ab)), vec(c.vec),
         unitsPerRow(cols / c.vec), units(rows * cols / c.vec),
-        rounds((units + threads - 1) / threads), tileOffset(tileOffset) {
-    int chunks = cols * esz / 16;
-    swzRows = std::max(1, 8 / chunks);
-    swzMask = std::min(chunks, 8);
-  }
+        rounds((units + threads - 1) / threads),
+        swz(::isaac::getMmaSwizzle(cols, ab)), tileOffset(tileOffset) {}
 };
 
 class MmaBuilder {
 public:
   MmaBuilder(OpBuilder &b, Location loc, const GemmKernelSpec &spec)
-      : e(b, loc, DType::F32), spec(spec), c(spec.config),
+      : e(b, loc, spec.accType()), spec(spec), c(spec.config),
         smem(::isaac::getMmaSharedLayout(c, spec.dtype)),
         esz(::isaac::dtypeBytes(spec.dtype)), threads(c.threads()),
-        kStep(::isaac::mmaInstruction(spec.dtype)->k),
-        planA(c, esz, c.ml, /*contigIsK=*/!spec.layout.transA, 0, threads),
-        planB(c, esz, c.nl, /*contigIsK=*/spec.layout.transB,
+        instr(*::isaac::mmaInstruction(spec.dtype)), kStep(instr.k),
+        planA(c, spec.dtype, c.ml, /*contigIsK=*/!spec.layout.transA, 0,
+              threads),
+        planB(c, spec.dtype, c.nl, /*contigIsK=*/spec.layout.transB,
               smem.tileBytesA / esz, threads),
         abTy(getScalarType(b.getContext(), spec.dtype)),
         outTy(getScalarType(b.getContext(), spec.outType())) {
@@ -109,12 +115,13 @@ public:
   void buildBody(gpu::GPUFuncOp func, StringRef smemSymbol);
 
 private:
-  KernelEmitter e; ///< scalars of the accumulator type (f32)
+  KernelEmitter e; ///< scalars of the accumulator type (f32; f64 for f64)
   const GemmKernelSpec &spec;
   const GemmConfig &c;
   ::isaac::MmaSharedLayout smem;
   int esz, threads;
-  int kStep; ///< K of one mma instruction (16; 8 for TF32)
+  ::isaac::MmaInstr instr;
+  int kStep; ///< K of one mma instruction (16; 8 for TF32; 4 for f64)
   OperandPlan planA, planB;
   Type abTy, outTy;
   std::optional<EpilogueCodegen> epilogue;
@@ -161,15 +168,23 @@ private:
   /// cuBLAS and CUTLASS round f32 operands for TF32 tensor cores.
   Value roundToTF32(Value frag);
   SmallVector<Value> computeStage(Value stageOff, ValueRange acc);
+  /// One k-step of f64 (m8n8k4): one f64 of A per m8 tile and of B per n8
+  /// tile and lane, from 64-bit shared loads.
+  void computeStepF64(Value stageOff, Value kOff, MutableArrayRef<Value> acc);
   SmallVector<Value> mma(Value a, Value bFrag, int bHalf, ArrayRef<Value> acc);
 
+  /// Accumulators per instruction tile and lane: 4 (m16n8), 2 (m8n8).
+  int accPerTile() const { return instr.m * instr.n / 32; }
   // Epilogue: the thread's accumulators form a rows x cols tile with
-  // rows = WM/8 (row r: m16 tile r/2, half r%2) and cols = WN/4 (column
-  // j: n8 tile j/2, element j%2 of the pair).
+  // rows = WM/8 (row r: instruction tile r/(m/8), half r%(m/8)) and
+  // cols = WN/4 (column j: n8 tile j/2, element j%2 of the pair); row r
+  // is row 8r + g of the warp tile in both shapes.
   int tileRows() const { return c.wm / 8; }
   int tileCols() const { return c.wn / 4; }
   int accIndex(int i, int j) const {
-    return ((i / 2) * (c.wn / 8) + j / 2) * 4 + (i % 2) * 2 + j % 2;
+    int halves = instr.m / 8;
+    return ((i / halves) * (c.wn / 8) + j / 2) * accPerTile() +
+           (i % halves) * 2 + j % 2;
   }
   Value rowOf(int i) {
     return e.add(e.add(m0, wmBase),
@@ -196,7 +211,9 @@ Value MmaBuilder::swizzle(const OperandPlan &p, Value r, Value col) {
   int perChunk = 16 / p.esz;
   Value chunk = e.divu(col, e.ci32(perChunk));
   Value within = e.remu(col, e.ci32(perChunk));
-  Value s = e.remu(e.divu(r, e.ci32(p.swzRows)), e.ci32(p.swzMask));
+  Value s = e.remu(e.divu(r, e.ci32(p.swz.rowsPerGroup)), e.ci32(p.swz.groups));
+  if (p.swz.shift)
+    s = arith::ShLIOp::create(e.b, e.loc, s, e.ci32(p.swz.shift));
   Value phys = arith::XOrIOp::create(e.b, e.loc, chunk, s);
   return e.add(e.mul(r, e.ci32(p.cols)),
                e.add(e.mul(phys, e.ci32(perChunk)), within));
@@ -461,8 +478,55 @@ SmallVector<Value> MmaBuilder::mma(Value a, Value bFrag, int bHalf,
   return out;
 }
 
+void MmaBuilder::computeStepF64(Value stageOff, Value kOff,
+                                MutableArrayRef<Value> acc) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  // Lane (g, q) holds A(m g, k q) of each m8 tile and B(k q, n g) of each
+  // n8 tile: one LDS.64 each. Where the tile is stored (m or n, k) or
+  // (k, m or n), a half-warp reads four rows at one aligned 32-byte pair
+  // of chunks, which the f64 swizzle spreads over all 32 banks. As for
+  // ldmatrix, the address is the lane's loop-invariant slot plus the
+  // stage's offset (one add per load in the main loop).
+  Value k = e.add(kOff, q);
+  auto load = [&](const OperandPlan &p, Value mn) -> Value {
+    Value slot = e.add(e.ci32(p.tileOffset),
+                       p.contigIsK ? swizzle(p, mn, k) : swizzle(p, k, mn));
+    Value ptr = e.gep(e.gep(smemPtr, slot, abTy), stageOff, abTy);
+    return LLVM::LoadOp::create(b, loc, abTy, ptr, esz);
+  };
+  int tilesM = c.wm / 8, tilesN = c.wn / 8;
+  SmallVector<Value> aFrag, bFrag;
+  for (int i = 0; i < tilesM; ++i)
+    aFrag.push_back(load(planA, e.add(wmBase, e.add(e.ci32(8 * i), g))));
+  for (int j = 0; j < tilesN; ++j)
+    bFrag.push_back(load(planB, e.add(wnBase, e.add(e.ci32(8 * j), g))));
+  Type resTy =
+      LLVM::LLVMStructType::getLiteral(b.getContext(), {e.elemTy, e.elemTy});
+  for (int i = 0; i < tilesM; ++i)
+    for (int j = 0; j < tilesN; ++j) {
+      MutableArrayRef<Value> tile(&acc[(i * tilesN + j) * 2], 2);
+      Value d = NVVM::MmaOp::create(
+          b, loc, resTy, ValueRange{aFrag[i]}, ValueRange{bFrag[j]},
+          ValueRange{tile[0], tile[1]}, ArrayRef<int64_t>{8, 8, 4},
+          std::nullopt, std::nullopt,
+          std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::f64,
+                                        NVVM::MMATypes::f64},
+          std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                         NVVM::MMALayout::col});
+      for (int x = 0; x < 2; ++x)
+        tile[x] = LLVM::ExtractValueOp::create(b, loc, d, x);
+    }
+}
+
 SmallVector<Value> MmaBuilder::computeStage(Value stageOff, ValueRange accIn) {
   SmallVector<Value> acc(accIn.begin(), accIn.end());
+  if (spec.dtype == DType::F64) {
+    Value groupK = e.mul(klId, e.ci32(c.u / c.kl));
+    for (int kk = 0; kk < c.u / kStep / c.kl; ++kk)
+      computeStepF64(stageOff, e.add(groupK, e.ci32(kk * kStep)), acc);
+    return acc;
+  }
   int tilesM = c.wm / 16, tilesN = c.wn / 8;
   int steps = c.u / kStep / c.kl;
   bool tf32 = spec.dtype == DType::F32;
@@ -567,7 +631,7 @@ void MmaBuilder::forEachElement(
 
 Value MmaBuilder::partialSumPtr(Value tBase, Value batch, Value row,
                                 Value col) {
-  // T is a dense batch x M x N array of f32.
+  // T is a dense batch x M x N array of the accumulator's type.
   Value plane = e.mul(e.ext64(M), e.ext64(N));
   Value off = e.add(e.mul(e.ext64(batch), plane),
                     e.add(e.mul(e.ext64(row), e.ext64(N)), e.ext64(col)));
@@ -655,7 +719,8 @@ void MmaBuilder::emitEpilogue(ArrayRef<Value> acc, Value gSlice, Value batch,
     storeOutput(value, beta);
     return;
   }
-  // Deterministic mode: a dense M x N f32 plane per (batch, slice).
+  // Deterministic mode: a dense M x N plane of the accumulator's type per
+  // (batch, slice).
   auto storeWorkspace = [&] {
     Value plane = e.mul(e.ext64(M), e.ext64(N));
     Value slice = e.add(e.mul(e.ext64(batch), e.ci64(c.kg)), e.ext64(gSlice));
@@ -674,8 +739,8 @@ void MmaBuilder::emitEpilogue(ArrayRef<Value> acc, Value gSlice, Value batch,
     return;
   }
   // Fused: tile counters S select atomic mode (sums into T = W, the last
-  // block applies the epilogue); plain f32 C: W = 0 selects atomic mode
-  // (red.add into C, which the caller pre-scaled by beta).
+  // block applies the epilogue); plain f32 or f64 C: W = 0 selects atomic
+  // mode (red.add into C, which the caller pre-scaled by beta).
   Value useWorkspace = LLVM::ICmpOp::create(
       b, loc, fused ? LLVM::ICmpPredicate::eq : LLVM::ICmpPredicate::ne,
       fused ? S : W, LLVM::ZeroOp::create(b, loc, e.gptr));
@@ -837,7 +902,7 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
   }
 
-  int nAcc = (c.wm / 16) * (c.wn / 8) * 4;
+  int nAcc = (c.wm / instr.m) * (c.wn / instr.n) * accPerTile();
   SmallVector<Value> init(nAcc, e.cf(0.0));
   init.push_back(e.ci32(0));                           // read stage
   init.push_back(e.ci32((c.stages - 1) * stageElems)); // write stage
@@ -873,6 +938,7 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
 
   // KL partials: groups 1..KL-1 park their accumulators in shared memory
   // (lane fastest: conflict-free), group 0 sums them in group order.
+  int accBytes = ::isaac::dtypeBytes(spec.accType());
   Value isGroup0 = e.eq(klId, e.ci32(0));
   if (c.kl > 1) {
     auto slot = [&](Value group, int x) {
@@ -889,7 +955,7 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifOp.elseBlock());
       for (int x = 0; x < nAcc; ++x)
-        LLVM::StoreOp::create(b, loc, acc[x], slot(klId, x), 4);
+        LLVM::StoreOp::create(b, loc, acc[x], slot(klId, x), accBytes);
     }
     e.barrier();
     SmallVector<Type> accTypes(nAcc, e.elemTy);
@@ -901,9 +967,9 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
       SmallVector<Value> sum(acc);
       for (int grp = 1; grp < c.kl; ++grp)
         for (int x = 0; x < nAcc; ++x)
-          sum[x] =
-              e.fadd(sum[x], LLVM::LoadOp::create(b, loc, e.elemTy,
-                                                  slot(e.ci32(grp), x), 4));
+          sum[x] = e.fadd(sum[x],
+                          LLVM::LoadOp::create(b, loc, e.elemTy,
+                                               slot(e.ci32(grp), x), accBytes));
       scf::YieldOp::create(b, loc, sum);
       b.setInsertionPointToStart(ifOp.elseBlock());
       scf::YieldOp::create(b, loc, acc);
@@ -940,11 +1006,11 @@ gpu::GPUFuncOp mlir::isaac::buildMmaGemmKernel(OpBuilder &builder,
                            /*initial_value=*/Attribute(), /*constant=*/false,
                            builder.getI64IntegerAttr(128));
 
-  // The simt kernels' ABI (KernelABI.def); alpha and beta (Scalar) are the
-  // f32 accumulator's type.
-  KernelEmitter types(builder, loc, DType::F32);
+  // The simt kernels' ABI (KernelABI.def); alpha and beta (Scalar) are of
+  // the accumulator's type (f32; f64 for f64).
+  KernelEmitter types(builder, loc, spec.accType());
   gpu::GPUFuncOp func =
-      declareGemmKernel(builder, loc, spec, name, types, builder.getF32Type());
+      declareGemmKernel(builder, loc, spec, name, types, types.elemTy);
   MmaBuilder gen(builder, loc, spec);
   gen.buildBody(func, smemName);
   return func;

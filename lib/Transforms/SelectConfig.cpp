@@ -17,6 +17,7 @@
 #include "GemmMatch.h"
 
 #include "isaac/Model/AnalyticModel.h"
+#include "isaac/Model/Chip.h"
 #include "isaac/Model/MLP.h"
 #include "isaac/Model/Mma.h"
 #include "isaac/Model/Search.h"
@@ -112,14 +113,23 @@ LogicalResult loadCache(StringRef path, const ::isaac::ChipLimits &chip,
     ::isaac::GemmConfig c = *parsed;
     if (tok[0] != chip.chip)
       continue;
-    // f32 is exact (simt) unless the entry's types are tf32 (mma).
-    bool mma = s.tf32 || ::isaac::mmaInstruction(s.dtype).has_value();
-    if (s.dtype == ::isaac::DType::F32 && !s.tf32)
-      mma = false;
-    if ((c.family == ::isaac::GemmFamily::Mma) != mma) {
+    // f32 is exact (simt) unless the entry's types are tf32 (mma); f64
+    // has both families (an entry may pick either, as an isaac.config may).
+    bool familyOk;
+    switch (s.dtype) {
+    case ::isaac::DType::F64:
+      familyOk = true;
+      break;
+    case ::isaac::DType::F32:
+      familyOk = (c.family == ::isaac::GemmFamily::Mma) == s.tf32;
+      break;
+    default:
+      familyOk = c.family == ::isaac::GemmFamily::Mma;
+    }
+    if (!familyOk) {
       err = where + "a configuration of the " +
-            ::isaac::gemmFamilyName(c.family) + " family for " +
-            tok[1].str() + " GEMMs (mma: f16, bf16 and tf32; simt: f32, f64)";
+            ::isaac::gemmFamilyName(c.family) + " family for " + tok[1].str() +
+            " GEMMs (mma: f16, bf16, tf32 and f64; simt: f32, f64)";
       return failure();
     }
     auto v = ::isaac::checkGemmLegality(c, s.dtype, chip);
@@ -169,11 +179,12 @@ struct SelectConfigPass
       return r;
     r.resolved = true;
     r.cost = heuristicCost(limits);
-    // 16-bit operands, and f32 opted in to TF32, have the mma family's
-    // space, which no trained model covers yet: the analytic model ranks it
-    // (its tensor-core rates).
-    if (tf32 || dtype == ::isaac::DType::F16 ||
-        dtype == ::isaac::DType::BF16) {
+    // 16-bit operands, f32 opted in to TF32 and f64 on chips with fast
+    // DMMA are searched in the mma family's space (searchFamily), which no
+    // trained model covers yet: the analytic model ranks it (its
+    // tensor-core rates).
+    if (::isaac::searchFamily(dtype, tf32, limits) ==
+        ::isaac::GemmFamily::Mma) {
       r.mma = true;
       return r;
     }
@@ -345,13 +356,22 @@ struct SelectConfigPass
                                    "measurements"
                                  : "trained on measurements")
                          << ")";
+      else if (ranker->mma && shape.dtype == ::isaac::DType::F64)
+        op->emitRemark()
+            << "isaac: mma configuration (f64 on DMMA tensor cores) chosen by "
+               "the analytic model ("
+            << static_cast<int>(::isaac::mmaSyncTflops(*limits, shape.dtype) +
+                                0.5)
+            << " TFLOP/s f64 tensor-core rate for " << chip << " against "
+            << static_cast<int>(::isaac::findChip(chip)->peakF64Tflops + 0.5)
+            << " TFLOP/s f64 FMA); an isaac.config of family = simt keeps "
+               "a GEMM on the FMA pipes";
       else if (ranker->mma)
         op->emitRemark()
             << "isaac: mma configuration"
             << (shape.tf32 ? " (f32 multiplied in TF32, opted in)" : "")
             << " chosen by the analytic model ("
-            << static_cast<int>(::isaac::mmaSyncTflops(*limits) /
-                                    (shape.tf32 ? 2 : 1) +
+            << static_cast<int>(::isaac::mmaSyncTflops(*limits, shape.dtype) +
                                 0.5)
             << " TFLOP/s tensor-core rate for " << chip
             << "); trained models rank only the simt family (f32, f64)";

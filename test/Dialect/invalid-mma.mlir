@@ -4,11 +4,41 @@
 // the verifier of isaac.config against the operation's operand type on
 // the default chip (sm_90).
 
-// mma-type: f64 operands have no mma instruction here (f32 multiplies in
-// TF32)
-func.func @r0(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x64xf64>) {
-  // expected-error @below {{illegal isaac.config for f64 on sm_90 (rule mma-type): the mma family has no instruction for f64 operands (f16, bf16; f32 as TF32)}}
-  linalg.matmul ins(%A, %B : memref<64x64xf64>, memref<64x64xf64>) outs(%C : memref<64x64xf64>) {isaac.config = #isaac.gemm<family = mma, ml = 64, nl = 64, wm = 32, wn = 32, u = 32, kl = 1, kg = 1, vec = 2, stages = 3>}
+// f64 (m8n8k4 on DMMA) follows the same rules with its own instruction
+// and 8-byte elements.
+// vector-width: 4 f64 are 32 bytes, wider than any cp.async
+func.func @f64_vec(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x64xf64>) {
+  // expected-error @below {{illegal isaac.config for f64 on sm_90 (rule vector-width): vec = 4 f64 elements is 32 bytes; cp.async copies 4, 8 or 16 bytes}}
+  linalg.matmul ins(%A, %B : memref<64x64xf64>, memref<64x64xf64>) outs(%C : memref<64x64xf64>) {isaac.config = #isaac.gemm<family = mma, ml = 64, nl = 64, wm = 32, wn = 32, u = 32, kl = 1, kg = 1, vec = 4, stages = 3>}
+  return
+}
+
+// -----
+
+// k-depth: u must be a multiple of k * kl = 4 * 2
+func.func @f64_kdepth(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x64xf64>) {
+  // expected-error @below {{illegal isaac.config for f64 on sm_90 (rule k-depth): u = 4 is not a multiple of the instruction's k times kl = 4 * 2}}
+  linalg.matmul ins(%A, %B : memref<64x64xf64>, memref<64x64xf64>) outs(%C : memref<64x64xf64>) {isaac.config = #isaac.gemm<family = mma, ml = 64, nl = 64, wm = 32, wn = 32, u = 4, kl = 2, kg = 1, vec = 2, stages = 3>}
+  return
+}
+
+// -----
+
+// registers: a 64 x 64 warp tile holds 128 f64 accumulators per lane (256
+// registers)
+func.func @f64_registers(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x64xf64>) {
+  // expected-error @below {{illegal isaac.config for f64 on sm_90 (rule registers): needs about 360 registers per thread; sm_90 allows 255}}
+  linalg.matmul ins(%A, %B : memref<64x64xf64>, memref<64x64xf64>) outs(%C : memref<64x64xf64>) {isaac.config = #isaac.gemm<family = mma, ml = 128, nl = 128, wm = 64, wn = 64, u = 16, kl = 1, kg = 1, vec = 2, stages = 3>}
+  return
+}
+
+// -----
+
+// shared-memory: 4 stages of (256 + 128) x 32 f64
+func.func @f64_smem(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x64xf64>) {
+  // expected-error @below {{illegal isaac.config for f64 on sm_90 (rule shared-memory): needs 393216 bytes of shared memory (4 stages of 98304 bytes); sm_90 allows 232448 bytes of dynamic shared memory per block}}
+  // expected-note @below {{also breaks rule registers: needs about 216 x 512 = 110592 registers per block; sm_90 has 65536}}
+  linalg.matmul ins(%A, %B : memref<64x64xf64>, memref<64x64xf64>) outs(%C : memref<64x64xf64>) {isaac.config = #isaac.gemm<family = mma, ml = 256, nl = 128, wm = 64, wn = 32, u = 32, kl = 1, kg = 1, vec = 2, stages = 4>}
   return
 }
 

@@ -10,11 +10,12 @@
 //   isaac-model-test kernel-names S N  N kernel names of every family and
 //                                      element-type token, drawn with seed
 //                                      S, each with its attribute text
-//   isaac-model-test random-configs S N DTYPE [CHIP]
+//   isaac-model-test random-configs S N DTYPE [CHIP [FAMILY]]
 //                                      N legal configurations drawn with
 //                                      seed S uniformly from the legal space
 //                                      of DTYPE (f32 f64 f16 bf16) on CHIP
-//                                      (sm_90)
+//                                      (sm_90) of FAMILY (simt, mma; the
+//                                      type's own: simt for f32 and f64)
 //   isaac-model-test search M N K DTYPE
 //                                      best configuration and search rate
 //   isaac-model-test synthetic SEED ROWS PER_SHAPE DTYPE [CHIP]
@@ -70,6 +71,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -96,8 +98,86 @@ static void expectRule(const GemmConfig &c, DType t, const char *rule) {
                           ": expected rule '" + rule + "', got '" + got + "'");
 }
 
+/// The shared-memory swizzle of the mma family (MmaSwizzle, Mma.h): every
+/// tile's offsets are a permutation of the tile that keeps each 16-byte
+/// chunk whole and in its 128-byte line, and for f64 every half-warp
+/// phase of the fragment loads (LDS.64 of A(m g, k q) and B(k q, n g),
+/// g = lane/4, q = lane%4, at every m8/n8 tile and k-step of the tile, in
+/// both stored orientations) reads 16 words of 8 bytes from 32 distinct
+/// banks.
+static void runMmaSwizzleChecks() {
+  for (DType t : {DType::F16, DType::F32, DType::F64}) {
+    int esz = dtypeBytes(t), perChunk = 16 / esz;
+    for (int cols = perChunk * 2; cols <= 256; cols *= 2) {
+      int rows = 64;
+      MmaSwizzle sw = getMmaSwizzle(cols, t);
+      std::vector<char> seen(size_t(rows) * cols, 0);
+      bool perm = true;
+      for (int r = 0; r < rows; ++r)
+        for (int col = 0; col < cols; ++col) {
+          int off = mmaSwizzledOffset(sw, cols, t, r, col);
+          int lin = r * cols + col;
+          perm &= off >= 0 && off < rows * cols && !seen[size_t(off)] &&
+                  off % perChunk == col % perChunk &&
+                  off * esz / 128 == lin * esz / 128;
+          if (off >= 0 && off < rows * cols)
+            seen[size_t(off)] = 1;
+        }
+      expect(perm, std::string("the ") + dtypeName(t) + " swizzle of " +
+                       std::to_string(cols) +
+                       "-element rows permutes chunks inside lines");
+    }
+  }
+  // f64 fragment loads: rows are m or n (contiguous K: cols = U, 4..64) or
+  // k (cols = ML or NL, 8..256).
+  int worst = 0;
+  for (bool contigIsK : {true, false})
+    for (int cols = contigIsK ? 4 : 8; cols <= (contigIsK ? 64 : 256);
+         cols *= 2) {
+      int rows = contigIsK ? 256 : 64;
+      MmaSwizzle sw = getMmaSwizzle(cols, DType::F64);
+      int mnExtent = contigIsK ? rows : cols, kExtent = contigIsK ? cols : rows;
+      for (int mn0 = 0; mn0 < mnExtent; mn0 += 8)
+        for (int k0 = 0; k0 < kExtent; k0 += 4)
+          for (int half = 0; half < 2; ++half) {
+            std::map<int, std::set<int>> bankWords;
+            for (int lane = 16 * half; lane < 16 * half + 16; ++lane) {
+              int mn = mn0 + lane / 4, k = k0 + lane % 4;
+              int off = contigIsK
+                            ? mmaSwizzledOffset(sw, cols, DType::F64, mn, k)
+                            : mmaSwizzledOffset(sw, cols, DType::F64, k, mn);
+              for (int w = 0; w < 2; ++w) {
+                int word = off * 2 + w; // 4-byte words
+                bankWords[word % 32].insert(word);
+              }
+            }
+            for (auto &[bank, words] : bankWords)
+              worst = std::max(worst, int(words.size()));
+          }
+    }
+  expect(worst == 1, "f64 fragment loads are free of bank conflicts (worst " +
+                         std::to_string(worst) + "-way)");
+}
+
 /// The mma family's rules (lib/Model/MmaLegality.cpp) and its space.
 static void runMmaLegality() {
+  runMmaSwizzleChecks();
+  // Which family the search ranks: f64 on DMMA where it is faster.
+  auto family = [](DType t, bool tf32, const char *chip) {
+    return searchFamily(t, tf32, *getChipLimits(chip));
+  };
+  expect(family(DType::F64, false, "sm_80") == GemmFamily::Mma &&
+             family(DType::F64, false, "sm_90") == GemmFamily::Mma &&
+             family(DType::F64, false, "sm_90a") == GemmFamily::Mma &&
+             family(DType::F64, false, "sm_86") == GemmFamily::Simt &&
+             family(DType::F64, false, "sm_89") == GemmFamily::Simt &&
+             family(DType::F64, false, "sm_100") == GemmFamily::Simt,
+         "f64 is searched on mma where DMMA beats the FP64 pipes");
+  expect(family(DType::F32, false, "sm_90") == GemmFamily::Simt &&
+             family(DType::F32, true, "sm_90") == GemmFamily::Mma &&
+             family(DType::F16, false, "sm_86") == GemmFamily::Mma &&
+             family(DType::BF16, false, "sm_90") == GemmFamily::Mma,
+         "f32 is simt unless TF32; 16-bit is mma");
   GemmConfig base; // 128x128 block, 64x64 warps: 4 warps, 4 stages
   base.family = GemmFamily::Mma;
   base.ml = base.nl = 128;
@@ -111,8 +191,37 @@ static void runMmaLegality() {
   GemmConfig tf32 = base;
   tf32.vec = 4;
   expectRule(tf32, DType::F32, "");
-  expectRule(tf32, DType::F64, "mma-type");
-  GemmConfig c = base;
+  // f64 (m8n8k4): 8-byte elements, two registers per accumulator.
+  GemmConfig f64 = base;
+  f64.wm = 32;
+  f64.wn = 64;
+  f64.u = 16;
+  f64.vec = 2;
+  expectRule(f64, DType::F64, "");
+  expectRule(tf32, DType::F64, "vector-width"); // 4 x 8 = 32 bytes
+  GemmConfig c = f64;
+  c.u = 4;
+  c.kl = 2;
+  expectRule(c, DType::F64, "k-depth"); // 4 * 2
+  c = f64;
+  c.wm = 64; // 64 * 64 f64 accumulators: 256 registers
+  expectRule(c, DType::F64, "registers");
+  c = f64;
+  c.ml = c.nl = 256;
+  c.u = 32;
+  c.stages = 4; // 4 * 128 KiB
+  expectRule(c, DType::F64, "shared-memory");
+  c = f64;
+  c.kl = 2;
+  c.u = 8;
+  c.stages = 2;
+  expect(getMmaSharedLayout(c, DType::F64).reduceBytes == 128 * 128 * 8,
+         "f64 KL partials are f64");
+  expect(estimateMmaRegisters(f64, DType::F64) ==
+             32 * 64 / 16 + (32 / 8 + 64 / 8) * 2 +
+                 2 * (mmaCopiesPerThreadA(f64) + mmaCopiesPerThreadB(f64)) + 40,
+         "f64 accumulators and fragments take two registers each");
+  c = base;
   c.wm = 8;
   expectRule(c, DType::F16, "warp-tile");
   c = base;
@@ -162,7 +271,7 @@ static void runMmaLegality() {
   expect(legalConfigs(DType::F16, chip, GemmFamily::Mma).size() ==
              legalConfigs(DType::BF16, chip, GemmFamily::Mma).size(),
          "f16 and bf16 have one mma space");
-  for (DType t : {DType::F16}) {
+  for (DType t : {DType::F16, DType::F64}) {
     auto values = [](GemmParam p) {
       return familyParamValues(GemmFamily::Mma, p);
     };
@@ -351,15 +460,30 @@ static DType parseDType(const char *s) {
   return std::strcmp(s, "f64") == 0 ? DType::F64 : DType::F32;
 }
 
-static int runRandom(unsigned seed, int n, DType t, const char *chip) {
+static int runRandom(unsigned seed, int n, DType t, const char *chip,
+                     const char *familyName) {
   std::optional<ChipLimits> limits = getChipLimits(chip);
   if (!limits) {
     std::fprintf(stderr, "unknown chip %s\n", chip);
     return 1;
   }
-  // The default family of the type: mma for 16-bit operands, simt for
-  // f32 (exact) and f64.
-  const auto &space = legalConfigs(t, *limits);
+  // Without a family, the type's own: mma for 16-bit operands, simt for
+  // f32 (exact) and f64 (whose mma space, f64 on DMMA, is asked for).
+  std::optional<GemmFamily> family;
+  if (familyName) {
+    family = parseGemmFamily(familyName);
+    if (!family) {
+      std::fprintf(stderr, "unknown family %s\n", familyName);
+      return 1;
+    }
+  }
+  const auto &space =
+      family ? legalConfigs(t, *limits, *family) : legalConfigs(t, *limits);
+  if (space.empty()) {
+    std::fprintf(stderr, "no legal %s configuration for %s on %s\n",
+                 familyName ? familyName : "", dtypeName(t), chip);
+    return 1;
+  }
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<size_t> pick(0, space.size() - 1);
   for (int i = 0; i < n; ++i)
@@ -1247,9 +1371,9 @@ static int runSchemaCheck() {
          "simt shared memory is getSharedLayout's");
   expect(!legalConfigs(DType::F16, chip, GemmFamily::Mma).empty() &&
              !legalConfigs(DType::F32, chip, GemmFamily::Mma).empty() &&
-             legalConfigs(DType::F64, chip, GemmFamily::Mma).empty() &&
+             !legalConfigs(DType::F64, chip, GemmFamily::Mma).empty() &&
              legalConfigs(DType::F16, chip, GemmFamily::Simt).empty(),
-         "f16 and f32 (TF32) have an mma space, f64 none; simt no f16 one");
+         "f16, f32 (TF32) and f64 have an mma space; simt no f16 one");
 
   std::printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
@@ -1286,9 +1410,10 @@ int main(int argc, char **argv) {
   if (argc == 4 && std::strcmp(argv[1], "kernel-names") == 0)
     return runKernelNames(std::strtoull(argv[2], nullptr, 10),
                           std::atoi(argv[3]));
-  if ((argc == 5 || argc == 6) && std::strcmp(argv[1], "random-configs") == 0)
+  if (argc >= 5 && argc <= 7 && std::strcmp(argv[1], "random-configs") == 0)
     return runRandom(std::atoi(argv[2]), std::atoi(argv[3]),
-                     parseDType(argv[4]), argc == 6 ? argv[5] : "sm_90");
+                     parseDType(argv[4]), argc >= 6 ? argv[5] : "sm_90",
+                     argc == 7 ? argv[6] : nullptr);
   if (argc == 6 && std::strcmp(argv[1], "search") == 0)
     return runSearch(std::atoll(argv[2]), std::atoll(argv[3]),
                      std::atoll(argv[4]), parseDType(argv[5]));
@@ -1322,7 +1447,7 @@ int main(int argc, char **argv) {
   std::fprintf(stderr,
                "usage: isaac-model-test legality | schema | schema-check\n"
                "       | kernel-names SEED N | random-configs SEED N "
-               "f32|f64|f16|bf16 [CHIP] | search M N K f32|f64\n"
+               "f32|f64|f16|bf16 [CHIP [simt|mma]] | search M N K f32|f64\n"
                "       | synthetic SEED ROWS PER_SHAPE f32|f64 [CHIP] | "
                "mlp-info MODEL\n"
                "       | mlp-check MODEL VECTORS | mlp-fuzz MODEL N\n"

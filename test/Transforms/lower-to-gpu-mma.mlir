@@ -156,10 +156,79 @@ func.func @tf32_not_opted_in(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: m
 
 // -----
 
-// The mma family has no f64 instruction here: the verifier refuses it.
-func.func @refused(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x64xf64>) {
-  // expected-error @below {{illegal isaac.config for f64 on sm_90 (rule mma-type)}}
-  linalg.matmul ins(%A, %B : memref<64x64xf64>, memref<64x64xf64>) outs(%C : memref<64x64xf64>)
-    {isaac.config = #isaac.gemm<family = mma, ml = 64, nl = 64, wm = 32, wn = 32, u = 32, kl = 1, kg = 1, vec = 2, stages = 3>}
+// f64 on DMMA (mma.sync.m8n8k4, f64 accumulators, f64 alpha and beta),
+// layout nn: A stored M x K and B stored K x N. No ldmatrix (it has no
+// 64-bit form): each lane loads one f64 of A per m8 tile and one of B per
+// n8 tile from the swizzled tiles (the f64 swizzle XORs pairs of 16-byte
+// chunks: the shift by 1). 16-byte cp.async (vec = 2), zero-filled tails,
+// scalar staging for misaligned operands; 2 x 2 m8 x n8 tiles per warp and
+// 4 k-steps per stage: 16 mma.sync.
+// CHECK-LABEL: func.func @nn_f64
+// CHECK: isaac.launch_gemm @[[K:isaac_gemm_f64_nn_mma_ml32_nl32_wm16_wn16_u16_kl1_kg1_v2_st3]]::@[[K]](%arg0, %arg1, %arg2)
+// CHECK: gpu.func @[[K]](%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1> {llvm.noalias, llvm.readonly}, %{{.*}}: !llvm.ptr<1> {llvm.noalias, llvm.readonly}, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: f64, %{{.*}}: f64) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache =  cg : !llvm.ptr<3>, !llvm.ptr<1>
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache =  cg, %{{.*}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
+// CHECK: llvm.inline_asm "@$2 ld.global.f64 $0, [$1];"
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: scf.for
+// CHECK-NEXT: nvvm.cp.async.wait.group 1
+// CHECK-NEXT: gpu.barrier
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NOT: nvgpu.ldmatrix
+// CHECK: arith.shli %{{.*}}, %{{.*}} : i32
+// CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> f64
+// CHECK-COUNT-16: nvvm.mma.sync A[%{{.*}}]  B[%{{.*}}]  C[%{{.*}}, %{{.*}}]  {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 8, n = 8, k = 4>} : (f64, f64, f64) -> !llvm.struct<(f64, f64)>
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: scf.yield
+// The epilogue: pairs of f64 columns, one 16-byte store each on the fast
+// path.
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<2xf64>, !llvm.ptr<1>
+// CHECK-NOT: gpu.func @isaac_
+func.func @nn_f64(%A: memref<70x50xf64>, %B: memref<50x45xf64>, %C: memref<70x45xf64>) {
+  linalg.matmul ins(%A, %B : memref<70x50xf64>, memref<50x45xf64>) outs(%C : memref<70x45xf64>)
+    {isaac.config = #isaac.gemm<family = mma, ml = 32, nl = 32, wm = 16, wn = 16, u = 16, kl = 1, kg = 1, vec = 2, stages = 3>}
+  return
+}
+
+// -----
+
+// f64, layout tt, vec = 1 (8-byte cp.async, through L1), KL = 2 and
+// KG = 4: the KL partials meet in shared memory as f64, then both split-K
+// modes of an f64 C (red.global.add.f64 into C pre-scaled by
+// isaac_scale_f64, or the f64 workspace and isaac_splitk_reduce_f64).
+// CHECK-LABEL: func.func @tt_f64_splitk
+// CHECK: gpu.module @[[K:isaac_gemm_f64_tt_mma_ml32_nl32_wm16_wn16_u16_kl2_kg4_v1_st4]]
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 8, cache =  ca : !llvm.ptr<3>, !llvm.ptr<1>
+// CHECK: nvvm.cp.async.wait.group 2
+// CHECK: nvvm.mma.sync {{.*}} shape = #nvvm.shape<m = 8, n = 8, k = 4>} : (f64, f64, f64) -> !llvm.struct<(f64, f64)>
+// CHECK: scf.yield
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : f64, !llvm.ptr<3>
+// CHECK: gpu.barrier
+// CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> f64
+// CHECK: "@$2 st.global.f64 [$0], $1;"
+// CHECK: "@$2 red.global.add.f64 [$0], $1;"
+// CHECK: gpu.func @isaac_scale_f64(
+// CHECK: gpu.func @isaac_splitk_reduce_f64(
+func.func @tt_f64_splitk(%A: memref<2048x40xf64>, %B: memref<24x2048xf64>, %C: memref<40x24xf64>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%A, %B : memref<2048x40xf64>, memref<24x2048xf64>) outs(%C : memref<40x24xf64>)
+    {isaac.config = #isaac.gemm<family = mma, ml = 32, nl = 32, wm = 16, wn = 16, u = 16, kl = 2, kg = 4, vec = 1, stages = 4>}
+  return
+}
+
+// -----
+
+// f64 batched, layout tn (A stored K x M), far beyond 48 KiB of dynamic
+// shared memory: 4 stages of (64 + 64) x 32 f64 = 4 x 32 KiB (the PTX
+// header's smem=, test/PTX/mma-f64.mlir).
+// CHECK-LABEL: func.func @tn_f64_batched
+// CHECK: isaac.launch_gemm @[[K:isaac_gemm_f64_tn_mma_ml64_nl64_wm32_wn32_u32_kl1_kg1_v2_st4]]::@[[K]](%arg0, %arg1, %arg2) {{.*}}trans_a = true, trans_b = false} : memref<3x33x65xf64
+// CHECK: gpu.module @[[K]]
+// CHECK: nvvm.mma.sync
+func.func @tn_f64_batched(%A: memref<3x33x65xf64>, %B: memref<3x33x17xf64>, %C: memref<3x65x17xf64>) {
+  linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, k, m)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>]
+    ins(%A, %B : memref<3x33x65xf64>, memref<3x33x17xf64>) outs(%C : memref<3x65x17xf64>)
+    {isaac.config = #isaac.gemm<family = mma, ml = 64, nl = 64, wm = 32, wn = 32, u = 32, kl = 1, kg = 1, vec = 2, stages = 4>}
   return
 }

@@ -2,7 +2,8 @@
 // TF32 tensor cores: isaac-select-config's tf32 option for every f32 GEMM,
 // or the isaac.tf32 attribute for one. Opted-in GEMMs are ranked in the mma
 // family's space by the analytic model and keep isaac.tf32 for the
-// lowering; f64 GEMMs are not affected.
+// lowering; f64 GEMMs are not affected (on sm_90 they run on DMMA either
+// way).
 // RUN: isaac-opt %s --isaac-select-config="model-dir=none" -verify-diagnostics -split-input-file | FileCheck %s --check-prefix=DEFAULT
 // RUN: isaac-opt %s --isaac-select-config="model-dir=none tf32=true" -split-input-file 2>&1 | FileCheck %s --check-prefix=OPTION
 // RUN: rm -rf %t && isaac-opt %s --isaac-pipeline="chip=sm_90 tf32=true ptx-dir=%t" -split-input-file -o /dev/null 2>/dev/null
@@ -14,7 +15,7 @@
 // OPTION-LABEL: func.func @f32
 // OPTION: linalg.matmul {isaac.config = #isaac.gemm<family = mma, {{.*}}>, isaac.tf32}
 // PTX-DAG: isaac_gemm_tf32_nn_mma_{{.*}}.ptx
-// PTX-DAG: isaac_gemm_f64_nn_ml{{.*}}.ptx
+// PTX-DAG: isaac_gemm_f64_nn_mma_{{.*}}.ptx
 func.func @f32(%A: memref<512x512xf32>, %B: memref<512x512xf32>, %C: memref<512x512xf32>) {
   // expected-remark @below {{isaac: no trained model for sm_90}}
   linalg.matmul ins(%A, %B : memref<512x512xf32>, memref<512x512xf32>) outs(%C : memref<512x512xf32>)
@@ -24,11 +25,11 @@ func.func @f32(%A: memref<512x512xf32>, %B: memref<512x512xf32>, %C: memref<512x
 // -----
 
 // DEFAULT-LABEL: func.func @f64
-// DEFAULT: linalg.matmul {isaac.config = #isaac.gemm<ml = {{[0-9]+}}, {{[^}]*}}>} ins
+// DEFAULT: linalg.matmul {isaac.config = #isaac.gemm<family = mma, {{[^}]*}}>} ins
 // OPTION-LABEL: func.func @f64
-// OPTION: linalg.matmul {isaac.config = #isaac.gemm<ml = {{[0-9]+}}, {{[^}]*}}>} ins
+// OPTION: linalg.matmul {isaac.config = #isaac.gemm<family = mma, {{[^}]*}}>} ins
 func.func @f64(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x64xf64>) {
-  // expected-remark @below {{isaac: no trained model for sm_90}}
+  // expected-remark @below {{isaac: mma configuration (f64 on DMMA tensor cores)}}
   linalg.matmul ins(%A, %B : memref<64x64xf64>, memref<64x64xf64>) outs(%C : memref<64x64xf64>)
   return
 }

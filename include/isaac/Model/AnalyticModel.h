@@ -30,11 +30,13 @@ struct ChipPerf {
 };
 ChipPerf getChipPerf(const ChipLimits &chip);
 
-/// Dense FP16 tensor-core rate (TFLOP/s) the mma family can reach on the
-/// typical part of `chip`: the chip table's PeakF16Tensor, scaled to what
-/// mma.sync issues where the table's rate is that of another instruction
-/// (Hopper's wgmma).
-double mmaSyncTflops(const ChipLimits &chip);
+/// Dense tensor-core rate (TFLOP/s) the mma family can reach on the
+/// typical part of `chip` for operands of type `ab`: for f16 and bf16 the
+/// chip table's PeakF16Tensor, scaled to what mma.sync issues where the
+/// table's rate is that of another instruction (Hopper's wgmma); half of
+/// it for f32 (TF32); for f64 PeakF64Tensor (DMMA is mma.sync's on every
+/// chip: wgmma has no f64), or PeakF64 where the chip has no fast DMMA.
+double mmaSyncTflops(const ChipLimits &chip, DType ab = DType::F16);
 
 /// Predicted time in seconds of configuration `c` (any family) on `shape`.
 double analyticCost(const GemmShape &shape, const GemmConfig &c,

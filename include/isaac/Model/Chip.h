@@ -28,6 +28,7 @@ struct ChipInfo {
   double peakF32Tflops;
   double peakF64Tflops;
   double peakF16TensorTflops;
+  double peakF64TensorTflops;
   double dramGBs;
   bool hasMmaSync;
   bool hasWgmma;

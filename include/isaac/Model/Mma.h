@@ -26,9 +26,24 @@ struct MmaInstr {
 
 /// The instruction the mma family uses for operands of type `ab`:
 /// m16n8k16 for f16 and bf16, m16n8k8 for f32 (multiplied in TF32: the
-/// mma family on f32 operands is TF32, which GEMMs opt in to), f32
-/// accumulation. None for other types.
+/// mma family on f32 operands is TF32, which GEMMs opt in to), both with
+/// f32 accumulation; m8n8k4 for f64 (DMMA, f64 accumulation, sm_80 and
+/// later). None for other types.
 std::optional<MmaInstr> mmaInstruction(DType ab);
+
+/// Whether `chip`'s f64 tensor-core rate (Chips.def's PeakF64Tensor)
+/// exceeds its f64 FMA rate (PeakF64): A100 (sm_80) and H100 (sm_90,
+/// sm_90a). Every sm_80+ chip executes mma.sync .f64, the others at their
+/// slow FP64 rate, so there f64 stays on the simt family.
+bool hasFastF64Mma(const ChipLimits &chip);
+
+/// The family isaac-select-config searches for a GEMM of operand type
+/// `ab` on `chip`: mma for f16 and bf16, for f32 opted in to TF32 (`tf32`)
+/// and for f64 where hasFastF64Mma(chip); simt for f32 (exact) and for f64
+/// elsewhere. The one home of this rule (searchBest, the tuning cache and
+/// the ranker follow it); a configuration written in the input may pick
+/// either family its type has.
+GemmFamily searchFamily(DType ab, bool tf32, const ChipLimits &chip);
 
 /// Warps of one KL group along M and N (GemmConfig::threads() is 32 times
 /// their product times KL).
@@ -38,28 +53,55 @@ inline int mmaWarpsN(const GemmConfig &c) { return c.nl / c.wn; }
 /// Shared memory of an mma kernel, in bytes. Each stage holds the ML x U
 /// tile of A and the U x NL tile of B, each stored in its global
 /// orientation (a 16-byte cp.async copies a run of the contiguous
-/// dimension), rows XOR-swizzled in 16-byte chunks so that ldmatrix reads
-/// eight rows of one chunk column from eight different bank groups. After
-/// the main loop the buffer is reused for the KL groups' f32 partial
-/// tiles. All of it is dynamic shared memory; `bytes` is
-/// mmaSharedMemoryBytes() (gemmSharedMemoryBytes() of Legality.h).
+/// dimension), rows XOR-swizzled in 16-byte chunks (MmaSwizzle). After the
+/// main loop the buffer is reused for the KL groups' partial tiles, in the
+/// accumulator's type (f32; f64 for f64). All of it is dynamic shared
+/// memory; `bytes` is mmaSharedMemoryBytes() (gemmSharedMemoryBytes() of
+/// Legality.h).
 struct MmaSharedLayout {
   int tileBytesA = 0;  ///< ML * U elements
   int tileBytesB = 0;  ///< NL * U elements
   int stageBytes = 0;  ///< tileBytesA + tileBytesB
-  int reduceBytes = 0; ///< (KL - 1) * ML * NL f32 partial sums
+  int reduceBytes = 0; ///< (KL - 1) * ML * NL partial sums
   int bytes = 0;       ///< max(stages * stageBytes, reduceBytes)
 };
 MmaSharedLayout getMmaSharedLayout(const GemmConfig &c, DType ab);
+
+/// The XOR swizzle of one operand tile in shared memory: `rows` x `cols`
+/// elements with `cols` contiguous, each row a whole number of 16-byte
+/// chunks. Chunk c of row r is stored at chunk
+///   c ^ (((r / rowsPerGroup) % groups) << shift)
+/// (a permutation of the chunks of each 128-byte line, so a cp.async of at
+/// most 16 bytes stays in one chunk):
+///   - 16-bit and TF32 operands (shift 0): the eight rows one ldmatrix
+///     phase reads (one chunk column, eight consecutive rows) lie in eight
+///     different 16-byte bank groups;
+///   - f64 (shift 1): a half-warp's LDS.64 fragment load (one phase) reads
+///     four consecutive rows (m or n = lane/4 for contiguous K, k =
+///     lane%4 otherwise) at one aligned pair of chunks; moving row r's
+///     pair by 2 * (r / rowsPerGroup % 4) chunks puts the four pairs in
+///     the four 32-byte quarters of the 128 banks' bytes: conflict-free in
+///     all four layouts (isaac-model-test legality checks every tile
+///     shape).
+struct MmaSwizzle {
+  int chunks;       ///< 16-byte chunks per row
+  int rowsPerGroup; ///< rows sharing one XOR value (rows per 128 bytes)
+  int groups;       ///< distinct XOR values (1: no swizzle)
+  int shift;        ///< the XOR value's shift, in chunks (log2)
+};
+MmaSwizzle getMmaSwizzle(int cols, DType ab);
+/// The element offset of element (r, col) of such a tile.
+int mmaSwizzledOffset(const MmaSwizzle &s, int cols, DType ab, int r, int col);
 
 /// Copies of `vec` elements each thread issues per stage for A and B
 /// (the last round may leave threads idle).
 int mmaCopiesPerThreadA(const GemmConfig &c);
 int mmaCopiesPerThreadB(const GemmConfig &c);
 
-/// Rough register count per thread: the f32 accumulators of the warp tile,
-/// one k-step's A and B fragments, the copies' addresses and a fixed
-/// allowance for indices, predicates and the epilogue.
+/// Rough register count per thread: the accumulators of the warp tile
+/// (f32; two registers per f64), one k-step's A and B fragments, the
+/// copies' addresses and a fixed allowance for indices, predicates and the
+/// epilogue.
 int estimateMmaRegisters(const GemmConfig &c, DType ab);
 
 /// Calls `visit` for every legal mma configuration for operands of type

@@ -23,11 +23,13 @@ namespace isaac {
 /// order: for simt nested loops over ml, ms, nl, ns, kl, u, ks, vec, kg
 /// (outermost first); for mma the order of forEachLegalMmaConfig
 /// (isaac/Model/Mma.h).
-const std::vector<GemmConfig> &
-legalConfigs(DType dtype, const ChipLimits &chip, GemmFamily family);
-/// The space of the family that compiles `dtype` by default: mma for the
-/// operands tensor cores multiply (f16, bf16), simt for f32 (exact; TF32
-/// is opt-in: the mma space of f32) and f64.
+const std::vector<GemmConfig> &legalConfigs(DType dtype, const ChipLimits &chip,
+                                            GemmFamily family);
+/// The space of the family of `dtype` on every chip: mma for the operands
+/// only tensor cores multiply here (f16, bf16), simt for f32 (exact; TF32
+/// is opt-in: the mma space of f32) and f64 -- the space the trained
+/// models rank. searchBest searches searchFamily()'s space
+/// (isaac/Model/Mma.h), which for f64 is mma on chips with fast DMMA.
 const std::vector<GemmConfig> &legalConfigs(DType dtype,
                                             const ChipLimits &chip);
 
@@ -84,7 +86,8 @@ struct RankerCost {
 };
 
 /// The `k` configurations with the lowest cost, best first (equal costs in
-/// the order of legalConfigs()). Configurations that cannot help the shape
+/// the order of legalConfigs()), in the space of searchFamily(shape.dtype,
+/// shape.tf32, chip). Configurations that cannot help the shape
 /// (splitsKUselessly) and configurations the cost model declines (infinite
 /// cost) are skipped. `evaluated`, if given, receives how many
 /// configurations were ranked.
