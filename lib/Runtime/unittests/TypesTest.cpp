@@ -7,7 +7,8 @@
 // operand's own size, types that do not go together). With the fake driver:
 // the parameter bytes of every launch (alpha and beta as f32 whatever the
 // operands), and split-K, where a 16-bit C reduces through an f32 workspace
-// in both modes and an f32 C works as for f32 kernels.
+// in both modes and an f32 C works as for f32 kernels. And f64 on the mma
+// family (DMMA): f64 alpha, beta and split-K, as f64 simt kernels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,6 +41,9 @@ std::string ptxWith(const std::vector<std::string> &entries) {
 /// 64 x 32 warp tile of its 128 x 64 block tile.
 const char *const kMma =
     "isaac_gemm_bf16f32_nt_mma_ml128_nl64_wm64_wn32_u32_kl1_kg4_v8_st3";
+/// An f64 mma kernel (DMMA), layout tn, split over K and KL.
+const char *const kMmaF64 =
+    "isaac_gemm_f64_tn_mma_ml64_nl32_wm32_wn16_u16_kl2_kg4_v2_st4";
 
 /// The same configuration in each types token: the runtime reads the
 /// types from the name whatever the family.
@@ -103,6 +107,14 @@ void testTypesFromNames() {
         info.computeDtype == ISAAC_F32 && info.tf32 == 0);
   CHECK(info.ml == 128 && info.nl == 64 && info.wm == 64 && info.wn == 32 &&
         info.kg == 4 && info.stages == 3 && info.threads == 128);
+  // f64 on the mma family: f64 throughout.
+  CHECK_STATUS(isaacParseKernelName(kMmaF64, &info), ISAAC_SUCCESS, "");
+  CHECK(info.family == ISAAC_FAMILY_MMA && info.dtype == ISAAC_F64 &&
+        info.cDtype == ISAAC_F64 && info.outDtype == ISAAC_F64 &&
+        info.computeDtype == ISAAC_F64 && info.tf32 == 0);
+  CHECK(info.ml == 64 && info.nl == 32 && info.wm == 32 && info.wn == 16 &&
+        info.u == 16 && info.kl == 2 && info.kg == 4 && info.vec == 2 &&
+        info.stages == 4 && info.threads == 32 * 2 * 2 * 2);
 }
 
 /// An isaacGemmArgs that fits kernelName(..., "nn", kg) with K = 30.
@@ -429,6 +441,62 @@ void testMmaLaunch() {
   }
 }
 
+/// An f64 mma kernel through the host ABI, described by its PTX header
+/// (dynamic shared memory: 4 stages of (64 + 32) x 16 f64 = 49152 bytes,
+/// above the 48 KiB of static shared memory): 32 threads per warp tile
+/// and KL group, alpha and beta as f64 (8 bytes, every bit), and split
+/// over K in both modes: atomic (isaac_scale_f64 first, no workspace) and
+/// deterministic (an f64 workspace, then isaac_splitk_reduce_f64).
+void testMmaLaunchF64() {
+  std::string header = std::string("// isaac.kernel name=") + kMmaF64 +
+                       " dtype=f64 layout=tn ml=64 nl=32 wm=32 wn=16 u=16 "
+                       "kl=2 kg=4 vec=2 stages=4 threads=256 smem=49152 "
+                       "dynsmem=1 chip=sm_90\n";
+  std::string ptx =
+      header + ptxWith({kMmaF64, "isaac_scale_f64", "isaac_splitk_reduce_f64"});
+  for (bool deterministic : {false, true}) {
+    fake->reset();
+    Gemm g{kMmaF64, ISAAC_F64, 4};
+    g.A = 0x20000; // aligned to f64
+    g.B = 0x30000;
+    g.lda = 100; // A stored K x M
+    g.ldb = 70;  // B stored K x N
+    g.alpha = 1.0 / 3.0;
+    g.beta = 2.0 / 3.0; // not floats: every bit must reach the kernel
+    g.flags = deterministic ? ISAAC_DETERMINISTIC : 0;
+    g.stream = reinterpret_cast<void *>(0xd000 + deterministic * 0x10);
+    int allocations = fake->allocations();
+    int32_t status = isaacGemmLaunch(
+        ptx.c_str(), kMmaF64, ISAAC_F64, 64, 32, 256, 4,
+        reinterpret_cast<void *>(g.C), reinterpret_cast<const void *>(g.A),
+        reinterpret_cast<const void *>(g.B), g.M, g.N, g.K, g.lda, g.ldb, g.ldc,
+        0, 0, 0, 1, g.alpha, g.beta, g.stream, g.flags);
+    CHECK_STATUS(status, ISAAC_SUCCESS, "");
+    CHECK(fake->launchCount() == 2);
+    if (fake->launchCount() != 2)
+      continue;
+    FakeLaunch l = launchAt(deterministic ? 0 : 1);
+    CHECK(std::strcmp(l.name, kMmaF64) == 0);
+    CHECK(l.grid[0] == 2u && l.grid[1] == 3u && l.grid[2] == 4u);
+    CHECK(l.block[0] == 256u && l.sharedMemBytes == 49152u);
+    CHECK(l.numParams == 15 && l.paramSizes[13] == 8 && l.paramSizes[14] == 8);
+    CHECK(param<double>(l, 13) == g.alpha && param<double>(l, 14) == g.beta);
+    uint64_t workspace = param<uint64_t>(l, 3);
+    if (deterministic) {
+      CHECK(workspace != 0 && fake->allocations() == allocations + 1);
+      CHECK(fake->lastAllocationBytes() >= size_t(4) * 100 * 70 * 8);
+      FakeLaunch r = launchAt(1);
+      CHECK(std::strcmp(r.name, "isaac_splitk_reduce_f64") == 0);
+      CHECK(r.numParams == 8 && r.paramSizes[7] == 8);
+      CHECK(param<uint64_t>(r, 1) == workspace);
+      CHECK(param<double>(r, 7) == g.beta);
+    } else {
+      CHECK(workspace == 0);
+      CHECK(std::strcmp(launchAt(0).name, "isaac_scale_f64") == 0);
+    }
+  }
+}
+
 } // namespace
 
 void runTypeTests() {
@@ -442,4 +510,5 @@ void runTypeLaunchTests(const FakeCudaApi &api) {
   testNarrowSplitK();
   testWideSplitK();
   testMmaLaunch();
+  testMmaLaunchF64();
 }
