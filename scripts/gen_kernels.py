@@ -23,8 +23,9 @@
   gen_kernels.py mma > mma.mlir
       the mma family's GPU check: a curated list of configurations over
       the four layouts, stages 2..5, KL and KG > 1, vec 2/4/8, f16 and bf16
-      operands with C of their type or f32, f32 opted in to TF32 (MMA), a
-      few fused epilogues (MMA_FUSED), and the large tiles expected to be fastest on
+      operands with C of their type or f32, f32 opted in to TF32 (MMA), f64
+      on DMMA (MMA_F64: vec 1/2, warp tiles 8x8 to 64x32), a few fused
+      epilogues (MMA_FUSED), and the large tiles expected to be fastest on
       2048^3-class problems (MMA_LARGE).
   gen_kernels.py epilogue-cpu PTX_DIR [ROWS] > values.mlir
       a CPU program (for mlir-runner) that evaluates the epilogue program
@@ -103,13 +104,36 @@ MMA = [
     ("tf32", "f32", "nn", _mma(64, 32, 32, 16, 64, 1, 1, 1, 2)),
 ]
 
+# f64 on DMMA (m8n8k4, f64 accumulators and C): every layout with KG 1 and
+# KG > 1 (C f64: both split-K modes), KL 1/2/4, stages 2..5, vec 1 (8-byte
+# cp.async) and 2 (16-byte), warp tiles from 8x8 (the smallest, U = 4: one
+# k-step) to 64x32 (64 accumulators per lane), 1 to 8 warps; the 128x128
+# tiles are what the analytic model ranks best for 2048^3 and 4096^3 f64
+# on sm_90.
+MMA_F64 = [
+    ("f64", "f64", "nn", _mma(64, 64, 32, 32, 16, 1, 1, 2, 3)),
+    ("f64", "f64", "nt", _mma(128, 64, 64, 32, 16, 1, 1, 2, 4)),
+    ("f64", "f64", "tn", _mma(32, 32, 16, 16, 16, 2, 4, 1, 5)),
+    ("f64", "f64", "tt", _mma(16, 8, 8, 8, 4, 1, 1, 1, 2)),
+    ("f64", "f64", "nn", _mma(32, 64, 16, 32, 32, 1, 8, 2, 4)),
+    ("f64", "f64", "nt", _mma(64, 32, 32, 16, 8, 1, 2, 1, 5)),
+    ("f64", "f64", "tn", _mma(128, 128, 64, 32, 32, 1, 1, 2, 3)),
+    ("f64", "f64", "tt", _mma(128, 128, 32, 64, 32, 1, 1, 2, 3)),
+    ("f64", "f64", "nn", _mma(16, 16, 8, 8, 64, 4, 32, 2, 3)),
+    ("f64", "f64", "tt", _mma(64, 64, 32, 32, 32, 2, 2, 2, 2)),
+    ("f64", "f64", "nt", _mma(32, 16, 16, 8, 16, 1, 1, 1, 4)),
+    ("f64", "f64", "tn", _mma(64, 128, 32, 64, 16, 1, 1, 2, 5)),
+]
+
 # Fused epilogues on mma kernels: (A/B type, epilogue, config, layout,
-# batched). The epilogue's x is the f32 accumulator.
+# batched). The epilogue's x is the accumulator (f32; f64 for f64).
 MMA_FUSED = [
     ("f16", "bias_relu_f16", _mma(64, 64, 32, 32, 32, 1, 1, 8, 3), "nn", False),
     ("bf16", "residual_gelu_tanh", _mma(32, 64, 16, 32, 64, 2, 4, 8, 4), "tt", False),
     ("f16", "residual_bf16", _mma(32, 32, 16, 16, 32, 1, 32, 8, 3), "nt", True),
     ("bf16", "silu", _mma(128, 64, 64, 32, 32, 1, 1, 8, 4), "tn", True),
+    ("f64", "bias_col_relu", _mma(64, 32, 32, 16, 16, 1, 1, 2, 3), "nt", False),
+    ("f64", "bias_col_relu", _mma(32, 32, 16, 16, 16, 2, 4, 2, 4), "tn", True),
 ]
 
 # Large tiles for 2048^3-class problems (the first is what the analytic
@@ -334,10 +358,11 @@ def fused_func(name, dtype, layout, config, epilogue, batched=False, ab=None):
 
 
 def mma():
-    for i, (ab, c, layout, config) in enumerate(MMA + MMA_LARGE):
+    for i, (ab, c, layout, config) in enumerate(MMA + MMA_LARGE + MMA_F64):
         sys.stdout.write(gemm(i, ab, layout, config, c))
     for i, (ab, epilogue, config, layout, batched) in enumerate(MMA_FUSED):
-        sys.stdout.write(fused_func("mf%d_%s" % (i, epilogue), "f32", layout,
+        acc = "f64" if ab == "f64" else "f32"
+        sys.stdout.write(fused_func("mf%d_%s" % (i, epilogue), acc, layout,
                                     config, epilogue, batched, ab))
 
 

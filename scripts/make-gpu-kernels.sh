@@ -17,6 +17,10 @@
 #                    (scripts/gpu/mma.sh, TOPK=1: the compiler's own top-1)
 #   .carry/tf32-table4  the same for examples/table4.mlir's f32 GEMMs with
 #                    TF32 opted in (select-config's tf32=true)
+#   .carry/f64-table4  the same for examples/table4-f64.mlir (Table 4 and
+#                    LINPACK 4096^3 in f64: on sm_90 the mma family, DMMA)
+#                    for `TIMING_DIR=.carry/f64-table4 TYPES=f64 TOPK=1
+#                    bash scripts/gpu/mma.sh` (against cublasDgemm)
 # Where ptxas is installed, every fused and epilogue kernel is also
 # assembled for sm_90 (and the script fails if one is refused).
 set -euo pipefail
@@ -73,6 +77,14 @@ mkdir -p "$root/.carry/tf32-table4"
 python3 "$root/scripts/gen_kernels.py" candidates "$build/table4-tf32-selected.mlir" \
   "$root/.carry/tf32-table4/candidates.txt" >"$build/tf32-table4-kernels.mlir"
 compile "$build/tf32-table4-kernels.mlir" "$root/.carry/tf32-table4"
+# f64 Table 4 on DMMA (sm_90 ranks f64 in the mma family's space).
+"$opt" "$root/examples/table4-f64.mlir" --isaac-select-config="chip=sm_90 topk=$topk" \
+  -mlir-print-local-scope 2>/dev/null >"$build/table4-f64-selected.mlir"
+rm -rf "$root/.carry/f64-table4"
+mkdir -p "$root/.carry/f64-table4"
+python3 "$root/scripts/gen_kernels.py" candidates "$build/table4-f64-selected.mlir" \
+  "$root/.carry/f64-table4/candidates.txt" >"$build/f64-table4-kernels.mlir"
+compile "$build/f64-table4-kernels.mlir" "$root/.carry/f64-table4"
 
 if [ -x "$ptxas" ]; then
   failed=$(find "$root/.carry/fused" "$root/.carry/epilogue" -name '*.ptx' |
@@ -90,4 +102,4 @@ echo "sweep: $(count sweep) kernels; table4: $(count table4) kernels;" \
   "fused: $(count fused) kernels; epilogue: $(count epilogue) kernels" \
   "($(find "$root/.carry/epilogue" -name '*_ep*.ptx' | wc -l) fused);" \
   "mma: $(count mma) kernels; mma-table4: $(count mma-table4) kernels;" \
-  "tf32-table4: $(count tf32-table4) kernels"
+  "tf32-table4: $(count tf32-table4) kernels; f64-table4: $(count f64-table4) kernels"
