@@ -35,6 +35,11 @@ SOURCES = [
     (re.compile(r"no trained model for (\S+); configuration chosen by the "
                 r"analytic heuristic( \(.*\))?$"),
      lambda m: "analytic heuristic (no model for %s)" % m.group(1)),
+    # The mma family's space (16-bit operands, TF32, f64 on DMMA), which
+    # the analytic model ranks.
+    (re.compile(r"^mma configuration(?: \((.*?)\))? chosen by the analytic "
+                r"model"), lambda m: "analytic model, mma family%s" % (
+                    " (" + m.group(1) + ")" if m.group(1) else "")),
     (re.compile(r"configuration from the tuning cache (.*)$"),
      lambda m: "tuning cache " + short_path(m.group(1))),
     (re.compile(r"configuration given in the input"),

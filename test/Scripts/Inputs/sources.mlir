@@ -12,7 +12,7 @@ func.func @two(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf3
   return
 }
 
-func.func @f64_no_model(%A: memref<96x80xf64>, %B: memref<80x48xf64>, %C: memref<96x48xf64>) {
+func.func @f64_dmma(%A: memref<96x80xf64>, %B: memref<80x48xf64>, %C: memref<96x48xf64>) {
   linalg.matmul ins(%A, %B : memref<96x80xf64>, memref<80x48xf64>) outs(%C : memref<96x48xf64>)
   return
 }
