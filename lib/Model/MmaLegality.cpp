@@ -117,22 +117,28 @@ int isaac::mmaCopiesPerThreadB(const GemmConfig &c) {
 }
 
 int isaac::estimateMmaRegisters(const GemmConfig &c, DType ab) {
-  int acc, frag;
+  int copies = mmaCopiesPerThreadA(c) + mmaCopiesPerThreadB(c);
   if (ab == DType::F64) {
     // m8n8k4: two f64 accumulators per lane and 8x8 tile, one f64 of A per
-    // m8 tile and of B per n8 tile per k-step; two registers each.
-    acc = c.wm * c.wn / 16;
-    frag = (c.wm / 8 + c.wn / 8) * 2;
-  } else {
-    // Two 16-bit operands or one TF32 per fragment register: the same
-    // count for one instruction's fragments.
-    acc = c.wm * c.wn / 32;
-    frag = (c.wm / 16) * 4 + (c.wn / 8) * 2;
+    // m8 tile and of B per n8 tile per k-step; two registers each. ptxas
+    // keeps the next k-steps' 64-bit fragment addresses live, and each copy
+    // its 64-bit source and shared addresses (hoisted out of the main loop)
+    // and its predicate. Calibrated on ptxas -v (sm_90) for 80 f64
+    // configurations (70 random of large warp tiles, the first Table 4
+    // top-1s): no configuration that spills is estimated within 255
+    // (docs/tuning.md, "The mma family's register estimate").
+    int acc = c.wm * c.wn / 16;
+    int frag = (c.wm / 8 + c.wn / 8) * 2;
+    int steps = std::min(c.u / (4 * c.kl), 8);
+    return acc + frag + 4 * steps + 5 * copies + 60;
   }
-  int copies = 2 * (mmaCopiesPerThreadA(c) + mmaCopiesPerThreadB(c));
+  // Two 16-bit operands or one TF32 per fragment register: the same count
+  // for one instruction's fragments.
+  int acc = c.wm * c.wn / 32;
+  int frag = (c.wm / 16) * 4 + (c.wn / 8) * 2;
   // Indices, swizzled offsets, predicates, loop state and the epilogue.
   const int overhead = 40;
-  return acc + frag + copies + overhead;
+  return acc + frag + 2 * copies + overhead;
 }
 
 void isaac::checkMmaRules(const GemmConfig &c, DType dtype,

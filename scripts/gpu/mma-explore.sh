@@ -21,18 +21,7 @@ for d in nt:"$nt" nn:"$nn"; do
     --reps 10 --warmup 3 --csv "$OUT/explore-${d%%:*}.csv" >"$OUT/explore-${d%%:*}.log" 2>&1
   echo "explore ${d%%:*}: exit $?"
 done
-sec="--section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section SchedulerStats"
-profile() { # SHAPE DIR KERNEL TAG
-  timeout 100 ncu $sec -k regex:isaac_gemm --launch-count 1 $b --ptx-dir "$2" \
-    --kernel "$3" --shape "$1" --dtype f16 --reps 1 --warmup 0 >"$OUT/ncu-$4-isaac.txt" 2>&1
-  echo "ncu $4 isaac: exit $?"
-  # The vendor's kernels: everything but isaac's, the input fill and the
-  # bench's delay kernel.
-  timeout 100 ncu $sec -k 'regex:^(?!fill|isaac|ref|check|init|delay)' --launch-count 2 $b \
-    --ptx-dir "$2" --kernel "$3" --shape "$1" --dtype f16 --reps 1 --warmup 0 \
-    >"$OUT/ncu-$4-vendor.txt" 2>&1
-  echo "ncu $4 vendor: exit $?"
-}
-profile 2048,2048,2048,nt "$nt" isaac_gemm_f16_nt_mma_ml128_nl128_wm64_wn64_u32_kl1_kg1_v8_st4 linpack2048
-profile 2560,64,2560,nn "$nn" isaac_gemm_f16_nn_mma_ml32_nl64_wm32_wn64_u64_kl4_kg1_v8_st8 db64
-profile 32,32,60000,nt "$nt" isaac_gemm_f16_nt_mma_ml16_nl16_wm16_wn16_u64_kl1_kg32_v8_st8 ica32
+pair() { bash scripts/gpu/ncu-pair.sh "$1" "$2" "$3" f16 "$4"; }
+pair 2048,2048,2048,nt "$nt" isaac_gemm_f16_nt_mma_ml128_nl128_wm64_wn64_u32_kl1_kg1_v8_st4 linpack2048
+pair 2560,64,2560,nn "$nn" isaac_gemm_f16_nn_mma_ml32_nl64_wm32_wn64_u64_kl4_kg1_v8_st8 db64
+pair 32,32,60000,nt "$nt" isaac_gemm_f16_nt_mma_ml16_nl16_wm16_wn16_u64_kl1_kg32_v8_st8 ica32

@@ -80,6 +80,7 @@ func.func @simt_vec8(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64
 // them), here its shared memory: 4 stages of (128 + 128) x 32 f64.
 func.func @mma(%A: memref<128x64xf64>, %B: memref<64x128xf64>, %C: memref<128x128xf64>) {
   // expected-error @below {{illegal isaac.config for f64 on sm_90 (rule shared-memory): needs 262144 bytes of shared memory (4 stages of 65536 bytes); sm_90 allows 232448 bytes of dynamic shared memory per block}}
+  // expected-note @below {{also breaks rule registers: needs about 324 registers per thread; sm_90 allows 255}}
   linalg.matmul ins(%A, %B : memref<128x64xf64>, memref<64x128xf64>) outs(%C : memref<128x128xf64>)
     {isaac.config = #isaac.gemm<family = mma, ml = 128, nl = 128, wm = 64, wn = 32, u = 32, kl = 1, kg = 1, vec = 2, stages = 4>}
   return

@@ -24,12 +24,12 @@
 //
 // The largest warp tile (64 x 32: 64 f64 accumulators per lane) stays in
 // registers.
-// RUN: %ptxas -arch=sm_90 -v %t/sm_90/isaac_gemm_f64_nn_mma_ml128_nl64_wm64_wn32_u16_kl1_kg1_v2_st4.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=REGS
+// RUN: %ptxas -arch=sm_90 -v %t/sm_90/isaac_gemm_f64_nn_mma_ml128_nl64_wm64_wn32_u8_kl1_kg1_v2_st4.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=REGS
 // REGS: 0 bytes spill stores, 0 bytes spill loads
 //
-// RUN: FileCheck %s --input-file=%t/sm_90/isaac_gemm_f64_nn_mma_ml128_nl64_wm64_wn32_u16_kl1_kg1_v2_st4.ptx
-// CHECK: // isaac.kernel name=isaac_gemm_f64_nn_mma_ml128_nl64_wm64_wn32_u16_kl1_kg1_v2_st4 dtype=f64 layout=nn ml=128 nl=64 wm=64 wn=32 u=16 kl=1 kg=1 vec=2 stages=4 threads=128 smem=98304 dynsmem=1 chip=sm_90
-// CHECK: .extern .shared .align 128 .b8 isaac_gemm_f64_nn_mma_ml128_nl64_wm64_wn32_u16_kl1_kg1_v2_st4_smem[];
+// RUN: FileCheck %s --input-file=%t/sm_90/isaac_gemm_f64_nn_mma_ml128_nl64_wm64_wn32_u8_kl1_kg1_v2_st4.ptx
+// CHECK: // isaac.kernel name=isaac_gemm_f64_nn_mma_ml128_nl64_wm64_wn32_u8_kl1_kg1_v2_st4 dtype=f64 layout=nn ml=128 nl=64 wm=64 wn=32 u=8 kl=1 kg=1 vec=2 stages=4 threads=128 smem=49152 dynsmem=1 chip=sm_90
+// CHECK: .extern .shared .align 128 .b8 isaac_gemm_f64_nn_mma_ml128_nl64_wm64_wn32_u8_kl1_kg1_v2_st4_smem[];
 // CHECK: .param .f64 {{.*}}_param_13,
 // CHECK-DAG: cp.async.cg.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 16;
 // CHECK-DAG: cp.async.cg.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
@@ -39,10 +39,10 @@
 // CHECK-DAG: mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64
 // CHECK-DAG: st.global.v2.b64
 // No ldmatrix: it has no 64-bit form.
-// RUN: not grep -q ldmatrix %t/sm_90/isaac_gemm_f64_nn_mma_ml128_nl64_wm64_wn32_u16_kl1_kg1_v2_st4.ptx
-// 8 x 4 m8n8 tiles x 4 k-steps per stage.
-// RUN: grep -c "mma.sync.aligned.m8n8k4" %t/sm_90/isaac_gemm_f64_nn_mma_ml128_nl64_wm64_wn32_u16_kl1_kg1_v2_st4.ptx | FileCheck %s --check-prefix=COUNT
-// COUNT: 128
+// RUN: not grep -q ldmatrix %t/sm_90/isaac_gemm_f64_nn_mma_ml128_nl64_wm64_wn32_u8_kl1_kg1_v2_st4.ptx
+// 8 x 4 m8n8 tiles x 2 k-steps per stage.
+// RUN: grep -c "mma.sync.aligned.m8n8k4" %t/sm_90/isaac_gemm_f64_nn_mma_ml128_nl64_wm64_wn32_u8_kl1_kg1_v2_st4.ptx | FileCheck %s --check-prefix=COUNT
+// COUNT: 64
 //
 // KG = 4 into f64: red.global.add.f64 (atomic mode) or the f64 workspace;
 // the module's helper kernels are f64.
@@ -63,7 +63,7 @@ func.func @layouts(%A: memref<257x130xf64>, %At: memref<130x257xf64>,
                    %B: memref<130x129xf64>, %Bt: memref<129x130xf64>,
                    %C: memref<257x129xf64>) {
   linalg.matmul indexing_maps = [#nn_a, #nn_b, #c] ins(%A, %B : memref<257x130xf64>, memref<130x129xf64>) outs(%C : memref<257x129xf64>)
-    {isaac.config = #isaac.gemm<family = mma, ml = 128, nl = 64, wm = 64, wn = 32, u = 16, kl = 1, kg = 1, vec = 2, stages = 4>}
+    {isaac.config = #isaac.gemm<family = mma, ml = 128, nl = 64, wm = 64, wn = 32, u = 8, kl = 1, kg = 1, vec = 2, stages = 4>}
   linalg.matmul indexing_maps = [#nn_a, #t_b, #c] ins(%A, %Bt : memref<257x130xf64>, memref<129x130xf64>) outs(%C : memref<257x129xf64>)
     {isaac.config = #isaac.gemm<family = mma, ml = 64, nl = 64, wm = 32, wn = 32, u = 32, kl = 1, kg = 2, vec = 2, stages = 3>}
   linalg.matmul indexing_maps = [#t_a, #nn_b, #c] ins(%At, %B : memref<130x257xf64>, memref<130x129xf64>) outs(%C : memref<257x129xf64>)
