@@ -37,7 +37,7 @@
 #                           default list, 1235 problems)
 #   LIMIT=110               seconds for the sweep at most
 #   TOOLS="memcheck racecheck synccheck"  sanitizer tools ("" skips them)
-#   SAN_LIMIT=60            seconds per sanitizer run (six runs)
+#   SAN_LIMIT=150           seconds per sanitizer run (six runs)
 #   REPS=20 WARMUP=5        timed and warm-up runs per measurement
 #   TIME_LIMIT=300          seconds for the timing at most
 #   BUDGET=450              seconds for everything, the build included
@@ -135,7 +135,7 @@ if [ -n "$tools" ]; then
   runs=$(( $(echo $tools | wc -w) * 2 ))
   for tool in $tools; do
     for extra in "" "--misalign --batch 2 --deterministic"; do
-      t=$(allow "${SAN_LIMIT:-60}" $(( 120 + 20 * (runs - 1) )) "$tool ${extra:-plain}")
+      t=$(allow "${SAN_LIMIT:-150}" $(( 120 + 20 * (runs - 1) )) "$tool ${extra:-plain}")
       runs=$(( runs - 1 ))
       [ "$t" -gt 0 ] || continue
       timeout "$t" compute-sanitizer --tool "$tool" --error-exitcode 9 \
