@@ -366,38 +366,9 @@ void GemmBuilder::emitSplitKFixup(Value tm, Value tn, Value batch,
   auto modeIf = scf::IfOp::create(b, loc, atomicMode, /*withElse=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(modeIf.thenBlock());
-  // Count the block in: the KG-th block to arrive at a tile is its last.
-  // As CUTLASS's split-K semaphores: the barrier orders every thread's
-  // partial sums (the red.adds above) before thread 0's fence, which
-  // releases them to the GPU (cumulativity); only thread 0 waits for it.
-  e.barrier();
-  Value gx = e.gridDim(gpu::Dimension::x);
-  Value gy = e.gridDim(gpu::Dimension::y);
-  Value bx = e.sreg(gpu::Dimension::x, true);
-  Value by = e.sreg(gpu::Dimension::y, true);
-  Value tile = e.add(e.mul(e.ext64(batch), e.mul(e.ext64(gx), e.ext64(gy))),
-                     e.add(e.mul(e.ext64(by), e.ext64(gx)), e.ext64(bx)));
-  Value counter = e.gep(sBase, tile, e.i32);
-  // The staging buffers are free: the flag lives in their first word.
-  Value flag = st.smem;
-  {
-    auto ifOp =
-        scf::IfOp::create(b, loc, e.eq(st.tid, e.ci32(0)), /*withElse=*/false);
-    OpBuilder::InsertionGuard g2(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    e.fenceGpu();
-    Value old = e.atomicAddAcqRel(counter, e.ci32(1));
-    Value last = e.eq(old, e.ci32(c.kg - 1));
-    LLVM::StoreOp::create(b, loc, arith::ExtUIOp::create(b, loc, e.i32, last),
-                          flag, 4);
-    // Every block of the tile has arrived: reset the counter for the next
-    // launch (the runtime keeps T and the counters zero between launches).
-    auto lastIf = scf::IfOp::create(b, loc, last, /*withElse=*/false);
-    b.setInsertionPointToStart(lastIf.thenBlock());
-    LLVM::StoreOp::create(b, loc, e.ci32(0), counter, 4);
-  }
-  e.barrier();
-  Value isLast = e.eq(LLVM::LoadOp::create(b, loc, e.i32, flag, 4), e.ci32(1));
+  // The KG-th block to arrive at a tile is its last; the staging buffers
+  // are free: the flag lives in their first word.
+  Value isLast = e.arriveAtTile(sBase, batch, st.tid, st.smem, c.kg);
   auto lastIf =
       scf::IfOp::create(b, loc, e.land(isLast, isGroup0), /*withElse=*/false);
   b.setInsertionPointToStart(lastIf.thenBlock());

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 
 namespace mlir::isaac {
@@ -241,6 +242,43 @@ public:
                LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
                ArrayAttr())
         .getResult(0);
+  }
+
+  /// The split-K semaphore of the atomic mode (docs/abi.md): counts the
+  /// block in at its tile's counter (`counters`: one i32 per tile of the
+  /// grid, batch-major) and returns, in every thread, whether it is the
+  /// `kg`-th block of the tile to arrive; that block resets the counter for
+  /// the next launch (the runtime keeps the counters zero between
+  /// launches). As CUTLASS's split-K semaphores: the barrier orders every
+  /// thread's partial sums (its red.adds) before thread 0's fence, which
+  /// releases them to the GPU (cumulativity); thread 0 passes the answer
+  /// on through `flag`, an i32 of shared memory.
+  Value arriveAtTile(Value counters, Value batch, Value tid, Value flag,
+                     int kg) {
+    barrier();
+    Value gx = gridDim(gpu::Dimension::x);
+    Value gy = gridDim(gpu::Dimension::y);
+    Value bx = sreg(gpu::Dimension::x, true);
+    Value by = sreg(gpu::Dimension::y, true);
+    Value tile = add(mul(ext64(batch), mul(ext64(gx), ext64(gy))),
+                     add(mul(ext64(by), ext64(gx)), ext64(bx)));
+    Value counter = gep(counters, tile, i32);
+    {
+      auto first = scf::IfOp::create(b, loc, eq(tid, ci32(0)),
+                                     /*withElse=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(first.thenBlock());
+      fenceGpu();
+      Value old = atomicAddAcqRel(counter, ci32(1));
+      Value last = eq(old, ci32(kg - 1));
+      LLVM::StoreOp::create(b, loc, arith::ExtUIOp::create(b, loc, i32, last),
+                            flag, 4);
+      auto lastIf = scf::IfOp::create(b, loc, last, /*withElse=*/false);
+      b.setInsertionPointToStart(lastIf.thenBlock());
+      LLVM::StoreOp::create(b, loc, ci32(0), counter, 4);
+    }
+    barrier();
+    return eq(LLVM::LoadOp::create(b, loc, i32, flag, 4), ci32(1));
   }
 
   Value gridDim(gpu::Dimension d) {

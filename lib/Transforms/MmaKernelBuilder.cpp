@@ -767,29 +767,9 @@ void MmaBuilder::emitSplitKFixup(Value batch, Value isGroup0, Value T, Value S,
   auto modeIf = scf::IfOp::create(b, loc, atomicMode, /*withElse=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(modeIf.thenBlock());
-  // As the simt kernels (and CUTLASS's split-K semaphores): the barrier
-  // orders every thread's red.adds before thread 0's release fence and
-  // count; the KG-th block to arrive applies the epilogue.
-  e.barrier();
-  Value gx = e.gridDim(gpu::Dimension::x);
-  Value gy = e.gridDim(gpu::Dimension::y);
-  Value bx = e.sreg(gpu::Dimension::x, true);
-  Value by = e.sreg(gpu::Dimension::y, true);
-  Value tile = e.add(e.mul(e.ext64(batch), e.mul(e.ext64(gx), e.ext64(gy))),
-                     e.add(e.mul(e.ext64(by), e.ext64(gx)), e.ext64(bx)));
-  Value counter = e.gep(S, tile, e.i32);
-  Value flag = smemPtr; // the staging buffers are free after the main loop
-  ifThen(b, loc, e.eq(tid, e.ci32(0)), [&] {
-    e.fenceGpu();
-    Value old = e.atomicAddAcqRel(counter, e.ci32(1));
-    Value last = e.eq(old, e.ci32(c.kg - 1));
-    LLVM::StoreOp::create(b, loc, arith::ExtUIOp::create(b, loc, e.i32, last),
-                          flag, 4);
-    ifThen(b, loc, last,
-           [&] { LLVM::StoreOp::create(b, loc, e.ci32(0), counter, 4); });
-  });
-  e.barrier();
-  Value isLast = e.eq(LLVM::LoadOp::create(b, loc, e.i32, flag, 4), e.ci32(1));
+  // The staging buffers are free after the main loop: the flag lives in
+  // their first word.
+  Value isLast = e.arriveAtTile(S, batch, tid, smemPtr, c.kg);
   ifThen(b, loc, e.land(isLast, isGroup0), [&] {
     // The sums, read from L2 where the epilogue needs them, left zero.
     auto sum = [&](int i, int j, Value ok) -> Value {
