@@ -295,7 +295,11 @@ static void checkAll(const GemmConfig &c, DType dtype, const ChipLimits &chip,
       }))
     return;
 
-  int regs = estimateRegisters(c, dtype);
+  checkRegisterRule(estimateRegisters(c, dtype), t, chip, r);
+}
+
+void isaac::checkRegisterRule(int regs, int t, const ChipLimits &chip,
+                              Report &r) {
   if (regs > chip.maxRegsPerThread)
     r.fail("registers", [&] {
       return "needs about " + std::to_string(regs) + " registers per thread; " +

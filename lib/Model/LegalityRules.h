@@ -38,6 +38,11 @@ private:
   std::vector<Violation> *out;
 };
 
+/// The rule `registers` of every family: `regs` (the family's estimate per
+/// thread) within the chip's per-thread limit, and `regs` x `t` (the
+/// block's threads) within its per-block file (lib/Model/Legality.cpp).
+void checkRegisterRule(int regs, int t, const ChipLimits &chip, Report &r);
+
 /// The rules of the mma family (lib/Model/MmaLegality.cpp) for `c`, whose
 /// family is mma and whose parameters already passed the power-of-two and
 /// range rules, with operands of type `dtype` on `chip`.

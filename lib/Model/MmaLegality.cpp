@@ -229,18 +229,7 @@ void isaac::checkMmaRules(const GemmConfig &c, DType dtype,
       }))
     return;
 
-  int regs = estimateMmaRegisters(c, dtype);
-  if (regs > chip.maxRegsPerThread)
-    r.fail("registers", [&] {
-      return "needs about " + std::to_string(regs) + " registers per thread; " +
-             chip.chip + " allows " + std::to_string(chip.maxRegsPerThread);
-    });
-  else if (regs * t > chip.regsPerBlock)
-    r.fail("registers", [&] {
-      return "needs about " + std::to_string(regs) + " x " + std::to_string(t) +
-             " = " + std::to_string(regs * t) + " registers per block; " +
-             chip.chip + " has " + std::to_string(chip.regsPerBlock);
-    });
+  checkRegisterRule(estimateMmaRegisters(c, dtype), t, chip, r);
 }
 
 void isaac::forEachLegalMmaConfig(
