@@ -78,6 +78,18 @@ double isaac::mmaSyncTflops(const ChipLimits &chip, DType ab) {
   return ab == DType::F32 ? peak / 2 : peak;
 }
 
+/// Blocks of `t` threads, each thread of about `regs` registers (allocated
+/// in units of 8) and `smemBytes` of shared memory (plus the 1 KiB the
+/// driver reserves), resident on one SM at a time; 0 where one does not
+/// fit.
+static int blocksPerSM(const ChipPerf &p, const ChipLimits &chip, int t,
+                       int regs, int smemBytes) {
+  regs = ((regs + 7) / 8) * 8;
+  int smem = smemBytes + 1024;
+  return std::min({p.maxThreadsPerSM / t, p.maxBlocksPerSM, p.smemPerSM / smem,
+                   chip.regsPerBlock / (regs * t)});
+}
+
 /// The analytic model of the mma family: per stage of depth U, a block
 /// spends the larger of its tensor-core time, its shared-memory time
 /// (ldmatrix reads and cp.async writes) and its issue time; `stages - 1`
@@ -100,10 +112,8 @@ static double mmaCost(const GemmShape &s, const GemmConfig &c,
 
   // Occupancy.
   int t = c.threads();
-  int regs = ((estimateMmaRegisters(c, s.dtype) + 7) / 8) * 8;
-  int smem = getMmaSharedLayout(c, s.dtype).bytes + 1024; // + reserved
-  int perSM = std::min({p.maxThreadsPerSM / t, p.maxBlocksPerSM,
-                        p.smemPerSM / smem, chip.regsPerBlock / (regs * t)});
+  int perSM = blocksPerSM(p, chip, t, estimateMmaRegisters(c, s.dtype),
+                          getMmaSharedLayout(c, s.dtype).bytes);
   if (perSM <= 0)
     return INFINITY;
   int64_t kSlice = cdiv(cdiv(s.k, c.kg), c.u) * c.u;
@@ -192,10 +202,8 @@ double isaac::analyticCost(const GemmShape &s, const GemmConfig &c,
 
   // Occupancy.
   int t = c.threads();
-  int regs = ((estimateRegisters(c, s.dtype) + 7) / 8) * 8;
-  int smem = getSharedLayout(c, s.dtype).bytes + 1024; // + reserved
-  int perSM = std::min({p.maxThreadsPerSM / t, p.maxBlocksPerSM,
-                        p.smemPerSM / smem, chip.regsPerBlock / (regs * t)});
+  int perSM = blocksPerSM(p, chip, t, estimateRegisters(c, s.dtype),
+                          getSharedLayout(c, s.dtype).bytes);
   if (perSM <= 0)
     return INFINITY;
 
