@@ -19,11 +19,7 @@ import re
 import subprocess
 import sys
 
-
-def mk(ml, nl, wm, wn, u, kl, kg, vec, st):
-    return ("family = mma, ml = %d, nl = %d, wm = %d, wn = %d, u = %d, "
-            "kl = %d, kg = %d, vec = %d, stages = %d"
-            % (ml, nl, wm, wn, u, kl, kg, vec, st))
+from gen_kernels import _mma as mk, func
 
 
 def param(c, name):
@@ -78,17 +74,8 @@ def main():
     if len(sys.argv) != 3 or sys.argv[2] not in ("nt", "nn"):
         sys.exit(__doc__)
     layout = sys.argv[2]
-    bmap = "(n, k)" if layout == "nt" else "(k, n)"
-    t = "memref<64x64xf16>"
     for i, c in enumerate(configs(sys.argv[1], layout)):
-        sys.stdout.write(
-            "func.func @e%d(%%A: %s, %%B: %s, %%C: %s) {\n"
-            "  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, "
-            "affine_map<(m, n, k) -> %s>, affine_map<(m, n, k) -> (m, n)>]\n"
-            "    ins(%%A, %%B : %s, %s) outs(%%C : %s)\n"
-            "    {isaac.config = #isaac.gemm<%s>}\n  return\n}\n"
-            % (i, t, t, t, bmap, t, t, t, c))
-
+        sys.stdout.write(func("e%d" % i, "f16", 64, 64, 64, layout, c))
 
 if __name__ == "__main__":
     main()
