@@ -37,6 +37,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tools = [
     "isaac-opt",
     "isaac-model-test",
+    "isaac-conv-test",
     "isaac-epilogue-test",
     "isaac-runtime-test",
     "isaac-tune",
