@@ -112,10 +112,16 @@ LogicalResult IsaacDialect::verifyOperationAttribute(Operation *op,
   if (!config)
     return op->emitError() << "'" << getConfigAttrName()
                            << "' must be an #isaac.gemm attribute";
-  if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp, GemmOp>(op))
+  // Convolutions carry the configuration of their implicit GEMM
+  // (include/isaac/Model/ConvShape.h); the conv-only rules read the shape
+  // and are checked where it is matched (lib/Model/ConvLegality.cpp).
+  if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp, GemmOp,
+           linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNhwcFhwcOp>(op))
     return op->emitError() << "'" << getConfigAttrName()
                            << "' is only valid on linalg.matmul, "
-                              "linalg.batch_matmul and isaac.gemm";
+                              "linalg.batch_matmul, isaac.gemm, "
+                              "linalg.conv_2d_nhwc_hwcf and "
+                              "linalg.conv_2d_nhwc_fhwc";
   // Element types isaac cannot lower are left to the lowering's remark; the
   // configuration can only be judged against a type it supports.
   Type elemTy = isa<GemmOp>(op)

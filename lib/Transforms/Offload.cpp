@@ -10,6 +10,7 @@
 
 #include "isaac/Transforms/Passes.h"
 
+#include "ConvMatch.h"
 #include "DeviceMemory.h"
 #include "GemmMatch.h"
 
@@ -39,6 +40,15 @@ using namespace mlir::isaac;
 
 /// The remark's reason: why isaac did not compile `op` itself.
 static std::string whyGeneric(Operation *op) {
+  if (isa<linalg::ConvolutionOpInterface>(op)) {
+    std::string reason;
+    if (failed(matchConv(op, reason)))
+      return reason;
+    if (op->hasAttr(IsaacDialect::getConfigAttrName()))
+      return "isaac-lower-to-gpu does not compile convolutions yet (their "
+             "isaac.config is chosen, the conv kernel not launched)";
+    return "no isaac.config (run isaac-select-config first)";
+  }
   if (!isGemmCandidate(op))
     return "isaac compiles only linalg.matmul and linalg.batch_matmul";
   std::string reason;

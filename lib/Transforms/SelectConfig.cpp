@@ -10,14 +10,21 @@
 //   4. the same search ranked by the analytic heuristic otherwise.
 // Each choice is reported by a remark naming its source.
 //
+// Convolutions (linalg.conv_2d_nhwc_hwcf / _fhwc, ConvMatch.h) get the
+// #isaac.gemm of their implicit GEMM, searched in the simt space less the
+// conv-only rules (lib/Model/ConvLegality.cpp) and ranked by the analytic
+// heuristic: the trained models and the tuning cache are GEMMs'.
+//
 //===----------------------------------------------------------------------===//
 
 #include "isaac/Transforms/Passes.h"
 
+#include "ConvMatch.h"
 #include "GemmMatch.h"
 
 #include "isaac/Model/AnalyticModel.h"
 #include "isaac/Model/Chip.h"
+#include "isaac/Model/ConvLegality.h"
 #include "isaac/Model/MLP.h"
 #include "isaac/Model/Mma.h"
 #include "isaac/Model/Search.h"
@@ -261,6 +268,11 @@ struct SelectConfigPass
 
     bool anyFailed = false;
     module.walk([&](Operation *op) {
+      if (isConvCandidate(op)) {
+        if (::mlir::failed(configureConv(op, *limits)))
+          anyFailed = true;
+        return;
+      }
       if (!isGemmCandidate(op))
         return;
       if (op->hasAttr(IsaacDialect::getConfigAttrName())) {
@@ -383,6 +395,64 @@ struct SelectConfigPass
     });
     if (anyFailed)
       signalPassFailure();
+  }
+
+  /// isaac.config for the convolution `op`: its implicit GEMM's
+  /// configuration, chosen by the analytic heuristic among the
+  /// configurations the conv rules admit.
+  LogicalResult configureConv(Operation *op,
+                              const ::isaac::ChipLimits &limits) {
+    std::string reason;
+    FailureOr<ConvMatch> match = matchConv(op, reason);
+    auto given =
+        op->getAttrOfType<GemmConfigAttr>(IsaacDialect::getConfigAttrName());
+    if (given && ::mlir::succeeded(match)) {
+      // The dialect checked the GEMM rules; the conv rules read the shape.
+      std::vector<::isaac::Violation> v =
+          ::isaac::checkConvLegality(given.getConfig(), match->shape, limits);
+      if (!v.empty())
+        return op->emitError()
+               << "isaac: the isaac.config of this convolution is illegal "
+                  "for it on "
+               << chip << ": " << v.front().message << " [" << v.front().rule
+               << "]";
+    }
+    if (given) {
+      op->emitRemark() << "isaac: configuration given in the input "
+                          "(isaac.config); kept as written";
+      return success();
+    }
+    if (::mlir::failed(match)) {
+      if (strict)
+        return op->emitError()
+               << "isaac cannot configure this operation: " << reason;
+      if (remarkSkipped)
+        op->emitRemark() << "isaac: left untouched: " << reason;
+      return success();
+    }
+    std::vector<::isaac::Ranked> best = ::isaac::searchBestConv(
+        match->shape, limits, heuristicCost(limits), topk);
+    if (best.empty())
+      return op->emitError()
+             << "isaac: no legal configuration for this convolution on "
+             << chip;
+    MLIRContext *ctx = op->getContext();
+    op->setAttr(IsaacDialect::getConfigAttrName(),
+                GemmConfigAttr::get(ctx, best.front().config));
+    if (topk > 1) {
+      SmallVector<Attribute> cands;
+      for (const ::isaac::Ranked &r : best)
+        cands.push_back(GemmConfigAttr::get(ctx, r.config));
+      op->setAttr(IsaacDialect::getCandidatesAttrName(),
+                  ArrayAttr::get(ctx, cands));
+    }
+    ::isaac::GemmShape g = match->shape.gemmShape();
+    op->emitRemark() << "isaac: convolution configured as its implicit GEMM "
+                     << g.m << "x" << g.n << "x" << g.k
+                     << " (N*P*Q x K x C*R*S), simt family, by the analytic "
+                        "heuristic (trained models and tuning caches are "
+                        "GEMMs')";
+    return success();
   }
 
   std::map<int, Ranker> rankers;

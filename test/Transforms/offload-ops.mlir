@@ -232,7 +232,7 @@ func.func @matmuls(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>
 // CHECK: memref.load %[[F]][%[[KH]], %[[KW]], %[[CI]], %[[CH]]]
 // CHECK: memref.store %{{.*}}, %[[OUT]][%[[NB]], %[[OH]], %[[OW]], %[[CH]]]
 func.func @conv(%in: memref<1x34x34x16xf32>, %f: memref<3x3x16x32xf32>, %out: memref<1x32x32x32xf32>) {
-  // expected-remark @below {{isaac: 'linalg.conv_2d_nhwc_hwcf' runs on the generic GPU path (untuned): isaac compiles only linalg.matmul and linalg.batch_matmul}}
+  // expected-remark @below {{isaac: 'linalg.conv_2d_nhwc_hwcf' runs on the generic GPU path (untuned): no isaac.config (run isaac-select-config first)}}
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
     ins(%in, %f : memref<1x34x34x16xf32>, memref<3x3x16x32xf32>) outs(%out : memref<1x32x32x32xf32>)
   return

@@ -56,6 +56,14 @@ def IsaacSelectConfig : Pass<"isaac-select-config", "ModuleOp"> {
     wins over the search (a user-written `isaac.config` still wins over
     everything). Unsupported operations (dynamic shapes, other element
     types) are left untouched with a remark, or rejected with `strict`.
+
+    Convolutions (`linalg.conv_2d_nhwc_hwcf`, `linalg.conv_2d_nhwc_fhwc`,
+    static f32/f64, memrefs or tensors; lib/Transforms/ConvMatch.cpp) get
+    the `#isaac.gemm` of their implicit GEMM (M = N·P·Q, N = K,
+    K = C·R·S): the simt space less the conv-only rules
+    (lib/Model/ConvLegality.cpp), ranked by the analytic heuristic (trained
+    models and tuning caches are GEMMs'); a remark says so. A
+    user-written `isaac.config` on a convolution must meet the conv rules.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
