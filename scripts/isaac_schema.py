@@ -232,12 +232,14 @@ SIGNATURE_TYPES = {"Ptr": ".u64", "U32": ".u32", "U64": ".u64", "Scalar": "T"}
 
 
 def kernel_abi(path=ABI_PATH):
-    """{list: [(index, name, type, meaning)]} for GEMM_ARG, FUSED_GEMM_ARG,
-    EPILOGUE_INPUT_ARG, SCALE_ARG, REDUCE_ARG, HOST_ARG, HOST_EPILOGUE_ARG."""
+    """{list: [(index, name, type, meaning)]} for GEMM_ARG, CONV_ARG,
+    FUSED_GEMM_ARG, EPILOGUE_INPUT_ARG, SCALE_ARG, REDUCE_ARG, HOST_ARG,
+    HOST_EPILOGUE_ARG."""
     text = open(path).read()
     out = {}
-    for macro in ("GEMM_ARG", "FUSED_GEMM_ARG", "EPILOGUE_INPUT_ARG",
-                  "SCALE_ARG", "REDUCE_ARG", "HOST_ARG", "HOST_EPILOGUE_ARG"):
+    for macro in ("GEMM_ARG", "CONV_ARG", "FUSED_GEMM_ARG",
+                  "EPILOGUE_INPUT_ARG", "SCALE_ARG", "REDUCE_ARG", "HOST_ARG",
+                  "HOST_EPILOGUE_ARG"):
         out[macro] = [(int(i), n, t, _unquote(m))
                       for i, n, t, m in _rows(text, macro)]
     return out
@@ -245,12 +247,14 @@ def kernel_abi(path=ABI_PATH):
 
 def abi_blocks(abi=None):
     """The generated blocks of docs/abi.md, by name: Markdown tables of the
-    GEMM kernel's arguments and a fused kernel's, and the helper kernels'
-    signatures."""
+    GEMM kernel's arguments, the convolution kernel's and a fused kernel's,
+    and the helper kernels' signatures."""
     abi = abi or kernel_abi()
     head = ["| # | name | type | meaning |", "|---|------|------|---------|"]
     gemm = head + ["| %d | %s | %s | %s |" % (i, n, PTX_TYPES[t], m)
                    for i, n, t, m in abi["GEMM_ARG"]]
+    conv = head + ["| %d | %s | %s | %s |" % (i, n, PTX_TYPES[t], m)
+                   for i, n, t, m in abi["CONV_ARG"]]
     first = len(abi["GEMM_ARG"]) + len(abi["FUSED_GEMM_ARG"])
     per = len(abi["EPILOGUE_INPUT_ARG"])
     fused = head + ["| %d | %s | %s | %s |" % (i, n, PTX_TYPES[t], m)
@@ -269,7 +273,8 @@ def abi_blocks(abi=None):
                signature("isaac_splitk_reduce_<dtype>", "REDUCE_ARG"),
                signature("isaac_splitk_reduce_<dtype>_ep<ID>", "REDUCE_ARG",
                          inputs=True)]
-    return {"gemm-args": "\n".join(gemm), "fused-args": "\n".join(fused),
+    return {"gemm-args": "\n".join(gemm), "conv-args": "\n".join(conv),
+            "fused-args": "\n".join(fused),
             "helper-scale": helpers[0], "helper-reduce": helpers[1],
             "helper-reduce-ep": helpers[2]}
 

@@ -20,6 +20,14 @@
 // read as zero, and predicated stores. The kernel is generic over M, N, K,
 // leading dimensions, batch strides, alpha and beta (runtime arguments).
 //
+// The same body computes convolutions as implicit GEMMs (buildConvKernel):
+// the fetch of an operand tile goes through an OperandAccess, the seam
+// between the two. A GEMM operand addresses (row, k) as row*ld + k (or its
+// transpose); a convolution's input maps (npq, crs) to input pixel
+// (n, p*sh - padT + r*dh, q*sw - padL + s*dw) and channel c, zero outside
+// the input (the halo predicate, folded into the loads). Tiles, staging,
+// reductions, split-K and the epilogue are shared.
+//
 // The body is written in the LLVM dialect (pointers, loads, inline PTX),
 // arith (index math) and scf (loops, uniform branches) so that the exact
 // memory instructions are under the generator's control.
@@ -57,6 +65,25 @@ std::string GemmKernelSpec::kernelName() const {
   return name.str();
 }
 
+std::string ConvKernelSpec::kernelName() const {
+  ::isaac::ConvKernelName name;
+  name.types.ab = name.types.c = dtype;
+  name.layout = layout;
+  name.config = config;
+  return name.str();
+}
+
+GemmKernelSpec ConvKernelSpec::gemmSpec() const {
+  ::isaac::ConvShape shape;
+  shape.layout = layout;
+  shape.types.ab = shape.types.c = dtype;
+  GemmKernelSpec g;
+  g.config = config;
+  g.dtype = g.cType = dtype;
+  g.layout = shape.gemmShape().layout;
+  return g;
+}
+
 namespace {
 
 /// How one operand's tile is fetched from global memory into shared memory.
@@ -84,6 +111,175 @@ struct ThreadChunks {
   SmallVector<Value> s, c; ///< strided / contiguous coordinates (elements)
 };
 
+/// The seam between GEMM and convolution: how the fetch of one operand's
+/// tile reads global memory. fetchTile computes the global coordinates of
+/// each vec-wide chunk a thread fetches (`row` along M or N, `k` along the
+/// reduction); the access turns them into loads.
+class OperandAccess {
+public:
+  virtual ~OperandAccess() = default;
+  /// The condition (i1, once per block) under which the operand allows the
+  /// fast path's unpredicated vec-wide loads.
+  virtual Value fastOk() = 0;
+  /// Once per block, before the main loop, with the global row of each
+  /// round's chunk (plans contiguous along K): the loop-invariant part of
+  /// the addresses.
+  virtual void prepare(ArrayRef<Value> rows) {}
+  /// Appends the `vec` elements of round `round`'s chunk at (row, k): on
+  /// the fast path (`predicated` false: the row and the whole chunk lie
+  /// in the operand) or one predicated load per element, zero outside
+  /// [0, rowLimit) x [0, kEnd).
+  virtual void load(int round, Value row, Value k, Value rowLimit, Value kEnd,
+                    bool predicated, SmallVectorImpl<Value> &vals) = 0;
+};
+
+/// A GEMM operand: element (row, k) at base[row*ld + k] when the plan is
+/// contiguous along K, base[k*ld + row] otherwise.
+class MatrixAccess : public OperandAccess {
+public:
+  /// `base` the (batch-offset) operand, `alignBase` the argument whose
+  /// alignment the fast path needs, with `ld` and the batch stride
+  /// `stride`.
+  MatrixAccess(KernelEmitter &e, const GemmConfig &c, const FetchPlan &p,
+               Value base, Value alignBase, Value ld, Value stride)
+      : e(e), c(c), p(p), base(base), alignBase(alignBase), ld(ld),
+        stride(stride) {}
+
+  Value fastOk() override {
+    Value ptr = LLVM::PtrToIntOp::create(e.b, e.loc, e.i64, alignBase);
+    return e.land(
+        e.land(e.isMultiple(ptr, c.vec * e.esz()), e.isMultiple(ld, c.vec)),
+        e.isMultiple(stride, c.vec));
+  }
+
+  void load(int, Value row, Value k, Value rowLimit, Value kEnd,
+            bool predicated, SmallVectorImpl<Value> &vals) override {
+    Value off = p.contigIsK
+                    ? e.add(e.mul(e.ext64(row), e.ext64(ld)), e.ext64(k))
+                    : e.add(e.mul(e.ext64(k), e.ext64(ld)), e.ext64(row));
+    Value ptr = e.gep(base, off);
+    if (!predicated) {
+      llvm::append_range(vals, e.loadVector(ptr, c.vec));
+      return;
+    }
+    // One predicate per element: the chunk may straddle the edge along its
+    // contiguous dimension.
+    for (int j = 0; j < c.vec; ++j) {
+      Value rowJ = p.contigIsK ? row : e.add(row, e.ci32(j));
+      Value kJ = p.contigIsK ? e.add(k, e.ci32(j)) : k;
+      Value pred = e.land(e.slt(rowJ, rowLimit), e.slt(kJ, kEnd));
+      Value pj = j == 0 ? ptr : e.gep(ptr, e.ci64(j));
+      vals.push_back(e.predicatedLoad(pj, pred));
+    }
+  }
+
+private:
+  KernelEmitter &e;
+  const GemmConfig &c;
+  const FetchPlan &p;
+  Value base, alignBase, ld, stride;
+};
+
+/// The sizes of a convolution, the kernel's runtime arguments (CONV_ARG).
+struct ConvArgs {
+  Value N, H, W, C, K, P, Q, R, S, sh, sw, dh, dw, padT, padL;
+};
+
+/// A convolution's NHWC input as the implicit GEMM's A (M = N*P*Q rows,
+/// K = C*R*S with c fastest, then s, then r): element (npq, crs) is
+///   I[n][p*sh - padT + r*dh][q*sw - padL + s*dw][c],
+/// zero where the pixel lies outside H x W (the halo). The per-row part
+/// ((n*H + p*sh - padT)*W + q*sw - padL)*C is computed once per block
+/// (prepare); each chunk decomposes its reduction index into (r, s, c).
+/// The fast path needs C % vec == 0 (a chunk is vec channels of one
+/// filter tap, one halo predicate) and an aligned input.
+class ConvInputAccess : public OperandAccess {
+public:
+  ConvInputAccess(KernelEmitter &e, const GemmConfig &c, Value input,
+                  const ConvArgs &a)
+      : e(e), c(c), input(input), a(a) {}
+
+  Value fastOk() override {
+    Value ptr = LLVM::PtrToIntOp::create(e.b, e.loc, e.i64, input);
+    return e.land(e.isMultiple(ptr, c.vec * e.esz()),
+                  e.isMultiple(a.C, c.vec));
+  }
+
+  void prepare(ArrayRef<Value> rows) override {
+    for (Value row : rows) {
+      Value q = e.remu(row, a.Q);
+      Value np = e.divu(row, a.Q);
+      Value p = e.remu(np, a.P);
+      Value n = e.divu(np, a.P);
+      // Signed: the first rows and columns of a padded input start above
+      // and left of it.
+      Value h0 = e.sub(e.mul(p, a.sh), a.padT);
+      Value w0 = e.sub(e.mul(q, a.sw), a.padL);
+      Value pixel = e.add(
+          e.mul(e.add(e.mul(e.ext64(n), e.ext64(a.H)), e.ext64(h0)),
+                e.ext64(a.W)),
+          e.ext64(w0));
+      rowBase.push_back(e.mul(pixel, e.ext64(a.C)));
+      hBase.push_back(h0);
+      wBase.push_back(w0);
+    }
+  }
+
+  void load(int round, Value row, Value k, Value rowLimit, Value kEnd,
+            bool predicated, SmallVectorImpl<Value> &vals) override {
+    if (!predicated) {
+      auto [off, inside] = tap(round, k);
+      // The halo: a chunk outside the input reads zeros. The load itself
+      // is redirected to the (aligned) input base, so that it stays
+      // unpredicated and in bounds.
+      Value ptr = LLVM::SelectOp::create(e.b, e.loc, inside,
+                                         e.gep(input, off), input);
+      for (Value v : e.loadVector(ptr, c.vec))
+        vals.push_back(
+            LLVM::SelectOp::create(e.b, e.loc, inside, v, e.cf(0.0)));
+      return;
+    }
+    // Each element its own tap: C need not be a multiple of vec here.
+    Value rowOk = e.slt(row, rowLimit);
+    for (int j = 0; j < c.vec; ++j) {
+      Value kJ = j == 0 ? k : e.add(k, e.ci32(j));
+      auto [off, inside] = tap(round, kJ);
+      Value pred = e.land(e.land(rowOk, e.slt(kJ, kEnd)), inside);
+      vals.push_back(e.predicatedLoad(e.gep(input, off), pred));
+    }
+  }
+
+private:
+  /// The element offset of (this round's row, k) and whether its pixel
+  /// lies inside the input.
+  std::pair<Value, Value> tap(int round, Value k) {
+    Value ch = e.remu(k, a.C);
+    Value rs = e.divu(k, a.C);
+    Value s = e.remu(rs, a.S);
+    Value r = e.divu(rs, a.S);
+    Value dr = e.mul(r, a.dh), ds = e.mul(s, a.dw);
+    // Unsigned compares: a pixel above or left of the input is negative.
+    auto ult = [&](Value x, Value y) -> Value {
+      return arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::ult, x,
+                                   y);
+    };
+    Value inside = e.land(ult(e.add(hBase[round], dr), a.H),
+                          ult(e.add(wBase[round], ds), a.W));
+    Value off = e.add(
+        rowBase[round],
+        e.add(e.mul(e.add(e.mul(e.ext64(dr), e.ext64(a.W)), e.ext64(ds)),
+                    e.ext64(a.C)),
+              e.ext64(ch)));
+    return {off, inside};
+  }
+
+  KernelEmitter &e;
+  const GemmConfig &c;
+  Value input;
+  ConvArgs a;
+  SmallVector<Value> rowBase, hBase, wBase;
+};
+
 /// Everything the tile-level emitters need, computed once per block.
 struct BlockState {
   Value tid;
@@ -97,8 +293,11 @@ struct BlockState {
 
 class GemmBuilder {
 public:
-  GemmBuilder(OpBuilder &b, Location loc, const GemmKernelSpec &spec)
-      : e(b, loc, spec.dtype), spec(spec), c(spec.config),
+  /// `conv`: build the convolution kernel of that spec (whose gemmSpec()
+  /// is `spec`) instead of the GEMM kernel.
+  GemmBuilder(OpBuilder &b, Location loc, const GemmKernelSpec &spec,
+              const ConvKernelSpec *conv = nullptr)
+      : e(b, loc, spec.dtype), spec(spec), conv(conv), c(spec.config),
         smem(::isaac::getSharedLayout(c, spec.dtype)),
         planA(c, c.ml, /*contigIsK=*/!spec.layout.transA, 0, smem.strideA),
         planB(c, c.nl, /*contigIsK=*/spec.layout.transB, smem.offsetB,
@@ -113,18 +312,23 @@ public:
 private:
   KernelEmitter e;
   const GemmKernelSpec &spec;
+  const ConvKernelSpec *conv;
   const GemmConfig &c;
   ::isaac::SharedLayout smem;
   FetchPlan planA, planB;
   BlockState st;
   ThreadChunks chunksA, chunksB;
+  std::unique_ptr<OperandAccess> accessA, accessB;
   Type outTy; ///< element type of C
   std::optional<EpilogueCodegen> epilogue;
 
   ThreadChunks computeChunks(const FetchPlan &p);
   SmallVector<Value> fetchTile(const FetchPlan &p, const ThreadChunks &tc,
-                               Value xBase, Value ld, Value rowBase,
+                               OperandAccess &access, Value rowBase,
                                Value rowLimit, Value kBase, bool predicated);
+  /// Reads the convolution's arguments: the implicit GEMM's M, N, K and
+  /// leading dimensions into `st`, the sizes into the returned ConvArgs.
+  ConvArgs bindConvArgs(ValueRange args);
   SmallVector<Value> fetchBoth(Value kBase, bool predicated);
   void storeTile(const FetchPlan &p, const ThreadChunks &tc,
                  ArrayRef<Value> vals, Value stageBase);
@@ -170,8 +374,8 @@ ThreadChunks GemmBuilder::computeChunks(const FetchPlan &p) {
 }
 
 SmallVector<Value> GemmBuilder::fetchTile(const FetchPlan &p,
-                                          const ThreadChunks &tc, Value xBase,
-                                          Value ld, Value rowBase,
+                                          const ThreadChunks &tc,
+                                          OperandAccess &access, Value rowBase,
                                           Value rowLimit, Value kBase,
                                           bool predicated) {
   SmallVector<Value> vals;
@@ -185,32 +389,16 @@ SmallVector<Value> GemmBuilder::fetchTile(const FetchPlan &p,
       k = e.add(kBase, tc.s[r]);
       row = e.add(rowBase, tc.c[r]);
     }
-    Value off = p.contigIsK
-                    ? e.add(e.mul(e.ext64(row), e.ext64(ld)), e.ext64(k))
-                    : e.add(e.mul(e.ext64(k), e.ext64(ld)), e.ext64(row));
-    Value ptr = e.gep(xBase, off);
-    if (!predicated) {
-      llvm::append_range(vals, e.loadVector(ptr, c.vec));
-      continue;
-    }
-    // One predicate per element: the chunk may straddle the edge along its
-    // contiguous dimension.
-    for (int j = 0; j < c.vec; ++j) {
-      Value rowJ = p.contigIsK ? row : e.add(row, e.ci32(j));
-      Value kJ = p.contigIsK ? e.add(k, e.ci32(j)) : k;
-      Value pred = e.land(e.slt(rowJ, rowLimit), e.slt(kJ, st.kEnd));
-      Value pj = j == 0 ? ptr : e.gep(ptr, e.ci64(j));
-      vals.push_back(e.predicatedLoad(pj, pred));
-    }
+    access.load(r, row, k, rowLimit, st.kEnd, predicated, vals);
   }
   return vals;
 }
 
 SmallVector<Value> GemmBuilder::fetchBoth(Value kBase, bool predicated) {
-  SmallVector<Value> vals = fetchTile(planA, chunksA, st.aBase, st.lda, st.m0,
-                                      st.M, kBase, predicated);
-  llvm::append_range(vals, fetchTile(planB, chunksB, st.bBase, st.ldb, st.n0,
-                                     st.N, kBase, predicated));
+  SmallVector<Value> vals =
+      fetchTile(planA, chunksA, *accessA, st.m0, st.M, kBase, predicated);
+  llvm::append_range(
+      vals, fetchTile(planB, chunksB, *accessB, st.n0, st.N, kBase, predicated));
   return vals;
 }
 
@@ -498,6 +686,35 @@ void GemmBuilder::storeOutput(function_ref<Value(int, int, Value)> x,
   }
 }
 
+ConvArgs GemmBuilder::bindConvArgs(ValueRange args) {
+  namespace carg = ::isaac::abi::conv;
+  ConvArgs a;
+  a.N = args[carg::N];
+  a.H = args[carg::H];
+  a.W = args[carg::W];
+  a.C = args[carg::C];
+  a.K = args[carg::K];
+  a.P = args[carg::P];
+  a.Q = args[carg::Q];
+  a.R = args[carg::R];
+  a.S = args[carg::S];
+  a.sh = args[carg::sh];
+  a.sw = args[carg::sw];
+  a.dh = args[carg::dh];
+  a.dw = args[carg::dw];
+  a.padT = args[carg::padT];
+  a.padL = args[carg::padL];
+  // The implicit GEMM (ConvShape::gemmShape; ConvShape::validate keeps M
+  // and K below 2^31): the filters are K x N (hwcf, ld = K) or N x K
+  // (fhwc, ld = C*R*S), the output NPQ x K.
+  st.M = e.mul(e.mul(a.N, a.P), a.Q);
+  st.N = a.K;
+  st.K = e.mul(e.mul(a.C, a.R), a.S);
+  st.ldb = conv->layout == ::isaac::ConvLayout::NhwcHwcf ? a.K : st.K;
+  st.ldc = a.K;
+  return a;
+}
+
 void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
@@ -505,15 +722,36 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   b.setInsertionPointToStart(&entry);
   auto args = entry.getArguments();
   namespace arg = ::isaac::abi::gemm;
-  Value C = args[arg::C], A = args[arg::A], B = args[arg::B], W = args[arg::W];
-  st.M = args[arg::M];
-  st.N = args[arg::N];
-  st.K = args[arg::K];
-  st.lda = args[arg::lda];
-  st.ldb = args[arg::ldb];
-  st.ldc = args[arg::ldc];
-  Value sA = args[arg::sA], sB = args[arg::sB], sC = args[arg::sC];
-  Value alpha = args[arg::alpha], beta = args[arg::beta];
+  Value C, A, B, W, sA, sB, sC, alpha, beta;
+  ConvArgs convArgs;
+  if (conv) {
+    // The implicit GEMM of a single "batch": C the output, A the input, B
+    // the filters, no batch strides.
+    namespace carg = ::isaac::abi::conv;
+    C = args[carg::O];
+    A = args[carg::I];
+    B = args[carg::F];
+    W = args[carg::ws];
+    alpha = args[carg::alpha];
+    beta = args[carg::beta];
+    convArgs = bindConvArgs(args);
+  } else {
+    C = args[arg::C];
+    A = args[arg::A];
+    B = args[arg::B];
+    W = args[arg::W];
+    st.M = args[arg::M];
+    st.N = args[arg::N];
+    st.K = args[arg::K];
+    st.lda = args[arg::lda];
+    st.ldb = args[arg::ldb];
+    st.ldc = args[arg::ldc];
+    sA = args[arg::sA];
+    sB = args[arg::sB];
+    sC = args[arg::sC];
+    alpha = args[arg::alpha];
+    beta = args[arg::beta];
+  }
 
   st.smem = LLVM::AddressOfOp::create(b, loc, e.sptr, smemSymbol);
   st.tid = e.sreg(gpu::Dimension::x, /*block=*/false);
@@ -524,9 +762,22 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   Value g = e.remu(bz, e.ci32(c.kg));
   st.m0 = e.mul(bx, e.ci32(c.ml));
   st.n0 = e.mul(by, e.ci32(c.nl));
-  st.aBase = e.gep(A, e.mul(e.ext64(batch), sA));
-  st.bBase = e.gep(B, e.mul(e.ext64(batch), sB));
-  st.cBase = e.gep(C, e.mul(e.ext64(batch), sC), outTy);
+  if (conv) {
+    st.aBase = A;
+    st.bBase = B;
+    st.cBase = C;
+    accessA = std::make_unique<ConvInputAccess>(e, c, A, convArgs);
+    accessB = std::make_unique<MatrixAccess>(e, c, planB, B, B, st.ldb,
+                                             e.ci64(0));
+  } else {
+    st.aBase = e.gep(A, e.mul(e.ext64(batch), sA));
+    st.bBase = e.gep(B, e.mul(e.ext64(batch), sB));
+    st.cBase = e.gep(C, e.mul(e.ext64(batch), sC), outTy);
+    accessA =
+        std::make_unique<MatrixAccess>(e, c, planA, st.aBase, A, st.lda, sA);
+    accessB =
+        std::make_unique<MatrixAccess>(e, c, planB, st.bBase, B, st.ldb, sB);
+  }
   // Fused kernels: the tile counters, then the parameters of each input.
   Value S = epilogue ? args[arg::S] : Value();
   if (epilogue)
@@ -550,14 +801,8 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   // aligned vec-wide loads (base address, leading dimension, batch stride).
   st.full = e.land(e.sle(e.add(st.m0, e.ci32(c.ml)), st.M),
                    e.sle(e.add(st.n0, e.ci32(c.nl)), st.N));
-  auto aligned = [&](Value base, Value ld, Value stride) {
-    Value p = LLVM::PtrToIntOp::create(b, loc, e.i64, base);
-    return e.land(
-        e.land(e.isMultiple(p, c.vec * e.esz()), e.isMultiple(ld, c.vec)),
-        e.isMultiple(stride, c.vec));
-  };
   Value fast =
-      e.land(st.full, e.land(aligned(A, st.lda, sA), aligned(B, st.ldb, sB)));
+      e.land(st.full, e.land(accessA->fastOk(), accessB->fastOk()));
   Value nFull = arith::SelectOp::create(b, loc, fast, e.divu(kLen, e.ci32(c.u)),
                                         e.ci32(0));
 
@@ -569,6 +814,14 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   Value tn = e.divu(inGroup, e.ci32(c.threadsM()));
   chunksA = computeChunks(planA);
   chunksB = computeChunks(planB);
+  // The rows of the input this thread fetches are the same for every K
+  // tile: the conv access computes their part of the addresses here, once.
+  if (conv) {
+    SmallVector<Value> rows;
+    for (Value s : chunksA.s)
+      rows.push_back(e.add(st.m0, s));
+    accessA->prepare(rows);
+  }
 
   int nPrefetch = (planA.rounds + planB.rounds) * c.vec;
   SmallVector<Type> prefetchTypes(nPrefetch, e.elemTy);
@@ -701,14 +954,15 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
 
 } // namespace
 
-gpu::GPUFuncOp mlir::isaac::buildGemmKernel(OpBuilder &builder,
-                                            gpu::GPUModuleOp module,
-                                            const GemmKernelSpec &spec) {
-  if (spec.config.family == ::isaac::GemmFamily::Mma)
-    return buildMmaGemmKernel(builder, module, spec);
+/// Builds the simt kernel `name` of `spec` (GEMM, or with `conv` that
+/// convolution's) and its static shared memory at the end of `module`.
+static gpu::GPUFuncOp buildSimtKernel(OpBuilder &builder,
+                                      gpu::GPUModuleOp module,
+                                      const GemmKernelSpec &spec,
+                                      const ConvKernelSpec *conv) {
   OpBuilder::InsertionGuard guard(builder);
   Location loc = module.getLoc();
-  std::string name = spec.kernelName();
+  std::string name = conv ? conv->kernelName() : spec.kernelName();
   ::isaac::SharedLayout smem =
       ::isaac::getSharedLayout(spec.config, spec.dtype);
 
@@ -723,10 +977,52 @@ gpu::GPUFuncOp mlir::isaac::buildGemmKernel(OpBuilder &builder,
 
   KernelEmitter types(builder, loc, spec.dtype);
   gpu::GPUFuncOp func =
-      declareGemmKernel(builder, loc, spec, name, types, elemTy);
+      conv ? declareConvKernel(builder, loc, *conv, name, types, elemTy)
+           : declareGemmKernel(builder, loc, spec, name, types, elemTy);
 
-  GemmBuilder gen(builder, loc, spec);
+  GemmBuilder gen(builder, loc, spec, conv);
   gen.buildBody(func, smemName);
+  return func;
+}
+
+gpu::GPUFuncOp mlir::isaac::buildGemmKernel(OpBuilder &builder,
+                                            gpu::GPUModuleOp module,
+                                            const GemmKernelSpec &spec) {
+  if (spec.config.family == ::isaac::GemmFamily::Mma)
+    return buildMmaGemmKernel(builder, module, spec);
+  return buildSimtKernel(builder, module, spec, /*conv=*/nullptr);
+}
+
+gpu::GPUFuncOp mlir::isaac::buildConvKernel(OpBuilder &builder,
+                                            gpu::GPUModuleOp module,
+                                            const ConvKernelSpec &spec) {
+  assert(spec.config.family == ::isaac::GemmFamily::Simt &&
+         spec.layout != ::isaac::ConvLayout::NchwFchw &&
+         "conv kernels are simt kernels on NHWC inputs (ConvLegality.h)");
+  GemmKernelSpec gemm = spec.gemmSpec();
+  return buildSimtKernel(builder, module, gemm, &spec);
+}
+
+gpu::GPUFuncOp mlir::isaac::declareConvKernel(OpBuilder &builder, Location loc,
+                                              const ConvKernelSpec &spec,
+                                              StringRef name,
+                                              KernelEmitter &types,
+                                              Type scalar) {
+  SmallVector<Type> argTypes;
+  appendABITypes(types, ::isaac::abi::kConvArgs, scalar, argTypes);
+  auto func = gpu::GPUFuncOp::create(builder, loc, name,
+                                     builder.getFunctionType(argTypes, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                builder.getUnitAttr());
+  func.setKnownBlockSizeAttr(
+      builder.getDenseI32ArrayAttr({spec.config.threads(), 1, 1}));
+  // The input and the filters are only read.
+  for (unsigned i : {::isaac::abi::conv::I, ::isaac::abi::conv::F}) {
+    func.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),
+                    builder.getUnitAttr());
+    func.setArgAttr(i, LLVM::LLVMDialect::getReadonlyAttrName(),
+                    builder.getUnitAttr());
+  }
   return func;
 }
 

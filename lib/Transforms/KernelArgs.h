@@ -54,6 +54,13 @@ gpu::GPUFuncOp declareGemmKernel(OpBuilder &builder, Location loc,
                                  const GemmKernelSpec &spec, StringRef name,
                                  KernelEmitter &types, Type scalar);
 
+/// Declares the convolution kernel `name` of `spec`: KernelABI.def's
+/// CONV_ARG arguments, the block size, input and filters noalias and
+/// readonly.
+gpu::GPUFuncOp declareConvKernel(OpBuilder &builder, Location loc,
+                                 const ConvKernelSpec &spec, StringRef name,
+                                 KernelEmitter &types, Type scalar);
+
 } // namespace mlir::isaac
 
 #endif // ISAAC_LIB_TRANSFORMS_KERNELARGS_H

@@ -46,6 +46,12 @@ enum Arg : unsigned {
 #include "isaac/Runtime/KernelABI.def"
 };
 } // namespace gemm
+namespace conv {
+enum Arg : unsigned {
+#define CONV_ARG(Index, Name, Type, Meaning) Name = Index,
+#include "isaac/Runtime/KernelABI.def"
+};
+} // namespace conv
 namespace input {
 enum Arg : unsigned {
 #define EPILOGUE_INPUT_ARG(Offset, Name, Type, Meaning) Name = Offset,
@@ -80,6 +86,11 @@ inline constexpr ArgInfo kGemmArgs[] = {
 #include "isaac/Runtime/KernelABI.def"
 };
 /// Appended to kGemmArgs in kernels with a fused epilogue.
+inline constexpr ArgInfo kConvArgs[] = {
+#define CONV_ARG(Index, Name, Type, Meaning)                                   \
+  {Index, #Name, ArgType::Type, Meaning},
+#include "isaac/Runtime/KernelABI.def"
+};
 inline constexpr ArgInfo kFusedGemmArgs[] = {
 #define FUSED_GEMM_ARG(Index, Name, Type, Meaning)                             \
   {Index, #Name, ArgType::Type, Meaning},
@@ -120,6 +131,7 @@ template <typename Info, size_t N> constexpr size_t count(const Info (&)[N]) {
 inline constexpr size_t kNumGemmArgs = count(kGemmArgs);
 inline constexpr size_t kNumFusedGemmArgs =
     kNumGemmArgs + count(kFusedGemmArgs);
+inline constexpr size_t kNumConvArgs = count(kConvArgs);
 inline constexpr size_t kArgsPerInput = count(kInputArgs);
 inline constexpr size_t kNumScaleArgs = count(kScaleArgs);
 inline constexpr size_t kNumReduceArgs = count(kReduceArgs);
@@ -133,6 +145,7 @@ constexpr bool countsUp(const Info (&args)[N], unsigned first = 0) {
   return true;
 }
 static_assert(countsUp(kGemmArgs) && countsUp(kFusedGemmArgs, kNumGemmArgs) &&
+                  countsUp(kConvArgs) &&
                   countsUp(kInputArgs) && countsUp(kScaleArgs) &&
                   countsUp(kReduceArgs) && countsUp(kHostArgs) &&
                   countsUp(kHostEpilogueArgs, count(kHostArgs)),

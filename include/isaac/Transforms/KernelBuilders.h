@@ -10,6 +10,7 @@
 #ifndef ISAAC_TRANSFORMS_KERNELBUILDERS_H
 #define ISAAC_TRANSFORMS_KERNELBUILDERS_H
 
+#include "isaac/Model/ConvShape.h"
 #include "isaac/Model/Epilogue.h"
 #include "isaac/Model/GemmConfig.h"
 
@@ -59,6 +60,33 @@ struct GemmKernelSpec {
 /// be legal (checkGemmLegality); the caller verifies it.
 gpu::GPUFuncOp buildGemmKernel(OpBuilder &builder, gpu::GPUModuleOp module,
                                const GemmKernelSpec &spec);
+
+/// Everything the convolution generator specializes on: the configuration
+/// of the implicit GEMM, the element type of input, filters and output (f32
+/// or f64: the simt family) and the layout (NHWC input and output, filters
+/// hwcf or fhwc). Sizes, strides, dilations, padding, alpha and beta are
+/// runtime arguments (KernelABI.def's CONV_ARG rows).
+struct ConvKernelSpec {
+  ::isaac::GemmConfig config;
+  ::isaac::DType dtype = ::isaac::DType::F32;
+  ::isaac::ConvLayout layout = ::isaac::ConvLayout::NhwcHwcf;
+
+  /// isaac_conv_<types>_<layout>_<family>_<config> (ConvKernelName).
+  std::string kernelName() const;
+  /// The GEMM kernel whose body the convolution kernel shares: A of the
+  /// implicit GEMM contiguous along K (NHWC: c fastest), B the filters as
+  /// stored (K x N for hwcf, N x K for fhwc), C the NHWC output.
+  GemmKernelSpec gemmSpec() const;
+};
+
+/// Builds the convolution kernel described by `spec` at the end of
+/// `module`: the simt GEMM kernel's body on the implicit GEMM, its A tile
+/// fetched from the NHWC input through the conv operand access (per-row
+/// base offsets hoisted out of the K loop, the (r, s, c) of each reduction
+/// index, the halo predicate folded into the loads). The configuration
+/// must be legal for the convolution (checkConvLegality; simt only).
+gpu::GPUFuncOp buildConvKernel(OpBuilder &builder, gpu::GPUModuleOp module,
+                               const ConvKernelSpec &spec);
 
 /// Builds `isaac_scale_<dtype>` (C = beta*C; C = 0 without reading when
 /// beta == 0) if `module` does not have it yet.
