@@ -146,7 +146,26 @@ typedef struct isaacKernelInfo {
      operands, ISAAC_F32 for all others. isaacGemmLaunch's double alpha and
      beta are rounded to it; split-K workspaces hold it. */
   int32_t computeDtype;
+  /* What the kernel computes (isaacOp): a GEMM (isaac_gemm_...) or a
+     convolution (isaac_conv_..., the GEMM body on the implicit GEMM
+     M = N*P*Q, N = K, K = C*R*S; transA and transB are then the layout of
+     that GEMM's operands: 0 and 0 for nhwc_hwcf, 0 and 1 for nhwc_fhwc). */
+  int32_t op;
+  /* isaacConvLayout of a convolution kernel; 0 for a GEMM. */
+  int32_t convLayout;
 } isaacKernelInfo;
+
+/* isaacKernelInfo.op. */
+typedef enum isaacOp { ISAAC_OP_GEMM = 0, ISAAC_OP_CONV = 1 } isaacOp;
+
+/* isaacKernelInfo.convLayout (include/isaac/Model/ConvShape.h): the storage
+   of the input, the filters and the output. */
+typedef enum isaacConvLayout {
+  /* input N x H x W x C, filters R x S x C x K, output N x P x Q x K */
+  ISAAC_CONV_NHWC_HWCF = 0,
+  /* input N x H x W x C, filters K x R x S x C, output N x P x Q x K */
+  ISAAC_CONV_NHWC_FHWC = 1,
+} isaacConvLayout;
 
 /* isaacKernelInfo.family: the GEMM_FAMILY rows of GemmParams.def. */
 typedef enum isaacFamily {
@@ -283,6 +302,55 @@ ISAAC_RUNTIME_EXPORT int32_t isaacGemmLaunchEpilogue(
     int32_t ldc, int64_t sA, int64_t sB, int64_t sC, int32_t batch,
     double alpha, double beta, void *stream, int32_t flags, int32_t numInputs,
     const isaacEpilogueInput *inputs);
+
+/*===--------------------------------------------------------------------===*
+ * Convolution launches
+ *===--------------------------------------------------------------------===*/
+
+/* Arguments of one 2-D convolution (docs/abi.md, "Convolution kernel"):
+   O = alpha * conv(I, F) + beta * O with every operand packed in the
+   kernel's layout, output element (n, p, q, k) =
+     sum over (r, s, c) of I[n][p*strideH - padTop + r*dilationH]
+                            [q*strideW - padLeft + s*dilationW][c] * F(r,s,c,k)
+   where input elements outside H x W read as zero. P and Q must be the
+   output size these imply for some padding after the input (below and
+   right) between 0 and the dilated filter's extent minus 1. Pointers are
+   device pointers aligned to the element size. */
+typedef struct isaacConvArgs {
+  void *O;
+  const void *I;
+  const void *F;
+  int32_t N, H, W, C; /* input */
+  int32_t K, R, S;    /* filters */
+  int32_t P, Q;       /* output height and width */
+  int32_t strideH, strideW, dilationH, dilationW, padTop, padLeft;
+  double alpha, beta; /* rounded to float unless computeDtype is f64 */
+  void *stream;       /* CUstream; NULL is the legacy default stream */
+  int32_t flags;      /* ISAAC_DETERMINISTIC or 0 */
+} isaacConvArgs;
+
+/* Checks `args` against the convolution kernel `info` without touching the
+   GPU: what the launch functions check before they launch anything. */
+ISAAC_RUNTIME_EXPORT isaacStatus isaacValidateConv(const isaacKernelInfo *info,
+                                                   const isaacConvArgs *args);
+
+/* Launches the convolution kernel `info->name` of `module` asynchronously
+   on args->stream, with the split-K helper kernels of the module when
+   info->kg > 1 (the GEMM protocol on the implicit GEMM). */
+ISAAC_RUNTIME_EXPORT isaacStatus isaacConvLaunchModule(
+    isaacModule module, const isaacKernelInfo *info, const isaacConvArgs *args);
+
+/* The host ABI of convolutions (docs/abi.md, "Host ABI"): loads (or finds
+   in the cache) the module of `ptx`, checks that dtype, ml, nl, threads and
+   kg agree with `kernelName` (an isaac_conv_... name), and launches as
+   isaacConvLaunchModule does. Returns 0 or an isaacStatus. */
+ISAAC_RUNTIME_EXPORT int32_t isaacConvLaunch(
+    const char *ptx, const char *kernelName, int32_t dtype, int32_t ml,
+    int32_t nl, int32_t threads, int32_t kg, void *O, const void *I,
+    const void *F, int32_t N, int32_t H, int32_t W, int32_t C, int32_t K,
+    int32_t R, int32_t S, int32_t P, int32_t Q, int32_t strideH,
+    int32_t strideW, int32_t dilationH, int32_t dilationW, int32_t padTop,
+    int32_t padLeft, double alpha, double beta, void *stream, int32_t flags);
 
 #ifdef __cplusplus
 } /* extern "C" */
