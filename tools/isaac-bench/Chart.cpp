@@ -48,35 +48,42 @@ std::string formatTick(double value, double step) {
 
 bool writeChart(const std::string &path, const std::vector<ResultRow> &rows,
                 const std::string &title, std::string &error) {
-  struct Group {
-    const ResultRow *row;
-    double values[3];
-    std::string lines[3];
-  };
-  std::vector<Group> groups;
-  double maxValue = 0;
-  int labelWidth = 0;
+  std::vector<ChartGroup> groups;
   for (const ResultRow &row : rows) {
-    Group g = {&row,
-               {row.tflops(row.isaacMs), row.tflops(row.cublasMs),
-                row.tflops(row.cublasLtMs)},
-               {}};
-    if (std::all_of(g.values, g.values + 3,
-                    [](double v) { return std::isnan(v); }))
-      continue;
+    ChartGroup g;
+    g.values[0] = row.tflops(row.isaacMs);
+    g.values[1] = row.tflops(row.cublasMs);
+    g.values[2] = row.tflops(row.cublasLtMs);
     const Problem &p = row.problem;
     g.lines[0] = row.label;
     g.lines[1] = std::to_string(p.M) + "x" + std::to_string(p.N) + "x" +
                  std::to_string(p.K);
     g.lines[2] = p.layout() + " " + p.types.token();
+    g.roofline = row.rooflineTflops;
+    g.failed = row.status == "FAIL";
+    groups.push_back(g);
+  }
+  return writeBarChart(path, groups, kSeriesNames, title, error);
+}
+
+bool writeBarChart(const std::string &path, const std::vector<ChartGroup> &all,
+                   const char *const series[3], const std::string &title,
+                   std::string &error) {
+  std::vector<const ChartGroup *> groups;
+  double maxValue = 0;
+  int labelWidth = 0;
+  for (const ChartGroup &g : all) {
+    if (std::all_of(g.values, g.values + 3,
+                    [](double v) { return std::isnan(v); }))
+      continue;
     for (double v : g.values)
       if (!std::isnan(v))
         maxValue = std::max(maxValue, v);
-    if (!std::isnan(row.rooflineTflops))
-      maxValue = std::max(maxValue, row.rooflineTflops);
+    if (!std::isnan(g.roofline))
+      maxValue = std::max(maxValue, g.roofline);
     for (const std::string &line : g.lines)
       labelWidth = std::max(labelWidth, Image::textWidth(line));
-    groups.push_back(g);
+    groups.push_back(&g);
   }
   if (groups.empty()) {
     error = "no timings to chart";
@@ -101,8 +108,8 @@ bool writeChart(const std::string &path, const std::vector<ResultRow> &rows,
   int legendX = kLeft;
   for (int s = 0; s < 3; ++s) {
     image.fillRect(legendX, 38, legendX + 12, 50, kSeries[s]);
-    image.drawText(legendX + 16, 41, kSeriesNames[s], kBlack);
-    legendX += 16 + Image::textWidth(kSeriesNames[s]) + 20;
+    image.drawText(legendX + 16, 41, series[s], kBlack);
+    legendX += 16 + Image::textWidth(series[s]) + 20;
   }
   image.fillRect(legendX, 43, legendX + 12, 45, kBlack);
   image.drawText(legendX + 16, 41, "roofline", kBlack);
@@ -119,7 +126,7 @@ bool writeChart(const std::string &path, const std::vector<ResultRow> &rows,
   image.fillRect(kLeft - 1, baseY, width - kRight, baseY + 1, kBlack);
 
   for (size_t i = 0; i < groups.size(); ++i) {
-    const Group &g = groups[i];
+    const ChartGroup &g = *groups[i];
     int groupX = kLeft + static_cast<int>(i) * groupWidth + kGroupGap / 2;
     int barsWidth = 3 * kBarWidth + 2 * kBarGap;
     int barsX = groupX + (groupWidth - kGroupGap - barsWidth) / 2;
@@ -129,11 +136,11 @@ bool writeChart(const std::string &path, const std::vector<ResultRow> &rows,
       int x = barsX + s * (kBarWidth + kBarGap);
       image.fillRect(x, yFor(g.values[s]), x + kBarWidth, baseY, kSeries[s]);
     }
-    if (!std::isnan(g.row->rooflineTflops)) {
-      int y = yFor(g.row->rooflineTflops);
+    if (!std::isnan(g.roofline)) {
+      int y = yFor(g.roofline);
       image.fillRect(barsX - 3, y - 1, barsX + barsWidth + 3, y + 1, kBlack);
     }
-    if (g.row->status == "FAIL")
+    if (g.failed)
       image.drawText(barsX, kTop - 12, "FAIL", kFail);
     for (int line = 0; line < 3; ++line) {
       int textX =

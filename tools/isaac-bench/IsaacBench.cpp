@@ -13,6 +13,7 @@
 
 #include "isaac/Runtime/Runtime.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -31,12 +32,29 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "isaac-bench: %s\n", error.c_str());
     return 2;
   }
+  // Convolution kernels run in --conv mode only, GEMM kernels in the
+  // others: a directory may hold both.
+  size_t convKernels = static_cast<size_t>(
+      std::count_if(kernels.begin(), kernels.end(),
+                    [](const KernelFile &k) { return k.isConv(); }));
+  kernels.erase(std::remove_if(kernels.begin(), kernels.end(),
+                               [&](const KernelFile &k) {
+                                 return k.isConv() != options.conv;
+                               }),
+                kernels.end());
+  if (!options.conv && convKernels)
+    std::fprintf(stderr,
+                 "isaac-bench: note: %zu convolution kernels in %s are left "
+                 "to --conv\n",
+                 convKernels, options.ptxDir.c_str());
   if (options.list)
-    return runList(options, kernels);
+    return options.conv ? runConvList(options, kernels)
+                        : runList(options, kernels);
   if (!options.epilogueValues.empty())
     return runEpilogueValues(options, kernels);
   if (kernels.empty()) {
-    std::fprintf(stderr, "isaac-bench: no usable kernels%s%s in %s\n",
+    std::fprintf(stderr, "isaac-bench: no usable %skernels%s%s in %s\n",
+                 options.conv ? "convolution " : "",
                  options.kernel.empty() ? "" : " named ",
                  options.kernel.c_str(), options.ptxDir.c_str());
     return 2;
@@ -58,7 +76,7 @@ int main(int argc, char **argv) {
   std::printf("GPU %d: %s (%s, %d SMs, L2 %.1f MiB)\n", options.device,
               prop.name, chip.c_str(), prop.multiProcessorCount,
               prop.l2CacheSize / 1048576.0);
-  if (!options.sweep && options.collectSamples.empty())
+  if (!options.sweep && options.collectSamples.empty() && !options.conv)
     std::printf("roofline: min(peak, bandwidth * intensity) with peak %.1f "
                 "TFLOPS f32, %.1f TFLOPS f64, %.1f TFLOPS f16/bf16, %.1f "
                 "TFLOPS tf32, bandwidth %.0f GB/s; cuBLAS and cuBLASLt run "
@@ -106,7 +124,8 @@ int main(int argc, char **argv) {
   device.name = prop.name;
   device.chip = chip;
   device.l2Bytes = static_cast<size_t>(prop.l2CacheSize);
-  int status = !options.collectSamples.empty()
+  int status = options.conv ? runConv(options, kernels, device, stream)
+               : !options.collectSamples.empty()
                    ? runCollect(options, kernels, stream)
                : options.sweep ? runSweep(options, kernels, stream)
                : options.epilogueOverhead

@@ -5,6 +5,7 @@
 
 #include "EpilogueCheck.h"
 
+#include "isaac/Model/ConvShape.h"
 #include "isaac/Model/GemmConfig.h"
 #include "isaac/Runtime/KernelConfig.h"
 #include "isaac/Runtime/Runtime.h"
@@ -35,10 +36,19 @@ struct KernelFile {
     return t;
   }
 
-  /// Whether the kernel computes problems of `types` and this layout.
+  /// Whether the kernel computes GEMMs of `types` and this layout.
   bool matches(const isaac::GemmTypes &t, bool transA, bool transB) const {
-    return types() == t && (info.transA != 0) == transA &&
+    return !isConv() && types() == t && (info.transA != 0) == transA &&
            (info.transB != 0) == transB;
+  }
+
+  /// Whether it is a convolution kernel (isaac_conv_...).
+  bool isConv() const { return info.op == ISAAC_OP_CONV; }
+  /// A convolution kernel's layout.
+  isaac::ConvLayout convLayout() const {
+    return info.convLayout == ISAAC_CONV_NHWC_FHWC
+               ? isaac::ConvLayout::NhwcFhwc
+               : isaac::ConvLayout::NhwcHwcf;
   }
 };
 

@@ -45,6 +45,15 @@ int runEpilogueOverhead(const Options &options,
                         const std::vector<KernelFile> &kernels,
                         const DeviceInfo &device, cudaStream_t stream);
 
+/// Checks and times the convolution kernels of `kernels` against the fp64
+/// reference and cuDNN (--conv), or runs the convolution sweep
+/// (--conv-sweep); returns the exit status. ConvBench.cpp.
+int runConv(const Options &options, const std::vector<KernelFile> &kernels,
+            const DeviceInfo &device, cudaStream_t stream);
+
+/// Prints the convolution kernels and problems (--conv --list); no GPU.
+int runConvList(const Options &options, const std::vector<KernelFile> &kernels);
+
 /// Prints the kernels of the directory (--list); no GPU.
 int runList(const Options &options, const std::vector<KernelFile> &kernels);
 

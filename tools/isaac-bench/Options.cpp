@@ -93,6 +93,36 @@ layout per input (full, full-t, row, col, scalar; batch stride or none):
                            ratio fused/plain per problem and the geomean
                            (--csv writes the rows)
 
+Convolutions (kernels named isaac_conv_*, see docs/abi.md):
+  --conv                   check and time the convolution kernels of DIR
+                           instead of its GEMM kernels, launched with
+                           isaacConvLaunch, against an fp64 reference and
+                           cuDNN (NHWC and NCHW, best of
+                           cudnnFindConvolutionForwardAlgorithmEx)
+  --conv-shapes LIST       named suites, comma-separated: table5 (the ISAAC
+                           paper's Table 5, the default), resnet50 (the
+                           distinct convolutions of ResNet-50, batch 32)
+  --conv-shape N,H,W,C,K,R,S[,strideH,strideW[,padTop,padLeft[,dilationH,dilationW[,P,Q]]]]
+                           a convolution (NHWC input); strides and
+                           dilations default to 1, padding to 0 ('same':
+                           the output keeps ceil(H/stride) rows); P and Q
+                           follow from the padding, the same after the
+                           input as before it, unless given; repeatable
+  --conv-shapes-file FILE  one --conv-shape argument per line ('#' comments)
+  --conv-layout LIST       nhwc_hwcf, nhwc_fhwc (default: every layout DIR
+                           has kernels of)
+  --conv-sweep             check every convolution kernel on the sweep's
+                           edge cases (strides, dilation, padding, odd
+                           sizes, C and K of 1 and 3, misaligned bases, both
+                           betas and both split-K modes); prints
+                           'conv sweep: N passed, N failed'
+  --cudnn-lib PATH         the cuDNN 9 library (default: ISAAC_CUDNN_LIBRARY,
+                           else libcudnn.so.9 from the loader's search path);
+                           without it the timing says 'cuDNN not found'
+  With --conv, --dtype, --kernel, --all, --check-only, --deterministic,
+  --misalign, --csv, --png, --reps, --warmup, --seed and the tolerances
+  apply as for GEMMs; --list prints the convolution kernels and problems.
+
 Without a GPU:
   --list                   print the kernels of DIR and their epilogues; a
                            fused kernel whose header or program is malformed
@@ -161,6 +191,9 @@ Options parseOptions(int argc, char **argv) {
   Options o;
   bool suitesGiven = false; // --shapes given
   std::vector<Shape> suites;
+  bool gemmShapesGiven = false; // --shape(s), --shapes-file
+  bool convGiven = false;       // --conv-shape(s), --conv-shapes-file
+  std::vector<ConvSpec> convSuites;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&]() -> std::string {
@@ -183,16 +216,19 @@ Options parseOptions(int argc, char **argv) {
         suites.insert(suites.end(), suite.begin(), suite.end());
       }
       suitesGiven = true;
+      gemmShapesGiven = true;
     } else if (arg == "--shape") {
       Shape shape;
       std::string error;
       if (!parseShape(value(), shape, error))
         usageError(error);
       o.shapes.push_back(shape);
+      gemmShapesGiven = true;
     } else if (arg == "--shapes-file") {
       std::string error;
       if (!readShapesFile(value(), o.shapes, error))
         usageError(error);
+      gemmShapesGiven = true;
     } else if (arg == "--dtype") {
       std::string list = value();
       o.dtypeGiven = true;
@@ -305,6 +341,44 @@ Options parseOptions(int argc, char **argv) {
         usageError("--epilogue-inputs: " + error);
     } else if (arg == "--epilogue-overhead") {
       o.epilogueOverhead = true;
+    } else if (arg == "--conv") {
+      o.conv = true;
+    } else if (arg == "--conv-shapes") {
+      for (const std::string &name : splitCommas(value())) {
+        std::vector<ConvSpec> suite;
+        if (!namedConvShapes(name, suite))
+          usageError("--conv-shapes knows table5 and resnet50, got '" + name +
+                     "'");
+        convSuites.insert(convSuites.end(), suite.begin(), suite.end());
+      }
+      convGiven = true;
+    } else if (arg == "--conv-shape") {
+      ConvSpec spec;
+      std::string error;
+      if (!parseConvShape(value(), spec, error))
+        usageError(error);
+      o.convSpecs.push_back(spec);
+      convGiven = true;
+    } else if (arg == "--conv-shapes-file") {
+      std::string error;
+      if (!readConvShapesFile(value(), o.convSpecs, error))
+        usageError(error);
+      convGiven = true;
+    } else if (arg == "--conv-layout") {
+      for (const std::string &token : splitCommas(value())) {
+        std::optional<isaac::ConvLayout> layout = isaac::parseConvLayout(token);
+        if (!layout || *layout == isaac::ConvLayout::NchwFchw)
+          usageError("--conv-layout expects a comma-separated list of "
+                     "nhwc_hwcf and nhwc_fhwc, got '" +
+                     token + "'");
+        if (std::find(o.convLayouts.begin(), o.convLayouts.end(), *layout) ==
+            o.convLayouts.end())
+          o.convLayouts.push_back(*layout);
+      }
+    } else if (arg == "--conv-sweep") {
+      o.convSweep = true;
+    } else if (arg == "--cudnn-lib") {
+      o.cudnnLibrary = value();
     } else if (arg == "-v" || arg == "--verbose") {
       o.verbose = true;
     } else {
@@ -321,6 +395,32 @@ Options parseOptions(int argc, char **argv) {
       (o.checkOnly || o.sweep || !o.collectSamples.empty()))
     usageError("--epilogue-overhead times kernels: it does not combine with "
                "--check-only, --sweep or --collect");
+  if (o.conv) {
+    // Convolutions are another kind of problem: the GEMM-only modes and
+    // problems do not combine with them.
+    if (gemmShapesGiven)
+      usageError("--conv takes --conv-shape(s), not --shape(s)");
+    if (o.sweep)
+      usageError("--conv takes --conv-sweep, not --sweep");
+    if (!o.collectSamples.empty() || o.epilogueOverhead ||
+        !o.candidates.empty() || !o.epilogueValues.empty() ||
+        !o.cacheOut.empty() || o.batch != 1)
+      usageError("--conv does not combine with --collect, "
+                 "--epilogue-overhead, --candidates, --check-epilogue, "
+                 "--cache-out or --batch");
+    if (o.convSweep && convGiven)
+      usageError("--conv-sweep runs its own problems; it does not combine "
+                 "with --conv-shape(s)");
+  } else if (convGiven || o.convSweep || !o.convLayouts.empty() ||
+             !o.cudnnLibrary.empty()) {
+    usageError("--conv-shape(s), --conv-sweep, --conv-layout and --cudnn-lib "
+               "need --conv");
+  }
+  o.convSpecs.insert(o.convSpecs.begin(), convSuites.begin(), convSuites.end());
+  if (o.conv && !o.convSweep && o.convSpecs.empty())
+    o.convSpecs = table5ConvShapes();
+  if (o.conv && o.convSweep)
+    o.convSpecs = convSweepShapes();
   if (!suitesGiven && o.shapes.empty())
     suites = table4Shapes();
   o.shapes.insert(o.shapes.begin(), suites.begin(), suites.end());
@@ -333,6 +433,12 @@ Options parseOptions(int argc, char **argv) {
 
 bool selectsTypes(const Options &o, const isaac::GemmTypes &types) {
   return std::find(o.types.begin(), o.types.end(), types) != o.types.end();
+}
+
+bool selectsConvLayout(const Options &o, isaac::ConvLayout layout) {
+  return o.convLayouts.empty() ||
+         std::find(o.convLayouts.begin(), o.convLayouts.end(), layout) !=
+             o.convLayouts.end();
 }
 
 double baseTolerance(const Options &o, const Problem &p) {

@@ -3,6 +3,7 @@
 #ifndef ISAAC_BENCH_OPTIONS_H
 #define ISAAC_BENCH_OPTIONS_H
 
+#include "ConvShapes.h"
 #include "EpilogueCheck.h"
 #include "Problem.h"
 
@@ -58,6 +59,16 @@ struct Options {
   std::vector<InputPattern> epilogueInputs = {InputPattern::Column};
   // --epilogue-overhead: time each plain kernel against its fused versions.
   bool epilogueOverhead = false;
+  // --conv: convolution kernels (isaac_conv_*) instead of GEMMs, on
+  // convSpecs (default: Table 5) or, with --conv-sweep, the sweep's
+  // problems; the layouts of --conv-layout (default: all DIR has).
+  bool conv = false;
+  std::vector<ConvSpec> convSpecs;
+  bool convSweep = false;
+  std::vector<isaac::ConvLayout> convLayouts;
+  // --cudnn-lib: the cuDNN library (else $ISAAC_CUDNN_LIBRARY, else
+  // libcudnn.so.9 from the default search path).
+  std::string cudnnLibrary;
 };
 
 /// Parses argv; prints usage and exits on --help or an error.
@@ -69,6 +80,9 @@ bool selectsTypes(const Options &o, const isaac::GemmTypes &types);
 /// The base tolerance of checks of `p`: --tol-f64 for f64, --tol-f32 for
 /// every type that accumulates in f32.
 double baseTolerance(const Options &o, const Problem &p);
+
+/// Whether --conv-layout selects `layout`.
+bool selectsConvLayout(const Options &o, isaac::ConvLayout layout);
 
 /// The roofline's peak for `p`, in TFLOPS.
 double peakTflops(const Options &o, const Problem &p);

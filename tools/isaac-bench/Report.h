@@ -42,6 +42,22 @@ bool writeCsv(const std::string &path, const std::vector<ResultRow> &rows,
 bool writeChart(const std::string &path, const std::vector<ResultRow> &rows,
                 const std::string &title, std::string &error);
 
+/// One group of three bars (NaN: not drawn) under three lines of label,
+/// with a roofline mark (NaN: none) and FAIL written above when `failed`.
+struct ChartGroup {
+  double values[3];
+  std::string lines[3];
+  double roofline = NAN;
+  bool failed = false;
+};
+
+/// The chart of writeChart for any three series: `series` names them in
+/// the legend. Groups whose three values are NaN are left out.
+bool writeBarChart(const std::string &path,
+                   const std::vector<ChartGroup> &groups,
+                   const char *const series[3], const std::string &title,
+                   std::string &error);
+
 } // namespace bench
 
 #endif // ISAAC_BENCH_REPORT_H
