@@ -10,10 +10,13 @@
 // (atomic mode), or reduce through the workspace and the epilogue's reducer
 // (deterministic mode). A kernel launched with arguments it does not expect
 // writes out of bounds or silently computes garbage, so everything checkable
-// is checked on the host first.
+// is checked on the host first. Convolution kernels are GEMM kernels on
+// the implicit GEMM with another parameter list (ConvLaunch.cpp checks their
+// arguments and describes that GEMM): the same grid and split-K protocol.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ConvLaunch.h"
 #include "Error.h"
 #include "KernelInfo.h"
 #include "ModuleCache.h"
@@ -169,6 +172,8 @@ bool tileCounterLayout(const isaacKernelInfo &info, const isaacGemmArgs &a,
   return !__builtin_add_overflow(countersOffset, tiles, &bytes);
 }
 
+} // namespace
+
 isaacStatus validateGemm(const isaacKernelInfo &info, const isaacGemmArgs &a) {
   if (isaacStatus status = checkKernelInfo(info, ISAAC_ERROR_INVALID_VALUE))
     return status;
@@ -275,6 +280,8 @@ isaacStatus validateGemm(const isaacKernelInfo &info, const isaacGemmArgs &a) {
   return ISAAC_SUCCESS;
 }
 
+namespace {
+
 isaacStatus launch(const Driver &d, const isaacFunction_st &function,
                    int64_t gridX, int64_t gridY, int64_t gridZ, unsigned blockX,
                    unsigned blockY, CUstream stream, void **params,
@@ -307,6 +314,8 @@ struct GemmParams {
   /// Per epilogue input: ptr, sBatch, sRow, sCol (all .u64).
   uint64_t inputs[ISAAC_MAX_EPILOGUE_INPUTS][4];
   int numInputs;
+  /// A convolution kernel's own arguments (beside C = O, A = I, B = F, W).
+  ConvGeometry conv;
 
   void *alpha() { return isF64 ? static_cast<void *>(&alphaD) : &alphaF; }
   void *beta() { return isF64 ? static_cast<void *>(&betaD) : &betaF; }
@@ -347,6 +356,54 @@ void *argOf(GemmParams &p, abi::gemm::Arg arg) {
     return p.beta();
   case abi::gemm::S:
     return &p.S;
+  }
+  return nullptr;
+}
+void *argOf(GemmParams &p, abi::conv::Arg arg) {
+  ConvGeometry &g = p.conv;
+  switch (arg) {
+  case abi::conv::O:
+    return &p.C;
+  case abi::conv::I:
+    return &p.A;
+  case abi::conv::F:
+    return &p.B;
+  case abi::conv::ws:
+    return &p.W;
+  case abi::conv::N:
+    return &g.n;
+  case abi::conv::H:
+    return &g.h;
+  case abi::conv::W:
+    return &g.w;
+  case abi::conv::C:
+    return &g.c;
+  case abi::conv::K:
+    return &g.k;
+  case abi::conv::P:
+    return &g.p;
+  case abi::conv::Q:
+    return &g.q;
+  case abi::conv::R:
+    return &g.r;
+  case abi::conv::S:
+    return &g.s;
+  case abi::conv::sh:
+    return &g.strideH;
+  case abi::conv::sw:
+    return &g.strideW;
+  case abi::conv::dh:
+    return &g.dilationH;
+  case abi::conv::dw:
+    return &g.dilationW;
+  case abi::conv::padT:
+    return &g.padTop;
+  case abi::conv::padL:
+    return &g.padLeft;
+  case abi::conv::alpha:
+    return p.alpha();
+  case abi::conv::beta:
+    return p.beta();
   }
   return nullptr;
 }
@@ -406,14 +463,16 @@ void *argOf(GemmParams &p, int input, abi::input::Arg arg) {
 /// (`Arg` names them), the fused GEMM kernel's tile counters, then the
 /// arguments of each epilogue input.
 struct ParamList {
-  void *params[abi::kNumFusedGemmArgs +
-               abi::kArgsPerInput * ISAAC_MAX_EPILOGUE_INPUTS];
+  static constexpr size_t kMaxOwn = abi::kNumFusedGemmArgs > abi::kNumConvArgs
+                                        ? abi::kNumFusedGemmArgs
+                                        : abi::kNumConvArgs;
+  void *params[kMaxOwn + abi::kArgsPerInput * ISAAC_MAX_EPILOGUE_INPUTS];
   int count = 0;
 
   template <typename Arg, size_t N>
   ParamList(const abi::ArgInfo (&args)[N], Arg, GemmParams &p,
             bool fused = false, bool inputs = false) {
-    static_assert(N <= abi::kNumFusedGemmArgs, "params too short");
+    static_assert(N <= kMaxOwn, "params too short");
     for (const abi::ArgInfo &a : args)
       params[count++] = argOf(p, static_cast<Arg>(a.index));
     if (fused)
@@ -425,8 +484,11 @@ struct ParamList {
   }
 };
 
+/// Launches a GEMM kernel, or with `conv` the convolution kernel whose
+/// implicit GEMM `a` describes, and its split-K helpers.
 isaacStatus launchGemm(isaacModule_st &module, const isaacKernelInfo &info,
-                       const isaacGemmArgs &a) {
+                       const isaacGemmArgs &a,
+                       const ConvGeometry *conv = nullptr) {
   if (isaacStatus status = validateGemm(info, a))
     return status;
   CUcontext ctx = nullptr;
@@ -463,6 +525,8 @@ isaacStatus launchGemm(isaacModule_st &module, const isaacKernelInfo &info,
   p.betaF = static_cast<float>(a.beta);
   p.alphaD = a.alpha;
   p.betaD = a.beta;
+  if (conv)
+    p.conv = *conv;
   p.numInputs = a.numInputs;
   for (int i = 0; i < a.numInputs; ++i) {
     const isaacEpilogueInput &in = a.inputs[i];
@@ -536,7 +600,9 @@ isaacStatus launchGemm(isaacModule_st &module, const isaacKernelInfo &info,
                    kHelperBlockX, kHelperBlockY, stream, scaleParams.params))
       return status;
   }
-  ParamList gemmParams(abi::kGemmArgs, abi::gemm::Arg(), p,
+  ParamList gemmParams =
+      conv ? ParamList(abi::kConvArgs, abi::conv::Arg(), p)
+           : ParamList(abi::kGemmArgs, abi::gemm::Arg(), p,
                        /*fused=*/hasEpilogue(info), /*inputs=*/true);
   if (isaacStatus status =
           launch(*d, *gemm, ceilDiv(a.M, info.ml), ceilDiv(a.N, info.nl),
@@ -594,15 +660,16 @@ struct PassedConfig {
   int32_t dtype, ml, nl, threads, kg;
 };
 
-/// The host ABI: isaacGemmLaunch (epilogueEntry false) and
-/// isaacGemmLaunchEpilogue (true).
+/// The entry points of the host ABI.
+enum class Entry { Gemm, GemmEpilogue, Conv };
+
 /// What the name and PTX header of one launch site say, parsed and checked
 /// once: compiled code calls with the same string constants every time.
 struct ParsedSite {
   std::string ptxPrefix; ///< first kPtxIdentityBytes of the PTX
   std::string name;
   PassedConfig passed;
-  bool epilogueEntry;
+  Entry entry;
   isaacKernelInfo info;
 };
 
@@ -612,39 +679,46 @@ std::unordered_map<const char *, ParsedSite> &parsedSites() {
   return sites;
 }
 
-isaacStatus parseSite(const char *entryPoint, bool epilogueEntry,
-                      const char *ptx, const char *kernelName,
-                      const PassedConfig &passed, isaacKernelInfo &out);
+isaacStatus parseSite(const char *entryPoint, Entry entry, const char *ptx,
+                      const char *kernelName, const PassedConfig &passed,
+                      isaacKernelInfo &out);
 
-isaacStatus hostLaunch(const char *entryPoint, bool epilogueEntry,
-                       const char *ptx, const char *kernelName,
-                       const PassedConfig &passed, const isaacGemmArgs &args) {
+/// The host ABI: isaacGemmLaunch, isaacGemmLaunchEpilogue, and with `conv`
+/// isaacConvLaunch (`args` is then unused).
+isaacStatus hostLaunch(const char *entryPoint, Entry entry, const char *ptx,
+                       const char *kernelName, const PassedConfig &passed,
+                       isaacGemmArgs args,
+                       const isaacConvArgs *conv = nullptr) {
   isaacKernelInfo info = {};
   auto &sites = parsedSites();
   auto site = ptx && kernelName ? sites.find(ptx) : sites.end();
-  if (site != sites.end() && site->second.epilogueEntry == epilogueEntry &&
+  if (site != sites.end() && site->second.entry == entry &&
       std::memcmp(&site->second.passed, &passed, sizeof passed) == 0 &&
       site->second.name == kernelName &&
       samePtxPrefix(site->second.ptxPrefix, ptx)) {
     info = site->second.info;
   } else {
     if (isaacStatus status =
-            parseSite(entryPoint, epilogueEntry, ptx, kernelName, passed, info))
+            parseSite(entryPoint, entry, ptx, kernelName, passed, info))
       return status;
     if (ptx && kernelName)
       sites[ptx] = ParsedSite{std::string(ptx, strnlen(ptx, kPtxIdentityBytes)),
-                              kernelName, passed, epilogueEntry, info};
+                              kernelName, passed, entry, info};
   }
   // Argument errors are reported before the driver is touched, so they
   // read the same on machines without a GPU.
-  if (isaacStatus status = validateGemm(info, args))
-    return addErrorContext(status,
+  ConvGeometry geometry = {};
+  isaacStatus invalid = conv ? validateConv(info, *conv, args, geometry)
+                             : validateGemm(info, args);
+  if (invalid)
+    return addErrorContext(invalid,
                            entryContext(entryPoint, kernelName).c_str());
   isaacModule_st *module = nullptr;
   if (isaacStatus status = loadModule(ptx, module))
     return addErrorContext(status,
                            entryContext(entryPoint, kernelName).c_str());
-  if (isaacStatus status = launchGemm(*module, info, args))
+  if (isaacStatus status =
+          launchGemm(*module, info, args, conv ? &geometry : nullptr))
     return addErrorContext(status,
                            entryContext(entryPoint, kernelName).c_str());
   return ISAAC_SUCCESS;
@@ -652,9 +726,9 @@ isaacStatus hostLaunch(const char *entryPoint, bool epilogueEntry,
 
 /// Parses and checks what the kernel name (and, for a fused kernel, the
 /// PTX header) say against what compiled code passed.
-isaacStatus parseSite(const char *entryPoint, bool epilogueEntry,
-                      const char *ptx, const char *kernelName,
-                      const PassedConfig &passed, isaacKernelInfo &info) {
+isaacStatus parseSite(const char *entryPoint, Entry entry, const char *ptx,
+                      const char *kernelName, const PassedConfig &passed,
+                      isaacKernelInfo &info) {
   std::string where = entryContext(entryPoint, kernelName);
   if (isaacStatus status = isaacParseKernelName(kernelName, &info))
     return addErrorContext(status, where.c_str());
@@ -674,7 +748,14 @@ isaacStatus parseSite(const char *entryPoint, bool epilogueEntry,
                       "%s: %s=%d disagrees with the kernel name, which "
                       "implies %d",
                       where.c_str(), field.what, field.passed, field.fromName);
-  if (epilogueEntry && !hasEpilogue(info))
+  if ((entry == Entry::Conv) != isConv(info))
+    return setError(ISAAC_ERROR_INVALID_VALUE,
+                    isConv(info) ? "%s: kernel %s is a convolution kernel; "
+                                   "launch it with isaacConvLaunch"
+                                 : "%s: kernel %s is a GEMM kernel; launch it "
+                                   "with isaacGemmLaunch",
+                    where.c_str(), info.name);
+  if (entry == Entry::GemmEpilogue && !hasEpilogue(info))
     return setError(ISAAC_ERROR_INVALID_VALUE,
                     "%s: kernel %s has no fused epilogue (no _ep<ID> suffix); "
                     "launch it with isaacGemmLaunch",
@@ -691,7 +772,7 @@ isaacStatus parseSite(const char *entryPoint, bool epilogueEntry,
                       "%s: the PTX header describes kernel %s, not %s",
                       where.c_str(), header.name, info.name);
     info = header;
-    if (!epilogueEntry && info.numInputs > 0)
+    if (entry != Entry::GemmEpilogue && info.numInputs > 0)
       return setError(ISAAC_ERROR_INVALID_VALUE,
                       "%s: kernel %s has a fused epilogue that reads %d "
                       "inputs; launch it with isaacGemmLaunchEpilogue",
@@ -732,6 +813,19 @@ constexpr bool followsHostABI(R (*)(Ps...), bool epilogue) {
 }
 static_assert(followsHostABI(&isaacGemmLaunch, false),
               "isaacGemmLaunch's prototype disagrees with KernelABI.def");
+/// The same for isaacConvLaunch and the HOST_CONV_ARG rows.
+template <typename R, typename... Ps>
+constexpr bool followsHostConvABI(R (*)(Ps...)) {
+  constexpr abi::HostType got[] = {hostTypeOf<Ps>()...};
+  if (sizeof...(Ps) != abi::count(abi::kHostConvArgs))
+    return false;
+  for (size_t i = 0; i < sizeof...(Ps); ++i)
+    if (got[i] != abi::kHostConvArgs[i].type)
+      return false;
+  return true;
+}
+static_assert(followsHostConvABI(&isaacConvLaunch),
+              "isaacConvLaunch's prototype disagrees with KernelABI.def");
 static_assert(followsHostABI(&isaacGemmLaunchEpilogue, true),
               "isaacGemmLaunchEpilogue's prototype disagrees with "
               "KernelABI.def");
@@ -779,8 +873,8 @@ isaacGemmLaunch(const char *ptx, const char *kernelName, int32_t dtype,
     isaacGemmArgs args =
         makeArgs(C, A, B, M, N, K, lda, ldb, ldc, sA, sB, sC, batch, alpha,
                  beta, stream, flags, /*numInputs=*/0, /*inputs=*/nullptr);
-    return hostLaunch("isaacGemmLaunch", /*epilogueEntry=*/false, ptx,
-                      kernelName, {dtype, ml, nl, threads, kg}, args);
+    return hostLaunch("isaacGemmLaunch", Entry::Gemm, ptx, kernelName,
+                      {dtype, ml, nl, threads, kg}, args);
   });
 }
 
@@ -795,7 +889,78 @@ extern "C" int32_t isaacGemmLaunchEpilogue(
     isaacGemmArgs args =
         makeArgs(C, A, B, M, N, K, lda, ldb, ldc, sA, sB, sC, batch, alpha,
                  beta, stream, flags, numInputs, inputs);
-    return hostLaunch("isaacGemmLaunchEpilogue", /*epilogueEntry=*/true, ptx,
+    return hostLaunch("isaacGemmLaunchEpilogue", Entry::GemmEpilogue, ptx,
                       kernelName, {dtype, ml, nl, threads, kg}, args);
+  });
+}
+
+extern "C" isaacStatus isaacValidateConv(const isaacKernelInfo *info,
+                                         const isaacConvArgs *args) {
+  return guardExceptions("isaacValidateConv", [&] {
+    if (!info || !args)
+      return setError(ISAAC_ERROR_INVALID_VALUE,
+                      "isaacValidateConv: info or args is NULL");
+    isaacGemmArgs gemm = {};
+    ConvGeometry geometry = {};
+    if (isaacStatus status = validateConv(*info, *args, gemm, geometry))
+      return addErrorContext(
+          status, entryContext("isaacValidateConv", info->name).c_str());
+    return ISAAC_SUCCESS;
+  });
+}
+
+extern "C" isaacStatus isaacConvLaunchModule(isaacModule module,
+                                             const isaacKernelInfo *info,
+                                             const isaacConvArgs *args) {
+  return guardExceptions("isaacConvLaunchModule", [&] {
+    if (!module || !info || !args)
+      return setError(ISAAC_ERROR_INVALID_VALUE,
+                      "isaacConvLaunchModule: module, info or args is NULL");
+    isaacGemmArgs gemm = {};
+    ConvGeometry geometry = {};
+    isaacStatus status = validateConv(*info, *args, gemm, geometry);
+    if (!status)
+      status = launchGemm(*module, *info, gemm, &geometry);
+    if (status)
+      return addErrorContext(
+          status, entryContext("isaacConvLaunchModule", info->name).c_str());
+    return ISAAC_SUCCESS;
+  });
+}
+
+extern "C" int32_t
+isaacConvLaunch(const char *ptx, const char *kernelName, int32_t dtype,
+                int32_t ml, int32_t nl, int32_t threads, int32_t kg, void *O,
+                const void *I, const void *F, int32_t N, int32_t H, int32_t W,
+                int32_t C, int32_t K, int32_t R, int32_t S, int32_t P,
+                int32_t Q, int32_t strideH, int32_t strideW, int32_t dilationH,
+                int32_t dilationW, int32_t padTop, int32_t padLeft,
+                double alpha, double beta, void *stream, int32_t flags) {
+  return guardExceptions("isaacConvLaunch", [&]() -> isaacStatus {
+    isaacConvArgs conv = {};
+    conv.O = O;
+    conv.I = I;
+    conv.F = F;
+    conv.N = N;
+    conv.H = H;
+    conv.W = W;
+    conv.C = C;
+    conv.K = K;
+    conv.R = R;
+    conv.S = S;
+    conv.P = P;
+    conv.Q = Q;
+    conv.strideH = strideH;
+    conv.strideW = strideW;
+    conv.dilationH = dilationH;
+    conv.dilationW = dilationW;
+    conv.padTop = padTop;
+    conv.padLeft = padLeft;
+    conv.alpha = alpha;
+    conv.beta = beta;
+    conv.stream = stream;
+    conv.flags = flags;
+    return hostLaunch("isaacConvLaunch", Entry::Conv, ptx, kernelName,
+                      {dtype, ml, nl, threads, kg}, isaacGemmArgs{}, &conv);
   });
 }

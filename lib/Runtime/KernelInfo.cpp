@@ -14,6 +14,8 @@
 #include "KernelInfo.h"
 #include "Error.h"
 
+#include "isaac/Model/ConvShape.h"
+
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -37,6 +39,10 @@ static_assert(ISAAC_F32 == static_cast<int>(DType::F32) &&
                   ISAAC_F16 == static_cast<int>(DType::F16) &&
                   ISAAC_BF16 == static_cast<int>(DType::BF16),
               "isaacDtype is isaac::DType");
+static_assert(ISAAC_CONV_NHWC_HWCF == static_cast<int>(ConvLayout::NhwcHwcf) &&
+                  ISAAC_CONV_NHWC_FHWC ==
+                      static_cast<int>(ConvLayout::NhwcFhwc),
+              "isaacConvLayout is isaac::ConvLayout");
 static_assert(ISAAC_FAMILY_SIMT == static_cast<int>(GemmFamily::Simt) &&
                   ISAAC_FAMILY_MMA == static_cast<int>(GemmFamily::Mma),
               "isaacFamily is isaac::GemmFamily");
@@ -69,6 +75,11 @@ size_t dtypeSize(int32_t dtype) {
 }
 
 const char *layoutName(const isaacKernelInfo &info) {
+  if (isConv(info))
+    return info.convLayout == ISAAC_CONV_NHWC_HWCF ||
+                   info.convLayout == ISAAC_CONV_NHWC_FHWC
+               ? convLayoutName(static_cast<ConvLayout>(info.convLayout))
+               : "?";
   static const char *const names[2][2] = {{"nn", "nt"}, {"tn", "tt"}};
   return names[info.transA != 0][info.transB != 0];
 }
@@ -181,11 +192,50 @@ isaacStatus checkTypes(const isaacKernelInfo &info, const char *name,
   return ISAAC_SUCCESS;
 }
 
+/// What a kernel computes: a GEMM, or a convolution of a known layout whose
+/// implicit GEMM's operand layout (transA, transB) is the layout's and
+/// which has no fused epilogue (conv kernels have none yet).
+isaacStatus checkOp(const isaacKernelInfo &info, const char *name,
+                    isaacStatus status) {
+  if (info.op == ISAAC_OP_GEMM) {
+    if (info.convLayout != 0)
+      return setError(status,
+                      "kernel %s: convLayout=%d, but a GEMM kernel has none "
+                      "(it must be 0)",
+                      name, info.convLayout);
+    return ISAAC_SUCCESS;
+  }
+  if (info.op != ISAAC_OP_CONV)
+    return setError(status, "kernel %s: op=%d is neither 0 (gemm) nor 1 (conv)",
+                    name, info.op);
+  if (info.convLayout != ISAAC_CONV_NHWC_HWCF &&
+      info.convLayout != ISAAC_CONV_NHWC_FHWC)
+    return setError(status,
+                    "kernel %s: convLayout=%d is neither 0 (nhwc_hwcf) nor 1 "
+                    "(nhwc_fhwc)",
+                    name, info.convLayout);
+  ConvShape shape;
+  shape.layout = static_cast<ConvLayout>(info.convLayout);
+  GemmLayout gemm = shape.gemmShape().layout;
+  if ((info.transA != 0) != gemm.transA || (info.transB != 0) != gemm.transB)
+    return setError(status,
+                    "kernel %s: transA=%d and transB=%d disagree with the "
+                    "%s layout, whose implicit GEMM is %s",
+                    name, info.transA, info.transB, layoutName(info),
+                    gemm.str().c_str());
+  if (info.epilogue[0])
+    return setError(
+        status, "kernel %s: convolution kernels have no fused epilogue", name);
+  return ISAAC_SUCCESS;
+}
+
 } // namespace
 
 isaacStatus checkKernelInfo(const isaacKernelInfo &info, isaacStatus status) {
   const char *name = info.name[0] ? info.name : "<unnamed kernel>";
   if (isaacStatus result = checkTypes(info, name, status))
+    return result;
+  if (isaacStatus result = checkOp(info, name, status))
     return result;
   if (info.family != ISAAC_FAMILY_SIMT && info.family != ISAAC_FAMILY_MMA)
     return setError(status,
@@ -287,6 +337,24 @@ void fillFromName(const GemmKernelName &k, isaacKernelInfo &out) {
   std::memcpy(out.epilogue, k.epilogue.c_str(), k.epilogue.size() + 1);
 }
 
+/// The same for a convolution kernel's name: the implicit GEMM's operand
+/// layout is the convolution layout's.
+void fillFromName(const ConvKernelName &k, isaacKernelInfo &out) {
+  out.op = ISAAC_OP_CONV;
+  out.convLayout = static_cast<int32_t>(k.layout);
+  out.dtype = static_cast<int32_t>(k.types.ab);
+  out.outDtype = static_cast<int32_t>(k.types.c);
+  out.cDtype = out.outDtype;
+  out.computeDtype = static_cast<int32_t>(k.types.accumulator());
+  out.tf32 = k.types.tf32;
+  ConvShape shape;
+  shape.layout = k.layout;
+  GemmLayout gemm = shape.gemmShape().layout;
+  out.transA = gemm.transA;
+  out.transB = gemm.transB;
+  setConfig(out, k.config);
+}
+
 isaacStatus parseKernelName(const char *name, isaacKernelInfo &out) {
   if (!name)
     return setError(ISAAC_ERROR_INVALID_VALUE, "kernel name is NULL");
@@ -298,21 +366,35 @@ isaacStatus parseKernelName(const char *name, isaacKernelInfo &out) {
                     name, length, ISAAC_KERNEL_NAME_MAX - 1);
   isaacKernelInfo info = {};
   std::string why;
-  std::optional<GemmKernelName> parsed = GemmKernelName::parse(name, &why);
-  if (!parsed)
-    return setError(ISAAC_ERROR_PARSE,
-                    "kernel name '%s' does not follow isaac_gemm_<types>_"
-                    "<nn|nt|tn|tt>_<config>[_ep<ID>] (docs/abi.md): "
-                    "expected %s",
-                    name, why.c_str());
-  fillFromName(*parsed, info);
+  GemmConfig config;
+  if (std::strncmp(name, "isaac_conv_", 11) == 0) {
+    std::optional<ConvKernelName> parsed = ConvKernelName::parse(name, &why);
+    if (!parsed)
+      return setError(ISAAC_ERROR_PARSE,
+                      "kernel name '%s' does not follow isaac_conv_<types>_"
+                      "<nhwc_hwcf|nhwc_fhwc>_<family>_<config> (docs/abi.md): "
+                      "expected %s",
+                      name, why.c_str());
+    fillFromName(*parsed, info);
+    config = parsed->config;
+  } else {
+    std::optional<GemmKernelName> parsed = GemmKernelName::parse(name, &why);
+    if (!parsed)
+      return setError(ISAAC_ERROR_PARSE,
+                      "kernel name '%s' does not follow isaac_gemm_<types>_"
+                      "<nn|nt|tn|tt>_<config>[_ep<ID>] (docs/abi.md): "
+                      "expected %s",
+                      name, why.c_str());
+    fillFromName(*parsed, info);
+    config = parsed->config;
+  }
   std::memcpy(info.name, name, length + 1);
   // The block size the configuration implies, where it is defined
   // (checkKernelInfo refuses the rest).
   bool positive = true;
   for (const GemmParamInfo &p : kGemmParams)
-    positive &= parsed->config.get(p.param) >= 1;
-  int64_t threads = positive ? parsed->config.threads() : 0;
+    positive &= config.get(p.param) >= 1;
+  int64_t threads = positive ? config.threads() : 0;
   info.threads = threads > 0 && threads <= kMaxThreadsPerBlock
                      ? static_cast<int32_t>(threads)
                      : 0;
@@ -551,23 +633,49 @@ isaacStatus parseKernelLine(const char *ptx, isaacKernelInfo &out) {
                     "isaac.kernel line: dtype '%s' is not an element-type "
                     "token (f32, f64, f16, bf16, f16f32, bf16f32, tf32)",
                     dtype.c_str());
-  std::optional<GemmKernelName> name = GemmKernelName::parse(info.name);
-  if (!(*types == name->types))
+  GemmTypes named;
+  named.ab = static_cast<DType>(info.dtype);
+  named.c = static_cast<DType>(info.cDtype);
+  named.tf32 = info.tf32 != 0;
+  if (!(*types == named))
     return setError(ISAAC_ERROR_PARSE,
                     "isaac.kernel line: dtype=%s disagrees with name %s",
                     dtype.c_str(), info.name);
+  // op=conv says that the kernel is a convolution (absent: a GEMM, as in
+  // the headers of compilers before convolutions).
+  const std::string op = has("op") ? keys["op"] : "gemm";
+  if (op != "gemm" && op != "conv")
+    return setError(ISAAC_ERROR_PARSE,
+                    "isaac.kernel line: op '%s' is neither gemm nor conv",
+                    op.c_str());
+  if ((op == "conv") != isConv(info))
+    return setError(ISAAC_ERROR_PARSE,
+                    "isaac.kernel line: op=%s disagrees with name %s",
+                    op.c_str(), info.name);
   const std::string &layout = keys["layout"];
-  auto isLayoutChar = [](char ch) { return ch == 'n' || ch == 't'; };
-  if (layout.size() != 2 || !isLayoutChar(layout[0]) ||
-      !isLayoutChar(layout[1]))
-    return setError(ISAAC_ERROR_PARSE,
-                    "isaac.kernel line: layout '%s' is not nn, nt, tn or tt",
-                    layout.c_str());
-  if ((layout[0] == 't') != (info.transA != 0) ||
-      (layout[1] == 't') != (info.transB != 0))
-    return setError(ISAAC_ERROR_PARSE,
-                    "isaac.kernel line: layout=%s disagrees with name %s",
-                    layout.c_str(), info.name);
+  if (isConv(info)) {
+    if (!parseConvLayout(layout))
+      return setError(ISAAC_ERROR_PARSE,
+                      "isaac.kernel line: layout '%s' is not nhwc_hwcf or "
+                      "nhwc_fhwc",
+                      layout.c_str());
+    if (layout != layoutName(info))
+      return setError(ISAAC_ERROR_PARSE,
+                      "isaac.kernel line: layout=%s disagrees with name %s",
+                      layout.c_str(), info.name);
+  } else {
+    auto isLayoutChar = [](char ch) { return ch == 'n' || ch == 't'; };
+    if (layout.size() != 2 || !isLayoutChar(layout[0]) ||
+        !isLayoutChar(layout[1]))
+      return setError(ISAAC_ERROR_PARSE,
+                      "isaac.kernel line: layout '%s' is not nn, nt, tn or tt",
+                      layout.c_str());
+    if ((layout[0] == 't') != (info.transA != 0) ||
+        (layout[1] == 't') != (info.transB != 0))
+      return setError(ISAAC_ERROR_PARSE,
+                      "isaac.kernel line: layout=%s disagrees with name %s",
+                      layout.c_str(), info.name);
+  }
 
   // The parameters the name writes (GemmConfig::isWritten), then the
   // numbers of the launch: each `key=<decimal>`.

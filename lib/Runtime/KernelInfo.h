@@ -16,12 +16,17 @@ const char *dtypeName(int32_t dtype);
 /// Bytes per element of `dtype` (2, 4 or 8); 0 for an unknown dtype.
 size_t dtypeSize(int32_t dtype);
 
-/// "nn", "nt", "tn" or "tt".
+/// "nn", "nt", "tn" or "tt"; a convolution's "nhwc_hwcf" or "nhwc_fhwc".
 const char *layoutName(const isaacKernelInfo &info);
 
 /// Whether the kernel has a fused epilogue (a `_ep<ID>` suffix).
 inline bool hasEpilogue(const isaacKernelInfo &info) {
   return info.epilogue[0] != '\0';
+}
+
+/// Whether the kernel is a convolution (isaac_conv_...).
+inline bool isConv(const isaacKernelInfo &info) {
+  return info.op == ISAAC_OP_CONV;
 }
 
 /// Checks the fields the runtime relies on (dtype and family, parameters

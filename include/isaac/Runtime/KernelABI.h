@@ -78,6 +78,12 @@ enum Arg : unsigned {
 #include "isaac/Runtime/KernelABI.def"
 };
 } // namespace host
+namespace hostconv {
+enum Arg : unsigned {
+#define HOST_CONV_ARG(Index, Name, Type, Meaning) Name = Index,
+#include "isaac/Runtime/KernelABI.def"
+};
+} // namespace hostconv
 
 /// The arguments of each kernel, in order.
 inline constexpr ArgInfo kGemmArgs[] = {
@@ -85,12 +91,12 @@ inline constexpr ArgInfo kGemmArgs[] = {
   {Index, #Name, ArgType::Type, Meaning},
 #include "isaac/Runtime/KernelABI.def"
 };
-/// Appended to kGemmArgs in kernels with a fused epilogue.
 inline constexpr ArgInfo kConvArgs[] = {
 #define CONV_ARG(Index, Name, Type, Meaning)                                   \
   {Index, #Name, ArgType::Type, Meaning},
 #include "isaac/Runtime/KernelABI.def"
 };
+/// Appended to kGemmArgs in kernels with a fused epilogue.
 inline constexpr ArgInfo kFusedGemmArgs[] = {
 #define FUSED_GEMM_ARG(Index, Name, Type, Meaning)                             \
   {Index, #Name, ArgType::Type, Meaning},
@@ -125,6 +131,13 @@ inline constexpr HostArgInfo kHostEpilogueArgs[] = {
 #include "isaac/Runtime/KernelABI.def"
 };
 
+/// isaacConvLaunch's arguments.
+inline constexpr HostArgInfo kHostConvArgs[] = {
+#define HOST_CONV_ARG(Index, Name, Type, Meaning)                              \
+  {Index, #Name, HostType::Type, Meaning},
+#include "isaac/Runtime/KernelABI.def"
+};
+
 template <typename Info, size_t N> constexpr size_t count(const Info (&)[N]) {
   return N;
 }
@@ -145,10 +158,11 @@ constexpr bool countsUp(const Info (&args)[N], unsigned first = 0) {
   return true;
 }
 static_assert(countsUp(kGemmArgs) && countsUp(kFusedGemmArgs, kNumGemmArgs) &&
-                  countsUp(kConvArgs) &&
-                  countsUp(kInputArgs) && countsUp(kScaleArgs) &&
-                  countsUp(kReduceArgs) && countsUp(kHostArgs) &&
-                  countsUp(kHostEpilogueArgs, count(kHostArgs)),
+                  countsUp(kConvArgs) && countsUp(kInputArgs) &&
+                  countsUp(kScaleArgs) && countsUp(kReduceArgs) &&
+                  countsUp(kHostArgs) &&
+                  countsUp(kHostEpilogueArgs, count(kHostArgs)) &&
+                  countsUp(kHostConvArgs),
               "KernelABI.def: each list's indices must count up from 0");
 
 /// The PTX spelling of `t` for documentation: ".u64 ptr", ".u32", ".u64",

@@ -806,5 +806,6 @@ void runFakeDriverTests(const char *path) {
   testFusedWithoutInputs();
   testDynamicSharedMemory();
   runTypeLaunchTests(fake);
+  runConvLaunchTests(fake);
   runMgpuTests(fake, fakeSetCurrent);
 }

@@ -532,6 +532,7 @@ int main(int argc, char **argv) {
   testLaunchArguments();
   runEpilogueTests();
   runTypeTests();
+  runConvTests();
   const char *mode = "";
   if (fakeDriver) {
     runFakeDriverTests(fakeDriver);

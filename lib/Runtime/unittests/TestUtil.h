@@ -53,7 +53,13 @@ void runEpilogueTests();
 /// and argument checks (no driver needed).
 void runTypeTests();
 
+/// Tests of convolution names, headers and argument checks (no driver).
+void runConvTests();
+
 struct FakeCudaApi;
+/// Tests of convolution launches against the fake driver.
+void runConvLaunchTests(const FakeCudaApi &fake);
+
 /// Tests of the mgpu* functions against the fake driver, whose API and
 /// cuCtxSetCurrent runFakeDriverTests has looked up.
 void runMgpuTests(const FakeCudaApi &fake, int (*setCurrent)(void *ctx));

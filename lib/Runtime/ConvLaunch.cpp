@@ -1,0 +1,92 @@
+//===- ConvLaunch.cpp - Check and describe convolution launches -----------===//
+//
+// A convolution's arguments are checked by lib/Model's ConvShape (the rules
+// the compiler applies to the ops it takes), then described as the implicit
+// GEMM whose launch protocol GemmLaunch.cpp implements: the grid covers
+// N*P*Q x K, split-K slices C*R*S, and the helpers see an N*P*Q x K matrix
+// with leading dimension K.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ConvLaunch.h"
+#include "Error.h"
+#include "KernelInfo.h"
+
+#include "isaac/Model/ConvShape.h"
+
+namespace isaac::runtime {
+
+isaacStatus validateConv(const isaacKernelInfo &info, const isaacConvArgs &conv,
+                         isaacGemmArgs &gemm, ConvGeometry &geometry) {
+  if (!isConv(info))
+    return setError(ISAAC_ERROR_INVALID_VALUE,
+                    "kernel %s is a GEMM kernel, not a convolution kernel",
+                    info.name);
+  if (isaacStatus status = checkKernelInfo(info, ISAAC_ERROR_INVALID_VALUE))
+    return status;
+  ConvShape shape;
+  shape.n = conv.N;
+  shape.h = conv.H;
+  shape.w = conv.W;
+  shape.c = conv.C;
+  shape.k = conv.K;
+  shape.r = conv.R;
+  shape.s = conv.S;
+  shape.p = conv.P;
+  shape.q = conv.Q;
+  shape.strideH = conv.strideH;
+  shape.strideW = conv.strideW;
+  shape.dilationH = conv.dilationH;
+  shape.dilationW = conv.dilationW;
+  shape.padTop = conv.padTop;
+  shape.padLeft = conv.padLeft;
+  shape.layout = static_cast<ConvLayout>(info.convLayout);
+  shape.types.ab = static_cast<DType>(info.dtype);
+  shape.types.c = static_cast<DType>(info.cDtype);
+  shape.types.tf32 = info.tf32 != 0;
+  std::string why = shape.validate();
+  if (!why.empty())
+    return setError(ISAAC_ERROR_INVALID_VALUE, "invalid convolution: %s",
+                    why.c_str());
+
+  // The implicit GEMM (ConvShape::gemmShape): its sizes fit 32 bits, which
+  // validate() checked. Its A is the input and is never addressed through a
+  // leading dimension; it is described as a packed M x K matrix.
+  GemmShape g = shape.gemmShape();
+  gemm = {};
+  gemm.C = conv.O;
+  gemm.A = conv.I;
+  gemm.B = conv.F;
+  gemm.M = static_cast<int32_t>(g.m);
+  gemm.N = static_cast<int32_t>(g.n);
+  gemm.K = static_cast<int32_t>(g.k);
+  gemm.lda = static_cast<int32_t>(g.layout.transA ? g.m : g.k);
+  gemm.ldb = static_cast<int32_t>(g.layout.transB ? g.k : g.n);
+  gemm.ldc = static_cast<int32_t>(g.n);
+  gemm.batch = 1;
+  gemm.alpha = conv.alpha;
+  gemm.beta = conv.beta;
+  gemm.stream = conv.stream;
+  gemm.flags = conv.flags;
+  if (isaacStatus status = validateGemm(info, gemm))
+    return status;
+
+  geometry.n = static_cast<uint32_t>(conv.N);
+  geometry.h = static_cast<uint32_t>(conv.H);
+  geometry.w = static_cast<uint32_t>(conv.W);
+  geometry.c = static_cast<uint32_t>(conv.C);
+  geometry.k = static_cast<uint32_t>(conv.K);
+  geometry.p = static_cast<uint32_t>(conv.P);
+  geometry.q = static_cast<uint32_t>(conv.Q);
+  geometry.r = static_cast<uint32_t>(conv.R);
+  geometry.s = static_cast<uint32_t>(conv.S);
+  geometry.strideH = static_cast<uint32_t>(conv.strideH);
+  geometry.strideW = static_cast<uint32_t>(conv.strideW);
+  geometry.dilationH = static_cast<uint32_t>(conv.dilationH);
+  geometry.dilationW = static_cast<uint32_t>(conv.dilationW);
+  geometry.padTop = static_cast<uint32_t>(conv.padTop);
+  geometry.padLeft = static_cast<uint32_t>(conv.padLeft);
+  return ISAAC_SUCCESS;
+}
+
+} // namespace isaac::runtime
