@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <sstream>
@@ -172,10 +173,10 @@ struct CudnnResult {
   double error = NAN;
 };
 
-CudnnResult timeCudnn(const CudnnLibrary &library, const ConvProblem &p,
-                      const Options &o, const ConvTimingBuffers &timing,
-                      DeviceBuffer &workspace, uint64_t &seed,
-                      ConvCheckBuffers &checkBuffers, cudaStream_t stream) {
+CudnnResult timeCudnn(CudnnConv &conv, const ConvProblem &p, const Options &o,
+                      const ConvTimingBuffers &timing, DeviceBuffer &workspace,
+                      uint64_t &seed, ConvCheckBuffers &checkBuffers,
+                      cudaStream_t stream) {
   CudnnResult result;
   size_t freeBytes = 0, totalBytes = 0;
   CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
@@ -185,7 +186,6 @@ CudnnResult timeCudnn(const CudnnLibrary &library, const ConvProblem &p,
     bool nchw = format == 1;
     std::string what = std::string("cuDNN ") + kFormatNames[format];
     setActivity("timing " + what + " on " + p.describe());
-    CudnnConv conv(library, stream);
     std::string why;
     if (!conv.describe(p, nchw, why)) {
       std::printf("  note: %s skipped: %s\n", what.c_str(), why.c_str());
@@ -437,12 +437,37 @@ int runConvSweep(const Options &o, const std::vector<KernelFile> &kernels,
 } // namespace
 
 std::vector<const KernelFile *>
-convCandidates(const std::vector<KernelFile> &kernels, const ConvProblem &p) {
+convCandidates(const Options &o, const std::vector<KernelFile> &kernels,
+               const ConvProblem &p) {
+  auto computes = [&](const KernelFile &k) {
+    return k.isConv() && k.types() == p.shape.types &&
+           k.convLayout() == p.shape.layout;
+  };
   std::vector<const KernelFile *> candidates;
-  for (const KernelFile &k : kernels)
-    if (k.isConv() && k.types() == p.shape.types &&
-        k.convLayout() == p.shape.layout)
-      candidates.push_back(&k);
+  if (o.candidates.empty()) {
+    for (const KernelFile &k : kernels)
+      if (computes(k))
+        candidates.push_back(&k);
+    return candidates;
+  }
+  Problem g = p.gemm();
+  auto it = o.candidates.find(std::to_string(g.M) + "," + std::to_string(g.N) +
+                              "," + std::to_string(g.K));
+  if (it == o.candidates.end())
+    return candidates;
+  // In the list's order (a model's ranking); lists of other types or
+  // layouts under the same key count only their own kernels.
+  for (const std::string &name : it->second) {
+    auto k = std::find_if(kernels.begin(), kernels.end(),
+                          [&](auto &f) { return name == f.info.name; });
+    if (k == kernels.end() || !computes(*k) ||
+        std::find(candidates.begin(), candidates.end(), &*k) !=
+            candidates.end())
+      continue;
+    if (o.topk && static_cast<int>(candidates.size()) == o.topk)
+      break;
+    candidates.push_back(&*k);
+  }
   return candidates;
 }
 
@@ -566,12 +591,19 @@ int runConv(const Options &o, const std::vector<KernelFile> &kernels,
     return runConvSweep(o, kernels, stream);
 
   CudnnLibrary cudnn;
+  // One handle for the whole run: creating one is slow, and the
+  // descriptors are set again for each problem.
+  std::unique_ptr<CudnnConv> cudnnConv;
   if (!o.checkOnly) {
     std::string why;
-    if (cudnn.load(o.cudnnLibrary, why))
+    if (cudnn.load(o.cudnnLibrary, why)) {
       std::printf("cuDNN %zu from %s\n", cudnn.version(), cudnn.file().c_str());
-    else
+      setActivity("creating a cuDNN handle");
+      cudnnConv = std::make_unique<CudnnConv>(cudnn, stream);
+      setActivity("");
+    } else {
       std::printf("cuDNN not found: %s; isaac is timed alone\n", why.c_str());
+    }
     std::printf(
         "TFLOPS = 2*N*P*Q*K*C*R*S / time; cuDNN: the fastest of the top %d "
         "of cudnnFindConvolutionForwardAlgorithmEx (cross-correlation, f32 "
@@ -605,7 +637,8 @@ int runConv(const Options &o, const std::vector<KernelFile> &kernels,
         std::string why = p.shape.validate();
         if (!why.empty())
           fatal(__FILE__, __LINE__, p.describe() + ": " + why);
-        std::vector<const KernelFile *> candidates = convCandidates(kernels, p);
+        std::vector<const KernelFile *> candidates =
+            convCandidates(o, kernels, p);
         if (candidates.empty()) {
           row.status = "SKIP";
           printConvRow(stdout, row);
@@ -615,8 +648,8 @@ int runConv(const Options &o, const std::vector<KernelFile> &kernels,
         if (!o.checkOnly && !timed) {
           setActivity("preparing the timing buffers of " + p.describe());
           timing.prepare(p, device.l2Bytes, seed++, stream);
-          if (cudnn.loaded())
-            vendor = timeCudnn(cudnn, p, o, timing, workspace, seed,
+          if (cudnnConv)
+            vendor = timeCudnn(*cudnnConv, p, o, timing, workspace, seed,
                                checkBuffers, stream);
           timed = true;
         }
@@ -673,6 +706,31 @@ int runConv(const Options &o, const std::vector<KernelFile> &kernels,
     }
   }
   setActivity("");
+  // Per types token: the geometric mean of isaac over the better cuDNN
+  // format, over the rows where both ran and the checks passed.
+  for (const isaac::GemmTypes &t : types) {
+    double logSum = 0, lowest = INFINITY;
+    int count = 0;
+    const ConvRow *worst = nullptr;
+    for (const ConvRow &row : rows) {
+      double ratio = row.tflops(row.isaacMs) / row.bestCudnnTflops();
+      if (!(row.problem.shape.types == t) || row.status != "PASS" ||
+          !(ratio > 0) || std::isinf(ratio))
+        continue;
+      logSum += std::log(ratio);
+      ++count;
+      if (ratio < lowest) {
+        lowest = ratio;
+        worst = &row;
+      }
+    }
+    if (count)
+      std::printf("%s: isaac / best cuDNN, geomean %.3f over %d rows; "
+                  "lowest %.3f (%s %s)\n",
+                  t.token().c_str(), std::exp(logSum / count), count, lowest,
+                  worst->problem.label.c_str(),
+                  isaac::convLayoutName(worst->problem.shape.layout));
+  }
   std::printf("%zu convolution problems, %d with failed checks\n", rows.size(),
               failedRows);
   std::string error;

@@ -13,6 +13,7 @@
 #include "ConvShapes.h"
 #include "DeviceBuffer.h"
 #include "KernelDir.h"
+#include "Options.h"
 
 #include <cuda_runtime.h>
 
@@ -25,9 +26,12 @@
 namespace bench {
 
 /// The kernels of `kernels` that compute `p`: convolution kernels of its
-/// types and layout.
+/// types and layout, restricted to those --candidates lists under the
+/// implicit GEMM's M, N, K (N*P*Q, K, C*R*S; the first --topk of them that
+/// match) when a list is given.
 std::vector<const KernelFile *>
-convCandidates(const std::vector<KernelFile> &kernels, const ConvProblem &p);
+convCandidates(const Options &o, const std::vector<KernelFile> &kernels,
+               const ConvProblem &p);
 
 /// Launches `kernel` on `p` as compiled code does (isaacConvLaunch);
 /// returns the isaacStatus.

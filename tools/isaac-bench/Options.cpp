@@ -121,7 +121,9 @@ Convolutions (kernels named isaac_conv_*, see docs/abi.md):
                            without it the timing says 'cuDNN not found'
   With --conv, --dtype, --kernel, --all, --check-only, --deterministic,
   --misalign, --csv, --png, --reps, --warmup, --seed and the tolerances
-  apply as for GEMMs; --list prints the convolution kernels and problems.
+  apply as for GEMMs; --candidates (with --topk) lists kernels under the
+  implicit GEMM's 'M N K' (N*P*Q, K, C*R*S); --list prints the convolution
+  kernels and problems.
 
 Without a GPU:
   --list                   print the kernels of DIR and their epilogues; a
@@ -403,11 +405,10 @@ Options parseOptions(int argc, char **argv) {
     if (o.sweep)
       usageError("--conv takes --conv-sweep, not --sweep");
     if (!o.collectSamples.empty() || o.epilogueOverhead ||
-        !o.candidates.empty() || !o.epilogueValues.empty() ||
-        !o.cacheOut.empty() || o.batch != 1)
+        !o.epilogueValues.empty() || !o.cacheOut.empty() || o.batch != 1)
       usageError("--conv does not combine with --collect, "
-                 "--epilogue-overhead, --candidates, --check-epilogue, "
-                 "--cache-out or --batch");
+                 "--epilogue-overhead, --check-epilogue, --cache-out or "
+                 "--batch");
     if (o.convSweep && convGiven)
       usageError("--conv-sweep runs its own problems; it does not combine "
                  "with --conv-shape(s)");
