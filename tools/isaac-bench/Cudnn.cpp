@@ -259,7 +259,12 @@ cudnn::cudnnStatus_t
 CudnnConv::run(const cudnn::cudnnConvolutionFwdAlgoPerf_t &algo, const void *I,
                const void *F, void *O, double alpha, double beta,
                void *workspace, size_t workspaceBytes) {
-  CUDNN_CHECK(api.cudnnSetConvolutionMathType(conv, algo.mathType));
+  // Find reports the math type each algorithm ran with; a plain f32
+  // problem always runs in CUDNN_FMA_MATH, since CUDNN_DEFAULT_MATH would
+  // permit TF32 on sm_80 and later.
+  cudnn::cudnnMathType_t math =
+      plainF32 ? cudnn::CUDNN_FMA_MATH : algo.mathType;
+  CUDNN_CHECK(api.cudnnSetConvolutionMathType(conv, math));
   // Scaling factors are double for double data and float otherwise.
   float alphaF = static_cast<float>(alpha), betaF = static_cast<float>(beta);
   const void *a = isDouble ? static_cast<const void *>(&alpha) : &alphaF;

@@ -87,7 +87,8 @@ public:
        size_t workspaceBytes, std::string &why);
 
   /// O = alpha * conv(I, F) + beta * O with algorithm `algo` (its math
-  /// type is set first). Returns the status: an algorithm may still refuse.
+  /// type is set first; CUDNN_FMA_MATH for a plain f32 problem). Returns
+  /// the status: an algorithm may still refuse.
   cudnn::cudnnStatus_t run(const cudnn::cudnnConvolutionFwdAlgoPerf_t &algo,
                            const void *I, const void *F, void *O, double alpha,
                            double beta, void *workspace, size_t workspaceBytes);
