@@ -3,12 +3,14 @@
 // isaac-select-config and the conv benchmark (docs/perf.md).
 //
 // Table 5 gives N, P, Q, K, C, R, S only: the inputs here are unpadded with
-// stride 1 (H = P + R - 1, W = Q + S - 1), the implicit GEMM the paper
-// benchmarks (N*P*Q x K x C*R*S). ResNet-50's layers are padded ("same"
-// padding, 1 for 3x3 and 3 for the 7x7 stem): linalg convolutions take no
-// padding, so their inputs are written padded (H + 2*pad); the implicit GEMM,
-// and so the configuration, is the same (the runtime's padTop/padLeft read
-// the unpadded tensor; isaac-bench times that form against cuDNN).
+// stride 1 (H = P + R - 1, W = Q + S - 1). ResNet-50's layers are padded
+// ("same": 1 for 3x3, 3 for the 7x7 stem); linalg convolutions take no
+// padding, so their inputs are written padded (H + 2*pad). A convolution's
+// configuration is chosen on its implicit GEMM (N*P*Q x K x C*R*S, and C
+// for the vector width), which these forms share with the layers
+// isaac-bench times (the DeepBench layers' inputs, strides and padding;
+// tools/isaac-bench/README.md, "Convolutions"): gen_kernels.py
+// conv-candidates lists each one's kernels under that GEMM's M N K.
 
 func.func @table5_conv1(%I: memref<16x83x360x1xf32>, %F: memref<5x20x1x32xf32>, %O: memref<16x79x341x32xf32>) {
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}

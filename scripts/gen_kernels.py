@@ -34,9 +34,9 @@
   gen_kernels.py conv-candidates CONFIGURED.mlir [LIST] > cands.mlir
       for convolutions configured with isaac-select-config="topk=N"
       -mlir-print-local-scope, one convolution per candidate configuration;
-      LIST, if given, receives 'N H W C K R S P Q sh sw dh dw KERNEL' lines
-      (each convolution's candidates in rank order, padding 0) for
-      isaac-bench --conv-candidates.
+      LIST, if given, receives 'M N K KERNEL' lines (the implicit GEMM's
+      N*P*Q, K, C*R*S; each convolution's candidates in rank order) for
+      isaac-bench --conv --candidates LIST --topk N.
   gen_kernels.py epilogue-cpu PTX_DIR [ROWS] > values.mlir
       a CPU program (for mlir-runner) that evaluates the epilogue program
       of every fused kernel in PTX_DIR on ROWS (default 2048) deterministic
@@ -656,10 +656,9 @@ def conv_candidates(path, listing=None):
                 cfg_part = mangled.split("_nn_", 1)[1]
                 if not cfg_part.startswith("mma_"):
                     cfg_part = "simt_" + cfg_part
-                out.write("%d %d %d %d %d %d %d %d %d %d %d %d %d "
-                          "isaac_conv_%s_nhwc_%s_%s\n"
-                          % (n, h, w, c, k, r, s, p, q, sh, sw, dh, dw, dtype,
-                             layout, cfg_part))
+                out.write("%d %d %d isaac_conv_%s_nhwc_%s_%s\n"
+                          % (n * p * q, k, c * r * s, dtype, layout,
+                             cfg_part))
     if out:
         out.close()
 
