@@ -27,6 +27,16 @@
       on DMMA (MMA_F64: vec 1/2, warp tiles 8x8 to 64x32), a few fused
       epilogues (MMA_FUSED), and the large tiles expected to be fastest on
       2048^3-class problems (MMA_LARGE).
+  gen_kernels.py conv > conv.mlir
+      the convolution kernels' GPU check: the correctness-sweep
+      configurations (SWEEP) as conv kernels, each with NHWC input and
+      filters hwcf and fhwc.
+  gen_kernels.py conv-candidates CONFIGURED.mlir [LIST] > cands.mlir
+      for convolutions configured with isaac-select-config="topk=N"
+      -mlir-print-local-scope, one convolution per candidate configuration;
+      LIST, if given, receives 'M N K KERNEL' lines (the implicit GEMM's
+      N*P*Q, K, C*R*S; each convolution's candidates in rank order) for
+      isaac-bench --conv --candidates LIST --topk N.
   gen_kernels.py epilogue-cpu PTX_DIR [ROWS] > values.mlir
       a CPU program (for mlir-runner) that evaluates the epilogue program
       of every fused kernel in PTX_DIR on ROWS (default 2048) deterministic
@@ -574,6 +584,85 @@ def sweep():
             i += 1
 
 
+def conv_func(name, dtype, layout, shape, config, stride=(1, 1),
+              dilation=(1, 1)):
+    """A func.func holding one linalg.conv_2d_nhwc_<layout> of packed
+    memrefs with isaac.config: shape (N, H, W, C, K, R, S), no padding."""
+    n, h, w, c, k, r, s = shape
+    p = (h - (r - 1) * dilation[0] - 1) // stride[0] + 1
+    q = (w - (s - 1) * dilation[1] - 1) // stride[1] + 1
+    filt = (r, s, c, k) if layout == "hwcf" else (k, r, s, c)
+    i, f, o = (memref((n, h, w, c), dtype), memref(filt, dtype),
+               memref((n, p, q, k), dtype))
+    return ("func.func @%s(%%I: %s, %%F: %s, %%O: %s) {\n"
+            "  linalg.conv_2d_nhwc_%s {dilations = dense<[%d, %d]> : "
+            "tensor<2xi64>, strides = dense<[%d, %d]> : tensor<2xi64>,\n"
+            "    isaac.config = #isaac.gemm<%s>}\n"
+            "    ins(%%I, %%F : %s, %s) outs(%%O : %s)\n  return\n}\n"
+            % (name, i, f, o, layout, dilation[0], dilation[1], stride[0],
+               stride[1], config, i, f, o))
+
+
+def conv():
+    # Kernels do not depend on the shape: C = 8 admits every vec.
+    i = 0
+    for dtype, config in SWEEP:
+        for layout in ("hwcf", "fhwc"):
+            sys.stdout.write(conv_func("c%d" % i, dtype, layout,
+                                       (1, 6, 6, 8, 8, 3, 3), config))
+            i += 1
+
+
+CONV_OP = re.compile(
+    r"linalg\.conv_2d_nhwc_(hwcf|fhwc) \{dilations = dense<(\[[^]]*\]|\d+)> "
+    r": tensor<2xi64>, (?:isaac\.candidates = \[(.*?)\], )?isaac\.config = "
+    r"#isaac\.gemm<([^>]*)>, strides = dense<(\[[^]]*\]|\d+)> : "
+    r"tensor<2xi64>\} ins\(%\w+, %\w+ : memref<(\d+)x(\d+)x(\d+)x(\d+)x"
+    r"(f32|f64)>, memref<(\d+)x(\d+)x(\d+)x(\d+)x\w+>\) outs\(%\w+ : "
+    r"memref<(\d+)x(\d+)x(\d+)x(\d+)x")
+
+
+def _pair(text):
+    v = [int(x) for x in text.strip("[]").split(",")]
+    return (v[0], v[-1])
+
+
+def conv_candidates(path, listing=None):
+    text = open(path).read().replace("\n", " ")
+    text = re.sub(r"\s+", " ", text)
+    out = open(listing, "w") if listing else None
+    i = 0
+    for m in CONV_OP.finditer(text):
+        layout, dil, cands, config, strd = m.group(1, 2, 3, 4, 5)
+        n, h, w, c = (int(x) for x in m.group(6, 7, 8, 9))
+        dtype = m.group(10)
+        f = [int(x) for x in m.group(11, 12, 13, 14)]
+        r, s, k = (f[0], f[1], f[3]) if layout == "hwcf" else (f[1], f[2], f[0])
+        p, q = int(m.group(16)), int(m.group(17))
+        configs = (re.findall(r"#isaac\.gemm<([^>]*)>", cands) if cands
+                   else [config])
+        sh, sw = _pair(strd)
+        dh, dw = _pair(dil)
+        for cfg in configs:
+            sys.stdout.write(conv_func("c%d" % i, dtype, layout,
+                                       (n, h, w, c, k, r, s), cfg, (sh, sw),
+                                       (dh, dw)))
+            i += 1
+            if out:
+                schema = isaac_schema.schema()
+                mangled = schema.kernel_name(dtype, "nn",
+                                             schema.parse_attr_text(cfg))
+                # isaac_gemm_<types>_nn_<config> -> isaac_conv_..._simt_...
+                cfg_part = mangled.split("_nn_", 1)[1]
+                if not cfg_part.startswith("mma_"):
+                    cfg_part = "simt_" + cfg_part
+                out.write("%d %d %d isaac_conv_%s_nhwc_%s_%s\n"
+                          % (n * p * q, k, c * r * s, dtype, layout,
+                             cfg_part))
+    if out:
+        out.close()
+
+
 def parse_op(line):
     """(types token, layout, M, N, K) of a configured linalg.(batch_)matmul
     line."""
@@ -628,6 +717,10 @@ if __name__ == "__main__":
         fused()
     elif sys.argv[1:] == ["mma"]:
         mma()
+    elif sys.argv[1:] == ["conv"]:
+        conv()
+    elif len(sys.argv) in (3, 4) and sys.argv[1] == "conv-candidates":
+        conv_candidates(sys.argv[2], sys.argv[3] if len(sys.argv) == 4 else None)
     elif len(sys.argv) in (3, 4) and sys.argv[1] == "overhead":
         overhead(sys.argv[2], sys.argv[3] if len(sys.argv) == 4 else None)
     elif len(sys.argv) in (3, 4, 5) and sys.argv[1] == "epilogue-cpu":

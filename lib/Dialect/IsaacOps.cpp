@@ -2,6 +2,7 @@
 
 #include "isaac/Dialect/IsaacDialect.h"
 
+#include "isaac/Model/ConvLegality.h"
 #include "isaac/Model/Epilogue.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -206,16 +207,113 @@ LogicalResult LaunchGemmOp::verify() {
                           getTargetChip(*this));
 }
 
+/// The kernel a launch op names exists: before gpu-module-to-binary a
+/// gpu.func inside a gpu.module, afterwards a gpu.binary of the module's
+/// name.
+static LogicalResult verifyKernelRef(Operation *launch, SymbolRefAttr kernel,
+                                     SymbolTableCollection &symbolTable) {
+  auto root = kernel.getRootReference();
+  Operation *module = symbolTable.lookupNearestSymbolFrom(launch, root);
+  if (!module)
+    return launch->emitOpError("kernel module ") << root << " not found";
+  if (isa<gpu::GPUModuleOp>(module) &&
+      !symbolTable.lookupNearestSymbolFrom(launch, kernel))
+    return launch->emitOpError("kernel ") << kernel << " not found";
+  return success();
+}
+
 LogicalResult
 LaunchGemmOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
-  // Before gpu-module-to-binary the kernel is a gpu.func inside a
-  // gpu.module; afterwards the module is a gpu.binary of the same name.
-  auto root = getKernel().getRootReference();
-  Operation *module = symbolTable.lookupNearestSymbolFrom(*this, root);
-  if (!module)
-    return emitOpError("kernel module ") << root << " not found";
-  if (isa<gpu::GPUModuleOp>(module) &&
-      !symbolTable.lookupNearestSymbolFrom(*this, getKernel()))
-    return emitOpError("kernel ") << getKernel() << " not found";
+  return verifyKernelRef(*this, getKernel(), symbolTable);
+}
+
+//===----------------------------------------------------------------------===//
+// LaunchConvOp
+//===----------------------------------------------------------------------===//
+
+FailureOr<::isaac::ConvShape> LaunchConvOp::getConvShape(std::string &why) {
+  auto inT = cast<MemRefType>(getInput().getType());
+  auto fT = cast<MemRefType>(getFilter().getType());
+  auto outT = cast<MemRefType>(getOutput().getType());
+  if (inT.getRank() != 4 || fT.getRank() != 4 || outT.getRank() != 4) {
+    why = "expects input, filter and output of rank 4";
+    return failure();
+  }
+  if (!inT.hasStaticShape() || !fT.hasStaticShape() || !outT.hasStaticShape()) {
+    why = "expects static shapes";
+    return failure();
+  }
+  std::optional<::isaac::ConvLayout> layout =
+      ::isaac::parseConvLayout(getLayout().str());
+  if (!layout) {
+    why = "layout '" + getLayout().str() + "' is not nhwc_hwcf or nhwc_fhwc";
+    return failure();
+  }
+  if (getStrides().size() != 2 || getDilations().size() != 2 ||
+      getPadding().size() != 2) {
+    why = "expects two strides, two dilations and two paddings";
+    return failure();
+  }
+  Type elem = inT.getElementType();
+  std::optional<::isaac::DType> dtype = getGemmDType(elem);
+  if (!dtype || fT.getElementType() != elem || outT.getElementType() != elem) {
+    why = "expects input, filter and output of one element type, f32 or f64";
+    return failure();
+  }
+  ::isaac::ConvShape s;
+  s.layout = *layout;
+  s.types.ab = s.types.c = *dtype;
+  ArrayRef<int64_t> in = inT.getShape(), f = fT.getShape(),
+                    out = outT.getShape();
+  s.n = in[0];
+  s.h = in[1];
+  s.w = in[2];
+  s.c = in[3];
+  s.p = out[1];
+  s.q = out[2];
+  s.k = out[3];
+  bool hwcf = *layout == ::isaac::ConvLayout::NhwcHwcf;
+  s.r = hwcf ? f[0] : f[1];
+  s.s = hwcf ? f[1] : f[2];
+  int64_t fc = hwcf ? f[2] : f[3], fk = hwcf ? f[3] : f[0];
+  if (out[0] != s.n || fc != s.c || fk != s.k) {
+    why = "operand shapes disagree: the output must be N x P x Q x K and "
+          "the filters hold C input and K output channels (" +
+          std::string(hwcf ? "R x S x C x K" : "K x R x S x C") + ")";
+    return failure();
+  }
+  s.strideH = getStrides()[0];
+  s.strideW = getStrides()[1];
+  s.dilationH = getDilations()[0];
+  s.dilationW = getDilations()[1];
+  s.padTop = getPadding()[0];
+  s.padLeft = getPadding()[1];
+  why = s.validate();
+  if (!why.empty())
+    return failure();
+  return s;
+}
+
+LogicalResult LaunchConvOp::verify() {
+  std::string why;
+  FailureOr<::isaac::ConvShape> shape = getConvShape(why);
+  if (failed(shape))
+    return emitOpError() << why;
+  std::string chip = getTargetChip(*this);
+  if (failed(verifyGemmConfig([&] { return emitOpError(); },
+                              getConfig().getConfig(), shape->types.ab, chip)))
+    return failure();
+  std::optional<::isaac::ChipLimits> limits = ::isaac::getChipLimits(chip);
+  std::vector<::isaac::Violation> v =
+      ::isaac::checkConvLegality(getConfig().getConfig(), *shape, *limits);
+  if (!v.empty())
+    return emitOpError() << "illegal isaac.config for this convolution on "
+                         << chip << " (rule " << v.front().rule
+                         << "): " << v.front().message;
   return success();
+}
+
+LogicalResult
+LaunchConvOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return verifyKernelRef(*this, getKernel(), symbolTable);
 }

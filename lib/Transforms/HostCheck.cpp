@@ -90,7 +90,7 @@ static Verdict classify(Operation *op) {
   // Device memory management and launches.
   if (isa<gpu::AllocOp, gpu::DeallocOp, gpu::MemcpyOp, gpu::WaitOp>(op))
     return Verdict::Allowed;
-  if (isa<gpu::LaunchFuncOp, gpu::MemsetOp, LaunchGemmOp>(op))
+  if (isa<gpu::LaunchFuncOp, gpu::MemsetOp, LaunchGemmOp, LaunchConvOp>(op))
     return Verdict::DeviceBuffersOnly;
   // What isaac-lower-launch emits around its runtime call: constants,
   // pointers, and the stack array of epilogue input descriptors.

@@ -3,8 +3,9 @@
 // After gpu-module-to-binary each kernel's gpu.module is a gpu.binary whose
 // object holds the PTX. This pass embeds that PTX (behind a comment header
 // describing the kernel, docs/abi.md) as a global string, replaces every
-// isaac.launch_gemm by a call to the runtime's isaacGemmLaunch and, with
-// ptx-dir, writes each kernel's PTX to a file.
+// isaac.launch_gemm by a call to the runtime's isaacGemmLaunch (and every
+// isaac.launch_conv by one to isaacConvLaunch) and, with ptx-dir, writes
+// each kernel's PTX to a file.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +35,42 @@ using namespace mlir::isaac;
 
 static constexpr StringLiteral kLaunchFn = "isaacGemmLaunch";
 static constexpr StringLiteral kLaunchEpilogueFn = "isaacGemmLaunchEpilogue";
+static constexpr StringLiteral kLaunchConvFn = "isaacConvLaunch";
+
+/// The `// isaac.config` and `// isaac.kernel` lines of a kernel's header:
+/// `op` (written for convolutions only: GEMM headers predate it), the types
+/// token and layout of its name, the parameters the name writes
+/// (GemmParams.def) and the numbers of its launch.
+static void writeKernelLines(llvm::raw_ostream &os,
+                             const ::isaac::GemmConfig &c, StringRef name,
+                             StringRef op, const ::isaac::GemmTypes &types,
+                             StringRef layout, StringRef chip) {
+  os << "// isaac.config = #isaac.gemm<" << c.str() << ">\n";
+  os << "// isaac.kernel name=" << name;
+  if (!op.empty())
+    os << " op=" << op;
+  os << " dtype=" << types.token() << " layout=" << layout;
+  for (const ::isaac::GemmParamInfo &p : ::isaac::kGemmParams)
+    if (c.isWritten(p.param))
+      os << " " << p.name << "=" << c.get(p.param);
+  os << " threads=" << c.threads()
+     << " smem=" << ::isaac::gemmSharedMemoryBytes(c, types.ab)
+     << " dynsmem=" << (::isaac::usesDynamicSharedMemory(c) ? 1 : 0)
+     << " chip=" << chip;
+}
+
+/// The comment header of a convolution kernel's PTX (docs/abi.md).
+static std::string kernelHeader(LaunchConvOp launch, StringRef chip) {
+  std::string why;
+  FailureOr<::isaac::ConvShape> shape = launch.getConvShape(why);
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  writeKernelLines(os, launch.getConfig().getConfig(),
+                   launch.getKernel().getLeafReference().getValue(), "conv",
+                   shape->types, launch.getLayout(), chip);
+  os << "\n";
+  return s;
+}
 
 /// The comment header of a kernel's PTX: the configuration as written in
 /// MLIR, a key=value line the runtime and isaac-bench parse, and for a fused
@@ -58,21 +95,12 @@ static std::string kernelHeader(LaunchGemmOp launch, StringRef chip) {
           ? dtype
           : *getGemmDType(
                 cast<MemRefType>(launch.getC().getType()).getElementType());
-  types.tf32 = c.family == ::isaac::GemmFamily::Mma &&
-               dtype == ::isaac::DType::F32;
+  types.tf32 =
+      c.family == ::isaac::GemmFamily::Mma && dtype == ::isaac::DType::F32;
   std::string s;
   llvm::raw_string_ostream os(s);
-  os << "// isaac.config = #isaac.gemm<" << c.str() << ">\n";
-  // The parameters the kernel name writes, as `key=value` (GemmParams.def).
-  os << "// isaac.kernel name=" << launch.getKernel().getLeafReference().str()
-     << " dtype=" << types.token() << " layout=" << layout.str();
-  for (const ::isaac::GemmParamInfo &p : ::isaac::kGemmParams)
-    if (c.isWritten(p.param))
-      os << " " << p.name << "=" << c.get(p.param);
-  os << " threads=" << c.threads()
-     << " smem=" << ::isaac::gemmSharedMemoryBytes(c, dtype)
-     << " dynsmem=" << (::isaac::usesDynamicSharedMemory(c) ? 1 : 0)
-     << " chip=" << chip;
+  writeKernelLines(os, c, launch.getKernel().getLeafReference().getValue(),
+                   /*op=*/"", types, layout.str(), chip);
   if (epilogue)
     os << " epilogue=" << epilogue->id();
   os << "\n";
@@ -138,8 +166,11 @@ struct LowerLaunchPass
     if (unresolved)
       return signalPassFailure();
 
-    SmallVector<LaunchGemmOp> launches;
-    module.walk([&](LaunchGemmOp op) { launches.push_back(op); });
+    SmallVector<Operation *> launches;
+    module.walk([&](Operation *op) {
+      if (isa<LaunchGemmOp, LaunchConvOp>(op))
+        launches.push_back(op);
+    });
     if (launches.empty())
       return;
 
@@ -165,6 +196,10 @@ struct LowerLaunchPass
     for (const ::isaac::abi::HostArgInfo &a : ::isaac::abi::kHostEpilogueArgs)
       params.push_back(typeOf(a.type));
     auto epilogueType = b.getFunctionType(params, {i32});
+    params.clear();
+    for (const ::isaac::abi::HostArgInfo &a : ::isaac::abi::kHostConvArgs)
+      params.push_back(typeOf(a.type));
+    auto convType = b.getFunctionType(params, {i32});
     bool declFailed = false;
     auto declare = [&](StringRef name, FunctionType type) {
       auto fn = module.lookupSymbol<func::FuncOp>(name);
@@ -192,29 +227,33 @@ struct LowerLaunchPass
 
     llvm::StringMap<LLVM::GlobalOp> ptxGlobals, nameGlobals;
     SmallVector<gpu::BinaryOp> binaries;
-    for (LaunchGemmOp launch : launches) {
-      StringRef kernel = launch.getKernel().getLeafReference().getValue();
-      StringRef modName = launch.getKernel().getRootReference().getValue();
+    for (Operation *launch : launches) {
+      auto gemm = dyn_cast<LaunchGemmOp>(launch);
+      auto conv = dyn_cast<LaunchConvOp>(launch);
+      SymbolRefAttr kernelRef = gemm ? gemm.getKernel() : conv.getKernel();
+      StringRef kernel = kernelRef.getLeafReference().getValue();
+      StringRef modName = kernelRef.getRootReference().getValue();
       if (!ptxGlobals.count(modName)) {
         auto binary = module.lookupSymbol<gpu::BinaryOp>(modName);
         if (!binary) {
-          launch.emitError() << "kernel module @" << modName
-                             << " is not a gpu.binary yet; run "
-                                "gpu-module-to-binary{format=isa} first";
+          launch->emitError() << "kernel module @" << modName
+                              << " is not a gpu.binary yet; run "
+                                 "gpu-module-to-binary{format=isa} first";
           return signalPassFailure();
         }
         auto object = dyn_cast<gpu::ObjectAttr>(binary.getObjects()[0]);
         if (!object || object.getFormat() != gpu::CompilationTarget::Assembly) {
-          launch.emitError() << "gpu.binary @" << modName
-                             << " does not hold PTX; use "
-                                "gpu-module-to-binary{format=isa}";
+          launch->emitError() << "gpu.binary @" << modName
+                              << " does not hold PTX; use "
+                                 "gpu-module-to-binary{format=isa}";
           return signalPassFailure();
         }
         StringRef chip = "unknown";
         if (auto t = dyn_cast<NVVM::NVVMTargetAttr>(object.getTarget()))
           chip = t.getChip();
-        std::string ptx =
-            kernelHeader(launch, chip) + object.getObject().getValue().str();
+        std::string header =
+            gemm ? kernelHeader(gemm, chip) : kernelHeader(conv, chip);
+        std::string ptx = header + object.getObject().getValue().str();
         if (!ptxDir.empty() && ::mlir::failed(writePtx(launch, kernel, ptx)))
           return signalPassFailure();
         b.setInsertionPointToStart(module.getBody());
@@ -224,12 +263,16 @@ struct LowerLaunchPass
             b, module.getLoc(), ("__isaac_name_" + modName).str(), kernel);
         binaries.push_back(binary);
       }
-      func::FuncOp fn = launch.getEpilogue()
+      func::FuncOp fn = conv ? declare(kLaunchConvFn, convType)
+                        : gemm.getEpilogue()
                             ? declare(kLaunchEpilogueFn, epilogueType)
                             : declare(kLaunchFn, plainType);
       if (declFailed)
         return signalPassFailure();
-      lowerLaunch(b, launch, fn, ptxGlobals[modName], nameGlobals[modName]);
+      if (gemm)
+        lowerLaunch(b, gemm, fn, ptxGlobals[modName], nameGlobals[modName]);
+      else
+        lowerLaunch(b, conv, fn, ptxGlobals[modName], nameGlobals[modName]);
     }
     for (gpu::BinaryOp binary : binaries)
       binary.erase();
@@ -423,6 +466,95 @@ struct LowerLaunchPass
         args.push_back(argument(static_cast<::isaac::abi::host::Arg>(a.index)));
     // The status is also kept by the runtime (isaacGetLastStatus), which is
     // how the caller of the generated host code learns of failures.
+    func::CallOp::create(b, loc, fn, args);
+    launch.erase();
+  }
+
+  /// isaac.launch_conv -> isaacConvLaunch (KernelABI.def's HOST_CONV_ARG
+  /// rows). The operands are packed (the op's verifier and ConvMatch), so
+  /// only their base addresses are passed; the sizes are static.
+  void lowerLaunch(OpBuilder &b, LaunchConvOp launch, func::FuncOp fn,
+                   LLVM::GlobalOp ptx, LLVM::GlobalOp name) {
+    Location loc = launch.getLoc();
+    b.setInsertionPoint(launch);
+    auto i32c = [&](int64_t v) -> Value {
+      return arith::ConstantIntOp::create(b, loc, v, 32);
+    };
+    auto f64c = [&](double v) -> Value {
+      return arith::ConstantFloatOp::create(b, loc, b.getF64Type(), APFloat(v));
+    };
+    Type ptrTy = LLVM::LLVMPointerType::get(b.getContext());
+    ::isaac::GemmConfig c = launch.getConfig().getConfig();
+    std::string why;
+    ::isaac::ConvShape s = *launch.getConvShape(why); // verified
+    auto argument = [&](::isaac::abi::hostconv::Arg arg) -> Value {
+      namespace h = ::isaac::abi::hostconv;
+      switch (arg) {
+      case h::ptx:
+        return LLVM::AddressOfOp::create(b, loc, ptrTy, ptx.getSymName());
+      case h::kernelName:
+        return LLVM::AddressOfOp::create(b, loc, ptrTy, name.getSymName());
+      case h::dtype:
+        return i32c(static_cast<int>(s.types.ab));
+      case h::ml:
+        return i32c(c.ml);
+      case h::nl:
+        return i32c(c.nl);
+      case h::threads:
+        return i32c(c.threads());
+      case h::kg:
+        return i32c(c.kg);
+      case h::O:
+        return describe(b, loc, launch.getOutput()).ptr;
+      case h::I:
+        return describe(b, loc, launch.getInput()).ptr;
+      case h::F:
+        return describe(b, loc, launch.getFilter()).ptr;
+      case h::N:
+        return i32c(s.n);
+      case h::H:
+        return i32c(s.h);
+      case h::W:
+        return i32c(s.w);
+      case h::C:
+        return i32c(s.c);
+      case h::K:
+        return i32c(s.k);
+      case h::R:
+        return i32c(s.r);
+      case h::S:
+        return i32c(s.s);
+      case h::P:
+        return i32c(s.p);
+      case h::Q:
+        return i32c(s.q);
+      case h::strideH:
+        return i32c(s.strideH);
+      case h::strideW:
+        return i32c(s.strideW);
+      case h::dilationH:
+        return i32c(s.dilationH);
+      case h::dilationW:
+        return i32c(s.dilationW);
+      case h::padTop:
+        return i32c(s.padTop);
+      case h::padLeft:
+        return i32c(s.padLeft);
+      case h::alpha:
+        return f64c(launch.getAlpha().convertToDouble());
+      case h::beta:
+        return f64c(launch.getBeta().convertToDouble());
+      case h::stream:
+        return LLVM::ZeroOp::create(b, loc, ptrTy);
+      case h::flags:
+        return i32c(0);
+      }
+      return Value();
+    };
+    SmallVector<Value> args;
+    for (const ::isaac::abi::HostArgInfo &a : ::isaac::abi::kHostConvArgs)
+      args.push_back(
+          argument(static_cast<::isaac::abi::hostconv::Arg>(a.index)));
     func::CallOp::create(b, loc, fn, args);
     launch.erase();
   }

@@ -6,15 +6,22 @@
 // identity, or adds the old C in place, is a plain GEMM (beta = 0 or 1); any
 // other epilogue makes a fused kernel. An isaac.gemm that cannot be compiled
 // is decomposed back into linalg ops (a contraction into a temporary and an
-// elementwise generic), which the generic GPU path then runs.
+// elementwise generic), which the generic GPU path then runs. A configured
+// convolution (linalg.conv_2d_nhwc_hwcf / _fhwc on packed memrefs) becomes
+// an isaac.launch_conv of the conv kernel of its implicit GEMM's
+// configuration; one that is not (no isaac.config, or not one isaac
+// compiles) is left to isaac-offload, whose remark says why.
 //
 //===----------------------------------------------------------------------===//
 
 #include "isaac/Transforms/KernelBuilders.h"
 #include "isaac/Transforms/Passes.h"
 
+#include "ConvMatch.h"
 #include "EpilogueProgram.h"
 #include "GemmMatch.h"
+
+#include "isaac/Model/ConvLegality.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -194,14 +201,20 @@ struct LowerToGPUPass
       module.emitError() << "isaac-lower-to-gpu: " << whyNot;
       return signalPassFailure();
     }
-    SmallVector<Operation *> gemms;
+    SmallVector<Operation *> gemms, convs;
     module.walk([&](Operation *op) {
       if (isGemmCandidate(op))
         gemms.push_back(op);
+      else if (isConvCandidate(op) &&
+               op->hasAttr(IsaacDialect::getConfigAttrName()))
+        convs.push_back(op);
     });
     bool failed = false;
     for (Operation *op : gemms)
       if (::mlir::failed(lower(module, op)))
+        failed = true;
+    for (Operation *op : convs)
+      if (::mlir::failed(lowerConv(module, op)))
         failed = true;
     if (failed)
       signalPassFailure();
@@ -322,12 +335,7 @@ struct LowerToGPUPass
                << name;
     }
     if (!gpuModule) {
-      builder.setInsertionPointToEnd(module.getBody());
-      auto target = NVVM::NVVMTargetAttr::get(
-          module.getContext(), /*optLevel=*/3, "nvptx64-nvidia-cuda", chip,
-          targetFeatures);
-      gpuModule = gpu::GPUModuleOp::create(builder, op->getLoc(), name,
-                                           builder.getArrayAttr({target}));
+      gpuModule = createKernelModule(builder, module, op->getLoc(), name);
       if (spec.epilogue)
         gpuModule->setAttr(epilogueText,
                            builder.getStringAttr(spec.epilogue->str()));
@@ -349,17 +357,105 @@ struct LowerToGPUPass
                     builder.getUnitAttr());
 
     builder.setInsertionPoint(op);
-    auto kernelRef = SymbolRefAttr::get(
-        builder.getStringAttr(name),
-        {FlatSymbolRefAttr::get(builder.getStringAttr(name))});
     LaunchGemmOp::create(
-        builder, op->getLoc(), kernelRef, match->a, match->b, match->c, inputs,
-        configAttr, builder.getBoolAttr(spec.layout.transA),
+        builder, op->getLoc(), kernelRef(builder, name), match->a, match->b,
+        match->c, inputs, configAttr, builder.getBoolAttr(spec.layout.transA),
         builder.getBoolAttr(spec.layout.transB), builder.getF64FloatAttr(1.0),
         builder.getF64FloatAttr(beta),
         spec.epilogue ? builder.getStringAttr(spec.epilogue->str())
                       : StringAttr(),
         spec.epilogue ? inputMaps : ArrayAttr());
+    op->erase();
+    if (deadFill)
+      deadFill->erase();
+    return success();
+  }
+
+  /// `@name::@name`: kernel `name` in the gpu.module of the same name.
+  static SymbolRefAttr kernelRef(OpBuilder &builder, StringRef name) {
+    return SymbolRefAttr::get(
+        builder.getStringAttr(name),
+        {FlatSymbolRefAttr::get(builder.getStringAttr(name))});
+  }
+
+  /// A gpu.module `name` for one kernel (and its split-K helpers) at the
+  /// end of `module`, targeting the pass's chip.
+  gpu::GPUModuleOp createKernelModule(OpBuilder &builder, ModuleOp module,
+                                      Location loc, StringRef name) {
+    builder.setInsertionPointToEnd(module.getBody());
+    auto target =
+        NVVM::NVVMTargetAttr::get(module.getContext(), /*optLevel=*/3,
+                                  "nvptx64-nvidia-cuda", chip, targetFeatures);
+    return gpu::GPUModuleOp::create(builder, loc, name,
+                                    builder.getArrayAttr({target}));
+  }
+
+  /// A configured convolution on memrefs becomes an isaac.launch_conv of
+  /// its conv kernel. linalg convolutions on memrefs accumulate into the
+  /// output (beta = 1), unless a zero fill of it precedes them (beta = 0,
+  /// the fill dropped).
+  LogicalResult lowerConv(ModuleOp module, Operation *op) {
+    std::string reason;
+    FailureOr<ConvMatch> match = matchConv(op, reason);
+    if (::mlir::failed(match) ||
+        !cast<linalg::LinalgOp>(op).hasPureBufferSemantics()) {
+      // Left to isaac-offload's generic path, which says why.
+      if (strict)
+        return op->emitError()
+               << "isaac cannot lower this operation: "
+               << (::mlir::failed(match) ? reason
+                                         : "operates on tensors; bufferize "
+                                           "first (--isaac-pipeline does)");
+      return success();
+    }
+    auto configAttr =
+        op->getAttrOfType<GemmConfigAttr>(IsaacDialect::getConfigAttrName());
+    ConvKernelSpec spec;
+    spec.config = configAttr.getConfig();
+    spec.dtype = match->shape.types.ab;
+    spec.layout = match->shape.layout;
+    // The dialect verified the GEMM rules for the chip named in the IR; the
+    // pass may target another one, and the conv rules read the shape.
+    if (::mlir::failed(verifyGemmConfig([&] { return op->emitError(); },
+                                        spec.config, spec.dtype, chip)))
+      return failure();
+    std::vector<::isaac::Violation> v = ::isaac::checkConvLegality(
+        spec.config, match->shape, *::isaac::getChipLimits(chip));
+    if (!v.empty())
+      return op->emitError()
+             << "isaac: the isaac.config of this convolution is illegal for "
+                "it on "
+             << chip << " (rule " << v.front().rule
+             << "): " << v.front().message;
+
+    double beta = 1.0;
+    linalg::FillOp deadFill = zeroFillBefore(op, match->output);
+    if (deadFill)
+      beta = 0.0;
+    std::string name = spec.kernelName();
+    OpBuilder builder(module.getContext());
+    if (!module.lookupSymbol<gpu::GPUModuleOp>(name)) {
+      gpu::GPUModuleOp gpuModule =
+          createKernelModule(builder, module, op->getLoc(), name);
+      buildConvKernel(builder, gpuModule, spec);
+      // The split-K protocol of the implicit GEMM (docs/abi.md).
+      if (spec.config.kg > 1) {
+        getOrBuildScaleKernel(builder, gpuModule, spec.dtype);
+        getOrBuildSplitKReduceKernel(builder, gpuModule, spec.dtype);
+      }
+    }
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    builder.getUnitAttr());
+    const ::isaac::ConvShape &s = match->shape;
+    builder.setInsertionPoint(op);
+    LaunchConvOp::create(
+        builder, op->getLoc(), kernelRef(builder, name), match->input,
+        match->filter, match->output, configAttr,
+        builder.getStringAttr(::isaac::convLayoutName(s.layout)),
+        builder.getDenseI64ArrayAttr({s.strideH, s.strideW}),
+        builder.getDenseI64ArrayAttr({s.dilationH, s.dilationW}),
+        builder.getDenseI64ArrayAttr({s.padTop, s.padLeft}),
+        builder.getF64FloatAttr(1.0), builder.getF64FloatAttr(beta));
     op->erase();
     if (deadFill)
       deadFill->erase();

@@ -40,21 +40,17 @@ using namespace mlir::isaac;
 
 /// The remark's reason: why isaac did not compile `op` itself.
 static std::string whyGeneric(Operation *op) {
+  std::string reason;
   if (isa<linalg::ConvolutionOpInterface>(op)) {
-    std::string reason;
     if (failed(matchConv(op, reason)))
       return reason;
-    if (op->hasAttr(IsaacDialect::getConfigAttrName()))
-      return "isaac-lower-to-gpu does not compile convolutions yet (their "
-             "isaac.config is chosen, the conv kernel not launched)";
-    return "no isaac.config (run isaac-select-config first)";
-  }
-  if (!isGemmCandidate(op))
-    return "isaac compiles only linalg.matmul and linalg.batch_matmul";
-  std::string reason;
-  if (failed(matchGemm(op, reason)))
+  } else if (!isGemmCandidate(op)) {
+    return "isaac compiles only linalg.matmul, linalg.batch_matmul and "
+           "linalg.conv_2d_nhwc_hwcf/fhwc";
+  } else if (failed(matchGemm(op, reason))) {
     return reason;
-  // The same GEMM isaac-lower-to-gpu would have taken.
+  }
+  // The same GEMM or convolution isaac-lower-to-gpu would have taken.
   if (op->hasAttr(IsaacDialect::getConfigAttrName()))
     return "it carries an isaac.config but isaac-lower-to-gpu did not run "
            "before isaac-offload";

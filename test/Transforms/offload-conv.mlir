@@ -3,14 +3,14 @@
 
 // Convolutions on the generic GPU path: the remark says why isaac did not
 // compile each one (ConvMatch.cpp's reasons); strict makes each an error.
-// STRICT: error: isaac: 'linalg.conv_2d_nhwc_hwcf' runs on the generic GPU path (untuned): isaac-lower-to-gpu does not compile convolutions yet
+// STRICT: error: isaac: 'linalg.conv_2d_nhwc_hwcf' runs on the generic GPU path (untuned): it carries an isaac.config but isaac-lower-to-gpu did not run
 // STRICT: error: isaac: 'linalg.conv_2d_nhwc_hwcf' runs on the generic GPU path (untuned): no isaac.config
 // STRICT: error: isaac: 'linalg.conv_2d_nchw_fchw' runs on the generic GPU path (untuned): isaac compiles 2-D convolutions of NHWC inputs only
 // CHECK-LABEL: func.func @convs(
 // CHECK-COUNT-3: gpu.launch
 func.func @convs(%in: memref<1x10x10x8xf32>, %f: memref<3x3x8x8xf32>, %out: memref<1x8x8x8xf32>,
                  %nchw: memref<1x8x10x10xf32>, %fchw: memref<8x8x3x3xf32>) {
-  // expected-remark @below {{isaac: 'linalg.conv_2d_nhwc_hwcf' runs on the generic GPU path (untuned): isaac-lower-to-gpu does not compile convolutions yet (their isaac.config is chosen, the conv kernel not launched)}}
+  // expected-remark @below {{isaac: 'linalg.conv_2d_nhwc_hwcf' runs on the generic GPU path (untuned): it carries an isaac.config but isaac-lower-to-gpu did not run before isaac-offload}}
   linalg.conv_2d_nhwc_hwcf {isaac.config = #isaac.gemm<ml = 32, nl = 32, ms = 4, ns = 4, u = 8, ks = 1, kl = 1, kg = 1, vec = 2>}
     ins(%in, %f : memref<1x10x10x8xf32>, memref<3x3x8x8xf32>) outs(%out : memref<1x8x8x8xf32>)
   // expected-remark @below {{isaac: 'linalg.conv_2d_nhwc_hwcf' runs on the generic GPU path (untuned): no isaac.config (run isaac-select-config first)}}

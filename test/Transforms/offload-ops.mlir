@@ -20,7 +20,7 @@
 // B128: gpu.launch blocks({{.*}}) in (%{{.*}} = %c16, %{{.*}} = %c1, %{{.*}} = %c1) threads({{.*}}) in (%{{.*}} = %c128{{.*}}, %{{.*}} = %c1, %{{.*}} = %c1)
 func.func @fill(%c: memref<64x32xf32>) {
   %zero = arith.constant 0.0 : f32
-  // expected-remark @below {{isaac: 'linalg.fill' runs on the generic GPU path (untuned): isaac compiles only linalg.matmul and linalg.batch_matmul}}
+  // expected-remark @below {{isaac: 'linalg.fill' runs on the generic GPU path (untuned): isaac compiles only linalg.matmul, linalg.batch_matmul and linalg.conv_2d_nhwc_hwcf/fhwc}}
   linalg.fill ins(%zero : f32) outs(%c : memref<64x32xf32>)
   return
 }
@@ -51,7 +51,7 @@ func.func @fill(%c: memref<64x32xf32>) {
 #bias = affine_map<(d0, d1) -> (d1)>
 func.func @bias_relu(%x: memref<?x?xf32>, %b: memref<?xf32>, %y: memref<?x?xf32>) {
   %zero = arith.constant 0.0 : f32
-  // expected-remark @below {{isaac: 'linalg.generic' runs on the generic GPU path (untuned): isaac compiles only linalg.matmul and linalg.batch_matmul}}
+  // expected-remark @below {{isaac: 'linalg.generic' runs on the generic GPU path (untuned): isaac compiles only linalg.matmul, linalg.batch_matmul and linalg.conv_2d_nhwc_hwcf/fhwc}}
   linalg.generic {indexing_maps = [#map, #bias, #map], iterator_types = ["parallel", "parallel"]}
       ins(%x, %b : memref<?x?xf32>, memref<?xf32>) outs(%y : memref<?x?xf32>) {
   ^bb0(%a: f32, %bb: f32, %o: f32):
@@ -78,7 +78,7 @@ func.func @bias_relu(%x: memref<?x?xf32>, %b: memref<?xf32>, %y: memref<?x?xf32>
 // CHECK: math.exp
 // CHECK: gpu.terminator
 func.func @named(%a: memref<100xf32>, %b: memref<100xf32>, %c: memref<100xf32>) {
-  // expected-remark @below {{isaac: 'linalg.add' runs on the generic GPU path (untuned): isaac compiles only linalg.matmul and linalg.batch_matmul}}
+  // expected-remark @below {{isaac: 'linalg.add' runs on the generic GPU path (untuned): isaac compiles only linalg.matmul, linalg.batch_matmul and linalg.conv_2d_nhwc_hwcf/fhwc}}
   linalg.add ins(%a, %b : memref<100xf32>, memref<100xf32>) outs(%c : memref<100xf32>)
   // expected-remark @below {{isaac: 'linalg.max' runs on the generic GPU path}}
   linalg.max ins(%a, %b : memref<100xf32>, memref<100xf32>) outs(%c : memref<100xf32>)
@@ -290,7 +290,7 @@ func.func @user_parallel(%x: memref<8x?x4xf32>, %row: memref<4xf32>) {
   %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : index
   %n = memref.dim %x, %c1 : memref<8x?x4xf32>
-  // expected-remark @below {{isaac: 'scf.parallel' runs on the generic GPU path (untuned): isaac compiles only linalg.matmul and linalg.batch_matmul}}
+  // expected-remark @below {{isaac: 'scf.parallel' runs on the generic GPU path (untuned): isaac compiles only linalg.matmul, linalg.batch_matmul and linalg.conv_2d_nhwc_hwcf/fhwc}}
   scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %n) step (%c2, %c1) {
     scf.parallel (%k) = (%c0) to (%c4) step (%c1) {
       %v = memref.load %x[%i, %j, %k] : memref<8x?x4xf32>
@@ -325,7 +325,7 @@ func.func @copies(%a: memref<16x16xf32>, %b: memref<16x16xf32>, %s: memref<4x16x
   %c0 = arith.constant 0 : index
   memref.copy %a, %b : memref<16x16xf32> to memref<16x16xf32>
   %sub = memref.subview %a[2, 0] [4, 16] [1, 1] : memref<16x16xf32> to memref<4x16xf32, strided<[16, 1], offset: 32>>
-  // expected-remark @below {{isaac: 'memref.copy' runs on the generic GPU path (untuned): isaac compiles only linalg.matmul and linalg.batch_matmul}}
+  // expected-remark @below {{isaac: 'memref.copy' runs on the generic GPU path (untuned): isaac compiles only linalg.matmul, linalg.batch_matmul and linalg.conv_2d_nhwc_hwcf/fhwc}}
   memref.copy %s, %sub : memref<4x16xf32, strided<[16, 1], offset: 32>> to memref<4x16xf32, strided<[16, 1], offset: 32>>
   %h1 = memref.alloc(%n) : memref<?xf32>
   %h2 = memref.alloc(%n) : memref<?xf32>

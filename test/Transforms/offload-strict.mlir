@@ -6,7 +6,7 @@
 func.func @strict(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>,
                   %x: memref<16xf32>, %y: memref<16xf32>) {
   %zero = arith.constant 0.0 : f32
-  // expected-error @below {{isaac: 'linalg.fill' runs on the generic GPU path (untuned): isaac compiles only linalg.matmul and linalg.batch_matmul}}
+  // expected-error @below {{isaac: 'linalg.fill' runs on the generic GPU path (untuned): isaac compiles only linalg.matmul, linalg.batch_matmul and linalg.conv_2d_nhwc_hwcf/fhwc}}
   linalg.fill ins(%zero : f32) outs(%c : memref<?x?xf32>)
   // expected-error @below {{isaac: 'linalg.matmul' runs on the generic GPU path (untuned): dynamic shapes are not supported (kernel configurations are chosen per static shape)}}
   linalg.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>)
@@ -20,7 +20,7 @@ func.func @strict_parallel(%x: memref<16xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index
-  // expected-error @below {{isaac: 'scf.parallel' runs on the generic GPU path (untuned): isaac compiles only linalg.matmul and linalg.batch_matmul}}
+  // expected-error @below {{isaac: 'scf.parallel' runs on the generic GPU path (untuned): isaac compiles only linalg.matmul, linalg.batch_matmul and linalg.conv_2d_nhwc_hwcf/fhwc}}
   scf.parallel (%i) = (%c0) to (%c16) step (%c1) {
     %v = memref.load %x[%i] : memref<16xf32>
     memref.store %v, %x[%i] : memref<16xf32>
@@ -31,7 +31,7 @@ func.func @strict_parallel(%x: memref<16xf32>) {
 // -----
 
 func.func @strict_copy(%s: memref<4x4xf32, strided<[8, 1]>>, %d: memref<4x4xf32>) {
-  // expected-error @below {{isaac: 'memref.copy' runs on the generic GPU path (untuned): isaac compiles only linalg.matmul and linalg.batch_matmul}}
+  // expected-error @below {{isaac: 'memref.copy' runs on the generic GPU path (untuned): isaac compiles only linalg.matmul, linalg.batch_matmul and linalg.conv_2d_nhwc_hwcf/fhwc}}
   memref.copy %s, %d : memref<4x4xf32, strided<[8, 1]>> to memref<4x4xf32>
   return
 }

@@ -11,6 +11,7 @@
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "isaac/Model/ConvShape.h"
 #include "isaac/Model/GemmConfig.h"
 #include "isaac/Model/Legality.h"
 

@@ -128,4 +128,48 @@ def Isaac_LaunchGemmOp : Isaac_Op<"launch_gemm",
   let hasVerifier = 1;
 }
 
+def Isaac_LaunchConvOp : Isaac_Op<"launch_conv",
+    [DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "Host-side launch of a generated convolution kernel";
+  let description = [{
+    Produced by `isaac-lower-to-gpu` in place of a configured
+    `linalg.conv_2d_nhwc_hwcf` / `linalg.conv_2d_nhwc_fhwc`: computes
+    `output = alpha·conv(input, filter) + beta·output` on packed device
+    memrefs with the generated kernel `kernel` (an `isaac_conv_...`
+    `gpu.func`, later the `gpu.binary` of that name), the simt GEMM kernel
+    on the implicit GEMM N·P·Q × K × C·R·S (docs/abi.md, "Convolution
+    kernel"). `isaac-lower-launch` turns it into a call to the runtime's
+    `isaacConvLaunch`.
+
+    `layout` is `nhwc_hwcf` or `nhwc_fhwc`; `strides` and `dilations` are
+    (vertical, horizontal); `padding` is the zero rows above and columns
+    left of the input (the padding after follows from the output's size).
+
+    ```mlir
+    isaac.launch_conv @k::@k(%in, %f, %out) {config = #isaac.gemm<...>,
+        layout = "nhwc_hwcf", strides = array<i64: 1, 1>,
+        dilations = array<i64: 1, 1>, padding = array<i64: 0, 0>,
+        alpha = 1.0, beta = 0.0}
+      : memref<1x34x34x16xf32>, memref<3x3x16x32xf32>, memref<1x32x32x32xf32>
+    ```
+  }];
+  let arguments = (ins SymbolRefAttr:$kernel, AnyMemRef:$input,
+                       AnyMemRef:$filter, AnyMemRef:$output,
+                       Isaac_GemmConfigAttr:$config, StrAttr:$layout,
+                       DenseI64ArrayAttr:$strides,
+                       DenseI64ArrayAttr:$dilations,
+                       DenseI64ArrayAttr:$padding,
+                       F64Attr:$alpha, F64Attr:$beta);
+  let assemblyFormat = [{
+    $kernel `(` $input `,` $filter `,` $output `)`
+    attr-dict `:` type($input) `,` type($filter) `,` type($output)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The convolution this launch computes (ConvShape of its operand
+    /// shapes and attributes), or failure with `why` set.
+    FailureOr<::isaac::ConvShape> getConvShape(std::string &why);
+  }];
+}
+
 #endif // ISAAC_OPS
