@@ -758,17 +758,35 @@ int runConvList(const Options &o, const std::vector<KernelFile> &kernels) {
                 isaac::convLayoutName(k.convLayout()), k.info.kg);
   }
   std::printf("%d convolution kernels in %s\n", listed, o.ptxDir.c_str());
+  std::vector<isaac::GemmTypes> types;
+  for (const KernelFile &k : kernels)
+    if (selectsTypes(o, k.types()) &&
+        std::find(types.begin(), types.end(), k.types()) == types.end())
+      types.push_back(k.types());
   for (const ConvSpec &spec : o.convSpecs) {
     ConvProblem p = makeConvProblem(spec, isaac::GemmTypes(),
                                     isaac::ConvLayout::NhwcHwcf, false);
     const isaac::ConvShape &x = p.shape;
     std::printf("%-20s %-36s P=%lld Q=%lld pad-after=%lldx%lld "
-                "NPQ=%lld K=%lld CRS=%lld GFLOP=%.4f\n",
+                "NPQ=%lld K=%lld CRS=%lld GFLOP=%.4f",
                 spec.label.empty() ? "custom" : spec.label.c_str(),
                 p.brief().c_str(), (long long)x.p, (long long)x.q,
                 (long long)x.padBottom(), (long long)x.padRight(),
                 (long long)(x.n * x.p * x.q), (long long)x.k,
                 (long long)(x.c * x.r * x.s), p.flops() / 1e9);
+    // With --candidates: how many kernels of DIR each problem would run
+    // (over the types and layouts selected), so that a list written for
+    // other problems shows before a GPU run.
+    if (!o.candidates.empty()) {
+      size_t count = 0;
+      for (const isaac::GemmTypes &t : types)
+        for (isaac::ConvLayout l : layoutsToRun(o, kernels))
+          count +=
+              convCandidates(o, kernels, makeConvProblem(spec, t, l, false))
+                  .size();
+      std::printf(" candidates=%zu", count);
+    }
+    std::printf("\n");
   }
   std::printf("%zu convolution problems\n", o.convSpecs.size());
   return 0;
