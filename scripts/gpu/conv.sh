@@ -20,6 +20,18 @@
 # Writes to $OUT: conv.log (everything), conv-sweep.log, conv-sanitize.log,
 # conv-<type>.csv and conv-<type>.png per timed type. A stage that would
 # overrun the budget is cut short and says so.
+# The kernels are made where isaac-opt is (paths as in this checkout):
+#   python3 scripts/gen_kernels.py conv >/tmp/conv.mlir
+#   build/bin/isaac-opt /tmp/conv.mlir \
+#     --isaac-pipeline="chip=sm_90 ptx-dir=.carry/conv" -o /dev/null
+#   build/bin/isaac-opt examples/table5.mlir -mlir-print-local-scope \
+#     --isaac-select-config="chip=sm_90 topk=4" -o /tmp/table5-selected.mlir
+#   mkdir -p .carry/conv-table5
+#   python3 scripts/gen_kernels.py conv-candidates /tmp/table5-selected.mlir \
+#     .carry/conv-table5/candidates.txt >/tmp/table5-kernels.mlir
+#   build/bin/isaac-opt /tmp/table5-kernels.mlir \
+#     --isaac-pipeline="chip=sm_90 ptx-dir=.carry/conv-table5" -o /dev/null
+# and travel in the device tool's `carry` (.carry/conv, .carry/conv-table5).
 # Environment:
 #   DIR=.carry/conv         kernels to sweep and sanitize
 #   TIMING_DIR=DIR          kernels to time (TIMING_DIR/candidates.txt, if
