@@ -7,6 +7,7 @@
 #include <climits>
 #include <cstdlib>
 #include <dlfcn.h>
+#include <type_traits>
 
 namespace bench {
 
