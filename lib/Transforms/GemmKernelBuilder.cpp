@@ -199,13 +199,51 @@ public:
                   const ConvArgs &a)
       : e(e), c(c), input(input), a(a) {}
 
+  /// Division by a runtime value that is the same for the whole kernel (C,
+  /// S) as a multiply-high and a shift instead of a ~20-instruction
+  /// division (Granlund and Montgomery; CUTLASS's FastDivmod): for d >= 2,
+  /// with p = 31 + ceil(log2 d) and m = ceil(2^p / d) (< 2^32),
+  /// n / d = umulhi(n, m) >> (p - 32) for every n < 2^31, which covers the
+  /// reduction indices (C*R*S < 2^31, ConvShape::validate); d = 1 is n.
+  /// The constants cost one 64-bit division per thread, once.
+  struct InvariantDivisor {
+    Value d, m, shift, isOne;
+  };
+  InvariantDivisor makeDivisor(Value d) {
+    InvariantDivisor v;
+    v.d = d;
+    v.isOne = e.eq(d, e.ci32(1));
+    // ceil(log2 d) = 32 - clz(d - 1) for d >= 2.
+    Value clz = LLVM::CountLeadingZerosOp::create(e.b, e.loc, e.i32,
+                                                  e.sub(d, e.ci32(1)),
+                                                  /*is_zero_poison=*/false);
+    Value p = e.add(e.sub(e.ci32(32), clz), e.ci32(31));
+    Value d64 = arith::ExtUIOp::create(e.b, e.loc, e.i64, d);
+    Value pow = arith::ShLIOp::create(
+        e.b, e.loc, e.ci64(1), arith::ExtUIOp::create(e.b, e.loc, e.i64, p));
+    Value m64 = e.divu(e.add(pow, e.sub(d64, e.ci64(1))), d64);
+    v.m = arith::TruncIOp::create(e.b, e.loc, e.i32, m64);
+    // p - 32 is -1 for d = 1, whose quotient does not use it.
+    v.shift = arith::SelectOp::create(e.b, e.loc, v.isOne, e.ci32(0),
+                                      e.sub(p, e.ci32(32)));
+    return v;
+  }
+  /// n / v.d and n % v.d for 0 <= n < 2^31.
+  std::pair<Value, Value> divmod(const InvariantDivisor &v, Value n) {
+    auto wide = arith::MulUIExtendedOp::create(e.b, e.loc, n, v.m);
+    Value q = arith::ShRUIOp::create(e.b, e.loc, wide.getHigh(), v.shift);
+    q = arith::SelectOp::create(e.b, e.loc, v.isOne, n, q);
+    return {q, e.sub(n, e.mul(q, v.d))};
+  }
+
   Value fastOk() override {
     Value ptr = LLVM::PtrToIntOp::create(e.b, e.loc, e.i64, input);
-    return e.land(e.isMultiple(ptr, c.vec * e.esz()),
-                  e.isMultiple(a.C, c.vec));
+    return e.land(e.isMultiple(ptr, c.vec * e.esz()), e.isMultiple(a.C, c.vec));
   }
 
   void prepare(ArrayRef<Value> rows) override {
+    divC = makeDivisor(a.C);
+    divS = makeDivisor(a.S);
     for (Value row : rows) {
       Value q = e.remu(row, a.Q);
       Value np = e.divu(row, a.Q);
@@ -215,10 +253,10 @@ public:
       // and left of it.
       Value h0 = e.sub(e.mul(p, a.sh), a.padT);
       Value w0 = e.sub(e.mul(q, a.sw), a.padL);
-      Value pixel = e.add(
-          e.mul(e.add(e.mul(e.ext64(n), e.ext64(a.H)), e.ext64(h0)),
-                e.ext64(a.W)),
-          e.ext64(w0));
+      Value pixel =
+          e.add(e.mul(e.add(e.mul(e.ext64(n), e.ext64(a.H)), e.ext64(h0)),
+                      e.ext64(a.W)),
+                e.ext64(w0));
       rowBase.push_back(e.mul(pixel, e.ext64(a.C)));
       hBase.push_back(h0);
       wBase.push_back(w0);
@@ -232,8 +270,8 @@ public:
       // The halo: a chunk outside the input reads zeros. The load itself
       // is redirected to the (aligned) input base, so that it stays
       // unpredicated and in bounds.
-      Value ptr = LLVM::SelectOp::create(e.b, e.loc, inside,
-                                         e.gep(input, off), input);
+      Value ptr =
+          LLVM::SelectOp::create(e.b, e.loc, inside, e.gep(input, off), input);
       for (Value v : e.loadVector(ptr, c.vec))
         vals.push_back(
             LLVM::SelectOp::create(e.b, e.loc, inside, v, e.cf(0.0)));
@@ -253,23 +291,20 @@ private:
   /// The element offset of (this round's row, k) and whether its pixel
   /// lies inside the input.
   std::pair<Value, Value> tap(int round, Value k) {
-    Value ch = e.remu(k, a.C);
-    Value rs = e.divu(k, a.C);
-    Value s = e.remu(rs, a.S);
-    Value r = e.divu(rs, a.S);
+    auto [rs, ch] = divmod(divC, k);
+    auto [r, s] = divmod(divS, rs);
     Value dr = e.mul(r, a.dh), ds = e.mul(s, a.dw);
     // Unsigned compares: a pixel above or left of the input is negative.
     auto ult = [&](Value x, Value y) -> Value {
-      return arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::ult, x,
-                                   y);
+      return arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::ult, x, y);
     };
     Value inside = e.land(ult(e.add(hBase[round], dr), a.H),
                           ult(e.add(wBase[round], ds), a.W));
-    Value off = e.add(
-        rowBase[round],
-        e.add(e.mul(e.add(e.mul(e.ext64(dr), e.ext64(a.W)), e.ext64(ds)),
-                    e.ext64(a.C)),
-              e.ext64(ch)));
+    Value off =
+        e.add(rowBase[round],
+              e.add(e.mul(e.add(e.mul(e.ext64(dr), e.ext64(a.W)), e.ext64(ds)),
+                          e.ext64(a.C)),
+                    e.ext64(ch)));
     return {off, inside};
   }
 
@@ -278,6 +313,7 @@ private:
   Value input;
   ConvArgs a;
   SmallVector<Value> rowBase, hBase, wBase;
+  InvariantDivisor divC, divS; ///< set by prepare()
 };
 
 /// Everything the tile-level emitters need, computed once per block.
@@ -397,8 +433,8 @@ SmallVector<Value> GemmBuilder::fetchTile(const FetchPlan &p,
 SmallVector<Value> GemmBuilder::fetchBoth(Value kBase, bool predicated) {
   SmallVector<Value> vals =
       fetchTile(planA, chunksA, *accessA, st.m0, st.M, kBase, predicated);
-  llvm::append_range(
-      vals, fetchTile(planB, chunksB, *accessB, st.n0, st.N, kBase, predicated));
+  llvm::append_range(vals, fetchTile(planB, chunksB, *accessB, st.n0, st.N,
+                                     kBase, predicated));
   return vals;
 }
 
@@ -767,8 +803,8 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
     st.bBase = B;
     st.cBase = C;
     accessA = std::make_unique<ConvInputAccess>(e, c, A, convArgs);
-    accessB = std::make_unique<MatrixAccess>(e, c, planB, B, B, st.ldb,
-                                             e.ci64(0));
+    accessB =
+        std::make_unique<MatrixAccess>(e, c, planB, B, B, st.ldb, e.ci64(0));
   } else {
     st.aBase = e.gep(A, e.mul(e.ext64(batch), sA));
     st.bBase = e.gep(B, e.mul(e.ext64(batch), sB));
@@ -801,8 +837,7 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   // aligned vec-wide loads (base address, leading dimension, batch stride).
   st.full = e.land(e.sle(e.add(st.m0, e.ci32(c.ml)), st.M),
                    e.sle(e.add(st.n0, e.ci32(c.nl)), st.N));
-  Value fast =
-      e.land(st.full, e.land(accessA->fastOk(), accessB->fastOk()));
+  Value fast = e.land(st.full, e.land(accessA->fastOk(), accessB->fastOk()));
   Value nFull = arith::SelectOp::create(b, loc, fast, e.divu(kLen, e.ci32(c.u)),
                                         e.ci32(0));
 
