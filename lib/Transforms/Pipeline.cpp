@@ -65,8 +65,10 @@ static std::string findCudaToolkit(StringRef option) {
 
 void mlir::isaac::buildIsaacPipeline(OpPassManager &pm,
                                      const IsaacPipelineOptions &opts) {
-  // Tensors: form isaac.gemm ops with their epilogues, choose configurations
-  // (once; every later pass reads isaac.config).
+  // Tensors: 1x1 stride-1 convolutions become GEMMs, form isaac.gemm ops
+  // with their epilogues, choose configurations (once; every later pass
+  // reads isaac.config).
+  pm.addPass(createIsaacConvToGemm());
   pm.addPass(createIsaacFuseEpilogues());
   IsaacSelectConfigOptions select;
   select.chip = opts.chip;

@@ -5,6 +5,27 @@
 
 include "mlir/Pass/PassBase.td"
 
+def IsaacConvToGemm : Pass<"isaac-conv-to-gemm", "ModuleOp"> {
+  let summary = "Rewrite 1x1 stride-1 NHWC convolutions as GEMMs";
+  let description = [{
+    A `linalg.conv_2d_nhwc_hwcf` / `linalg.conv_2d_nhwc_fhwc` with a 1x1
+    filter, stride 1 and static shapes is a GEMM of the input's N·H·W rows
+    of C channels by the C×K filters (K×C for fhwc): this pass rewrites it
+    as a `linalg.matmul` on collapsed views (`tensor.collapse_shape` /
+    `memref.collapse_shape`; on tensors the result is expanded back), so
+    that the GEMM path compiles it — its trained models, its kernels and its
+    fused epilogues — instead of the convolution kernel, which would spend
+    instructions on filter taps and halos that do not exist. A zero or
+    constant `linalg.fill` of the output (of a `tensor.empty` on tensors,
+    just before the convolution on memrefs) is rewritten onto the collapsed
+    output, so that the GEMM still sees its init. Memrefs must be packed.
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def IsaacFuseEpilogues : Pass<"isaac-fuse-epilogues", "ModuleOp"> {
   let summary = "Form isaac.gemm ops with fused fills and elementwise epilogues";
   let description = [{
