@@ -440,8 +440,11 @@ std::vector<const KernelFile *>
 convCandidates(const Options &o, const std::vector<KernelFile> &kernels,
                const ConvProblem &p) {
   auto computes = [&](const KernelFile &k) {
-    return k.isConv() && k.types() == p.shape.types &&
-           k.convLayout() == p.shape.layout;
+    if (!k.isConv())
+      return isPointwise(p) && k.types() == p.shape.types && !k.info.transA &&
+             (k.info.transB != 0) ==
+                 (p.shape.layout == isaac::ConvLayout::NhwcFhwc);
+    return k.types() == p.shape.types && k.convLayout() == p.shape.layout;
   };
   std::vector<const KernelFile *> candidates;
   if (o.candidates.empty()) {
@@ -471,12 +474,28 @@ convCandidates(const Options &o, const std::vector<KernelFile> &kernels,
   return candidates;
 }
 
+bool isPointwise(const ConvProblem &p) {
+  const isaac::ConvShape &x = p.shape;
+  return x.r == 1 && x.s == 1 && x.strideH == 1 && x.strideW == 1 &&
+         x.padTop == 0 && x.padLeft == 0 && x.p == x.h && x.q == x.w;
+}
+
 int32_t launchConvKernel(const KernelFile &kernel, const ConvProblem &p,
                          void *O, const void *I, const void *F, double alpha,
                          double beta, int flags, cudaStream_t stream) {
   const isaacKernelInfo &info = kernel.info;
   const isaac::ConvShape &x = p.shape;
   auto i32 = [](int64_t v) { return static_cast<int32_t>(v); };
+  if (!kernel.isConv()) {
+    // A pointwise convolution as the GEMM isaac-conv-to-gemm makes of it:
+    // (N*H*W x C) times the filters, C x K (hwcf) or K x C (fhwc).
+    bool fhwc = x.layout == isaac::ConvLayout::NhwcFhwc;
+    return isaacGemmLaunch(kernel.ptx.c_str(), info.name, info.dtype, info.ml,
+                           info.nl, info.threads, info.kg, O, I, F,
+                           i32(x.n * x.h * x.w), i32(x.k), i32(x.c), i32(x.c),
+                           fhwc ? i32(x.c) : i32(x.k), i32(x.k), 0, 0, 0, 1,
+                           alpha, beta, stream, flags);
+  }
   return isaacConvLaunch(
       kernel.ptx.c_str(), info.name, info.dtype, info.ml, info.nl, info.threads,
       info.kg, O, I, F, i32(x.n), i32(x.h), i32(x.w), i32(x.c), i32(x.k),

@@ -33,8 +33,14 @@ std::vector<const KernelFile *>
 convCandidates(const Options &o, const std::vector<KernelFile> &kernels,
                const ConvProblem &p);
 
-/// Launches `kernel` on `p` as compiled code does (isaacConvLaunch);
-/// returns the isaacStatus.
+/// Whether `p` is a 1x1, stride-1, unpadded convolution: the GEMM
+/// (N*H*W x C)(C x K) that isaac-conv-to-gemm compiles it as, which
+/// launchConvKernel runs with a GEMM kernel (nn for hwcf, nt for fhwc).
+bool isPointwise(const ConvProblem &p);
+
+/// Launches `kernel` on `p` as compiled code does (isaacConvLaunch, or
+/// isaacGemmLaunch for a GEMM kernel on a pointwise convolution); returns
+/// the isaacStatus.
 int32_t launchConvKernel(const KernelFile &kernel, const ConvProblem &p,
                          void *O, const void *I, const void *F, double alpha,
                          double beta, int flags, cudaStream_t stream);

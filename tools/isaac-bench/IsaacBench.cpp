@@ -37,8 +37,15 @@ int main(int argc, char **argv) {
   size_t convKernels = static_cast<size_t>(
       std::count_if(kernels.begin(), kernels.end(),
                     [](const KernelFile &k) { return k.isConv(); }));
+  // With a candidate list, --conv also keeps GEMM kernels: the compiler
+  // turns 1x1 stride-1 convolutions into GEMMs (isaac-conv-to-gemm), whose
+  // kernels the list may name for them.
+  bool gemmsForConv =
+      options.conv && !options.candidates.empty() && !options.convSweep;
   kernels.erase(std::remove_if(kernels.begin(), kernels.end(),
                                [&](const KernelFile &k) {
+                                 if (gemmsForConv && !k.isConv())
+                                   return false;
                                  return k.isConv() != options.conv;
                                }),
                 kernels.end());
