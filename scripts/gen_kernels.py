@@ -643,10 +643,16 @@ def conv_candidates(path, listing=None):
                    else [config])
         sh, sw = _pair(strd)
         dh, dw = _pair(dil)
+        # A 1x1 stride-1 convolution would become a GEMM in the pipeline
+        # (isaac-conv-to-gemm) and yield no conv kernel: written at stride 2
+        # instead (same P, Q; the kernel takes strides at run time).
+        eh, ew, esh, esw = h, w, sh, sw
+        if r == 1 and s == 1 and sh == 1 and sw == 1:
+            eh, ew, esh, esw = 2 * p - 1, 2 * q - 1, 2, 2
         for cfg in configs:
             sys.stdout.write(conv_func("c%d" % i, dtype, layout,
-                                       (n, h, w, c, k, r, s), cfg, (sh, sw),
-                                       (dh, dw)))
+                                       (n, eh, ew, c, k, r, s), cfg,
+                                       (esh, esw), (dh, dw)))
             i += 1
             if out:
                 schema = isaac_schema.schema()
