@@ -795,40 +795,30 @@ template <typename T> constexpr abi::HostType hostTypeOf() {
   }
 }
 
-/// Whether a launch function takes the arguments of KernelABI.def's
-/// HOST_ARG rows (and HOST_EPILOGUE_ARG's with `epilogue`), the ones
+/// Whether a launch function takes, in order, the arguments of `rows` and
+/// then of `more` (KernelABI.def's HOST_* rows), the ones
 /// isaac-lower-launch passes.
-template <typename R, typename... Ps>
-constexpr bool followsHostABI(R (*)(Ps...), bool epilogue) {
+template <typename R, typename... Ps, size_t N>
+constexpr bool followsHostABI(R (*)(Ps...), const abi::HostArgInfo (&rows)[N],
+                              const abi::HostArgInfo *more = nullptr,
+                              size_t numMore = 0) {
   constexpr abi::HostType got[] = {hostTypeOf<Ps>()...};
-  constexpr size_t plain = abi::count(abi::kHostArgs);
-  size_t n = plain + (epilogue ? abi::count(abi::kHostEpilogueArgs) : 0);
-  if (sizeof...(Ps) != n)
-    return false;
-  for (size_t i = 0; i < n; ++i)
-    if (got[i] != (i < plain ? abi::kHostArgs[i].type
-                             : abi::kHostEpilogueArgs[i - plain].type))
-      return false;
-  return true;
-}
-static_assert(followsHostABI(&isaacGemmLaunch, false),
-              "isaacGemmLaunch's prototype disagrees with KernelABI.def");
-/// The same for isaacConvLaunch and the HOST_CONV_ARG rows.
-template <typename R, typename... Ps>
-constexpr bool followsHostConvABI(R (*)(Ps...)) {
-  constexpr abi::HostType got[] = {hostTypeOf<Ps>()...};
-  if (sizeof...(Ps) != abi::count(abi::kHostConvArgs))
+  if (sizeof...(Ps) != N + numMore)
     return false;
   for (size_t i = 0; i < sizeof...(Ps); ++i)
-    if (got[i] != abi::kHostConvArgs[i].type)
+    if (got[i] != (i < N ? rows[i].type : more[i - N].type))
       return false;
   return true;
 }
-static_assert(followsHostConvABI(&isaacConvLaunch),
-              "isaacConvLaunch's prototype disagrees with KernelABI.def");
-static_assert(followsHostABI(&isaacGemmLaunchEpilogue, true),
+static_assert(followsHostABI(&isaacGemmLaunch, abi::kHostArgs),
+              "isaacGemmLaunch's prototype disagrees with KernelABI.def");
+static_assert(followsHostABI(&isaacGemmLaunchEpilogue, abi::kHostArgs,
+                             abi::kHostEpilogueArgs,
+                             abi::count(abi::kHostEpilogueArgs)),
               "isaacGemmLaunchEpilogue's prototype disagrees with "
               "KernelABI.def");
+static_assert(followsHostABI(&isaacConvLaunch, abi::kHostConvArgs),
+              "isaacConvLaunch's prototype disagrees with KernelABI.def");
 
 } // namespace
 } // namespace isaac::runtime
