@@ -585,15 +585,16 @@ def sweep():
 
 
 def conv_func(name, dtype, layout, shape, config, stride=(1, 1),
-              dilation=(1, 1)):
+              dilation=(1, 1), ctype=None):
     """A func.func holding one linalg.conv_2d_nhwc_<layout> of packed
-    memrefs with isaac.config: shape (N, H, W, C, K, R, S), no padding."""
+    memrefs with isaac.config: shape (N, H, W, C, K, R, S), no padding;
+    input and filters of `dtype`, the output of `ctype` (default: `dtype`)."""
     n, h, w, c, k, r, s = shape
     p = (h - (r - 1) * dilation[0] - 1) // stride[0] + 1
     q = (w - (s - 1) * dilation[1] - 1) // stride[1] + 1
     filt = (r, s, c, k) if layout == "hwcf" else (k, r, s, c)
     i, f, o = (memref((n, h, w, c), dtype), memref(filt, dtype),
-               memref((n, p, q, k), dtype))
+               memref((n, p, q, k), ctype or dtype))
     return ("func.func @%s(%%I: %s, %%F: %s, %%O: %s) {\n"
             "  linalg.conv_2d_nhwc_%s {dilations = dense<[%d, %d]> : "
             "tensor<2xi64>, strides = dense<[%d, %d]> : tensor<2xi64>,\n"
@@ -601,6 +602,28 @@ def conv_func(name, dtype, layout, shape, config, stride=(1, 1),
             "    ins(%%I, %%F : %s, %s) outs(%%O : %s)\n  return\n}\n"
             % (name, i, f, o, layout, dilation[0], dilation[1], stride[0],
                stride[1], config, i, f, o))
+
+
+# The mma family's convolution kernels: (input/filter type, output type,
+# filter layout, config): 16-bit operands into their own type (KG > 1: the
+# f32 workspace) and into f32 (KG > 1: both modes); vec 8, 4 and 2 (16-,
+# 8- and 4-byte cp.async of the input); stages 2..5; KL 1/2/4; f64 on DMMA.
+CONV_MMA = [
+    ("f16", "f16", "hwcf", _mma(128, 128, 64, 64, 32, 1, 1, 8, 4)),
+    ("f16", "f32", "fhwc", _mma(64, 64, 32, 32, 32, 1, 4, 8, 3)),
+    ("bf16", "bf16", "fhwc", _mma(64, 128, 32, 64, 64, 1, 1, 8, 2)),
+    ("bf16", "f32", "hwcf", _mma(32, 32, 16, 16, 32, 2, 1, 8, 5)),
+    ("f16", "f16", "fhwc", _mma(32, 64, 32, 32, 64, 2, 2, 4, 3)),
+    ("bf16", "bf16", "hwcf", _mma(16, 16, 16, 16, 64, 4, 16, 8, 5)),
+    ("f16", "f32", "hwcf", _mma(16, 8, 16, 8, 16, 1, 8, 2, 2)),
+    ("bf16", "f32", "fhwc", _mma(256, 64, 64, 32, 32, 1, 1, 8, 3)),
+    ("f16", "f16", "hwcf", _mma(64, 256, 32, 64, 32, 1, 1, 8, 3)),
+    ("f16", "f32", "fhwc", _mma(128, 64, 64, 32, 32, 1, 2, 4, 4)),
+    ("f64", "f64", "hwcf", _mma(64, 64, 32, 32, 16, 1, 1, 2, 3)),
+    ("f64", "f64", "fhwc", _mma(32, 32, 16, 16, 16, 2, 4, 1, 5)),
+    ("f64", "f64", "fhwc", _mma(128, 64, 64, 32, 8, 1, 1, 2, 4)),
+    ("f64", "f64", "hwcf", _mma(16, 8, 8, 8, 4, 1, 2, 1, 2)),
+]
 
 
 def conv():
@@ -611,6 +634,11 @@ def conv():
             sys.stdout.write(conv_func("c%d" % i, dtype, layout,
                                        (1, 6, 6, 8, 8, 3, 3), config))
             i += 1
+    for dtype, ctype, layout, config in CONV_MMA:
+        sys.stdout.write(conv_func("c%d" % i, dtype, layout,
+                                   (1, 6, 6, 8, 8, 3, 3), config,
+                                   ctype=ctype))
+        i += 1
 
 
 CONV_OP = re.compile(
@@ -618,8 +646,8 @@ CONV_OP = re.compile(
     r": tensor<2xi64>, (?:isaac\.candidates = \[(.*?)\], )?isaac\.config = "
     r"#isaac\.gemm<([^>]*)>, strides = dense<(\[[^]]*\]|\d+)> : "
     r"tensor<2xi64>\} ins\(%\w+, %\w+ : memref<(\d+)x(\d+)x(\d+)x(\d+)x"
-    r"(f32|f64)>, memref<(\d+)x(\d+)x(\d+)x(\d+)x\w+>\) outs\(%\w+ : "
-    r"memref<(\d+)x(\d+)x(\d+)x(\d+)x")
+    r"(f32|f64|f16|bf16)>, memref<(\d+)x(\d+)x(\d+)x(\d+)x\w+>\) outs\(%\w+ "
+    r": memref<(\d+)x(\d+)x(\d+)x(\d+)x(\w+)>")
 
 
 def _pair(text):
@@ -649,21 +677,23 @@ def conv_candidates(path, listing=None):
         eh, ew, esh, esw = h, w, sh, sw
         if r == 1 and s == 1 and sh == 1 and sw == 1:
             eh, ew, esh, esw = 2 * p - 1, 2 * q - 1, 2, 2
+        ctype = m.group(19)
+        types = types_token(dtype, ctype)
         for cfg in configs:
             sys.stdout.write(conv_func("c%d" % i, dtype, layout,
                                        (n, eh, ew, c, k, r, s), cfg,
-                                       (esh, esw), (dh, dw)))
+                                       (esh, esw), (dh, dw), ctype))
             i += 1
             if out:
                 schema = isaac_schema.schema()
-                mangled = schema.kernel_name(dtype, "nn",
+                mangled = schema.kernel_name(types, "nn",
                                              schema.parse_attr_text(cfg))
                 # isaac_gemm_<types>_nn_<config> -> isaac_conv_..._simt_...
                 cfg_part = mangled.split("_nn_", 1)[1]
                 if not cfg_part.startswith("mma_"):
                     cfg_part = "simt_" + cfg_part
                 out.write("%d %d %d isaac_conv_%s_nhwc_%s_%s\n"
-                          % (n * p * q, k, c * r * s, dtype, layout,
+                          % (n * p * q, k, c * r * s, types, layout,
                              cfg_part))
     if out:
         out.close()

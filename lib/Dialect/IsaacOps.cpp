@@ -256,13 +256,19 @@ FailureOr<::isaac::ConvShape> LaunchConvOp::getConvShape(std::string &why) {
   }
   Type elem = inT.getElementType();
   std::optional<::isaac::DType> dtype = getGemmDType(elem);
-  if (!dtype || fT.getElementType() != elem || outT.getElementType() != elem) {
-    why = "expects input, filter and output of one element type, f32 or f64";
+  std::optional<::isaac::DType> outDtype = getGemmDType(outT.getElementType());
+  ::isaac::ConvShape s;
+  if (dtype && outDtype) {
+    s.types.ab = *dtype;
+    s.types.c = *outDtype;
+  }
+  if (!dtype || !outDtype || fT.getElementType() != elem ||
+      !s.types.isValid()) {
+    why = "expects input and filters of one element type (f16, bf16, f32, "
+          "f64) and an output of that type (or f32 for f16 and bf16)";
     return failure();
   }
-  ::isaac::ConvShape s;
   s.layout = *layout;
-  s.types.ab = s.types.c = *dtype;
   ArrayRef<int64_t> in = inT.getShape(), f = fT.getShape(),
                     out = outT.getShape();
   s.n = in[0];

@@ -1,6 +1,7 @@
 //===- ConvLegality.cpp - Conv-only legality rules and search -------------===//
 
 #include "isaac/Model/ConvLegality.h"
+#include "isaac/Model/Mma.h"
 
 #include <cmath>
 
@@ -21,27 +22,65 @@ struct Report {
 };
 } // namespace
 
+/// Whether conv kernels of `family` compute on `t`: simt on exact f32 and
+/// f64 (into an output of the operands' type), mma on the types with an
+/// mma.sync shape (f16, bf16 and f64; f32 only multiplied in TF32).
+static bool familyComputes(GemmFamily family, const GemmTypes &t) {
+  if (family == GemmFamily::Simt)
+    return !t.tf32 && t.c == t.ab && (t.ab == DType::F32 || t.ab == DType::F64);
+  return mmaInstruction(t.ab).has_value() && (t.ab != DType::F32 || t.tf32);
+}
+
+/// The narrowest vec the family's vector-width rule admits for operands of
+/// type `ab` (simt: 1; mma: a 4-byte cp.async).
+static int narrowestVec(GemmFamily family, DType ab) {
+  if (family == GemmFamily::Simt)
+    return 1;
+  for (int v : familyParamValues(family, GemmParam::vec))
+    if (isMmaCopyWidth(v * dtypeBytes(ab)))
+      return v;
+  return 1;
+}
+
 static void checkConvRules(const GemmConfig &c, const ConvShape &shape,
                            Report &r) {
-  if (c.family != GemmFamily::Simt)
+  if (!familyComputes(c.family, shape.types))
     r.fail("conv-family", [&] {
-      return std::string("conv kernels are of the simt family (f32, f64); "
-                         "this configuration is of the ") +
-             gemmFamilyName(c.family) + " family";
+      return std::string("the ") + gemmFamilyName(c.family) +
+             " family has no convolution kernel on " + shape.types.token() +
+             " (simt: f32, f64; mma: f16, bf16, f64, tf32)";
     });
-  if (shape.layout == ConvLayout::NchwFchw)
+  if (shape.layout == ConvLayout::NchwFchw) {
     r.fail("conv-layout", [&] {
       return std::string("conv kernels read NHWC inputs (nhwc_hwcf, "
                          "nhwc_fhwc); the layout is ") +
              convLayoutName(shape.layout);
     });
-  else if (shape.c % c.vec != 0)
+    return;
+  }
+  // C not a multiple of any vec the family copies with (an odd C of 16-bit
+  // operands): every configuration fetches the input element by element,
+  // and a wider vec than the narrowest would only be a larger tile of
+  // scalar loads per thread, so the search keeps to the narrowest.
+  int narrowest = narrowestVec(c.family, shape.types.ab);
+  if (shape.c % narrowest != 0) {
+    if (c.vec != narrowest)
+      r.fail("conv-vector-channels", [&] {
+        return "vec = " + std::to_string(c.vec) +
+               ": C = " + std::to_string(shape.c) +
+               " is a multiple of no vec the " + gemmFamilyName(c.family) +
+               " family copies with, so the input is fetched element by "
+               "element and vec must be the narrowest, " +
+               std::to_string(narrowest);
+      });
+  } else if (shape.c % c.vec != 0) {
     r.fail("conv-vector-channels", [&] {
       return "vec = " + std::to_string(c.vec) +
              " must divide C = " + std::to_string(shape.c) +
              " (a vec-wide load of the input reads vec channels of one "
              "filter tap)";
     });
+  }
 }
 
 std::vector<Violation> isaac::checkConvLegality(const GemmConfig &c,
@@ -65,14 +104,14 @@ bool isaac::isConvLegal(const GemmConfig &c, const ConvShape &shape,
 std::vector<Ranked> isaac::searchBestConv(const ConvShape &shape,
                                           const ChipLimits &chip,
                                           const CostFn &cost, unsigned k) {
-  // The simt space is that of f32 and f64 only (checkConvRules refuses the
-  // other families).
-  if (shape.types.ab != DType::F32 && shape.types.ab != DType::F64)
+  // The family a GEMM of the same types is searched in (f64: mma on chips
+  // with fast DMMA).
+  GemmFamily family = searchFamily(shape.types.ab, shape.types.tf32, chip);
+  if (!familyComputes(family, shape.types))
     return {};
   GemmShape g = shape.gemmShape();
   TopK best(k);
-  for (const GemmConfig &c :
-       legalConfigs(shape.types.ab, chip, GemmFamily::Simt)) {
+  for (const GemmConfig &c : legalConfigs(shape.types.ab, chip, family)) {
     if (splitsKUselessly(g, c))
       continue;
     Report r{/*quick=*/true, false, nullptr};

@@ -45,6 +45,10 @@ std::optional<MmaInstr> isaac::mmaInstruction(DType ab) {
   }
 }
 
+bool isaac::isMmaCopyWidth(int bytes) {
+  return bytes == 4 || bytes == 8 || bytes == 16;
+}
+
 bool isaac::hasFastF64Mma(const ChipLimits &chip) {
   const ChipInfo *info = findChip(chip.chip);
   return info && info->hasMmaSync && info->peakF64Tflops > 0 &&
@@ -210,8 +214,7 @@ void isaac::checkMmaRules(const GemmConfig &c, DType dtype,
     return;
 
   int vecBytes = c.vec * dtypeBytes(dtype);
-  if (vecBytes != 4 && vecBytes != 8 && vecBytes != 16 &&
-      !r.fail("vector-width", [&] {
+  if (!isMmaCopyWidth(vecBytes) && !r.fail("vector-width", [&] {
         return "vec = " + std::to_string(c.vec) + " " + dtypeName(dtype) +
                " elements is " + std::to_string(vecBytes) +
                " bytes; cp.async copies 4, 8 or 16 bytes";

@@ -60,7 +60,8 @@ FailureOr<ConvMatch> mlir::isaac::matchConv(Operation *op,
     }
   }
 
-  // Element types: one type, that of a simt kernel.
+  // Element types: input and filters of one type; the output of that type
+  // or, for 16-bit operands, f32 (GemmTypes: what the kernels compute).
   Type inTy = getElementTypeOrSelf(m.input.getType());
   Type fTy = getElementTypeOrSelf(m.filter.getType());
   Type outTy = getElementTypeOrSelf(m.output.getType());
@@ -70,25 +71,24 @@ FailureOr<ConvMatch> mlir::isaac::matchConv(Operation *op,
     return failure();
   }
   std::optional<::isaac::DType> dtype = getGemmDType(inTy);
+  std::optional<::isaac::DType> outDtype = getGemmDType(outTy);
   if (!dtype) {
-    reason =
-        "element type " + typeString(inTy) + " is not supported (f32, f64)";
+    reason = "element type " + typeString(inTy) +
+             " is not supported (f16, bf16, f32, f64)";
     return failure();
   }
-  if (*dtype != ::isaac::DType::F32 && *dtype != ::isaac::DType::F64) {
-    reason = "convolutions of " + typeString(inTy) +
-             " need the mma family, which isaac's conv kernels do not have "
-             "yet (f32, f64)";
-    return failure();
-  }
-  if (outTy != inTy) {
+  ::isaac::GemmTypes types;
+  types.ab = *dtype;
+  types.c = outDtype.value_or(*dtype);
+  if (!outDtype || !types.isValid()) {
     reason = "an output of " + typeString(outTy) + " with " + typeString(inTy) +
-             " operands is not supported (the operands' type)";
+             " operands is not supported (the operands' type; f32 for f16 "
+             "and bf16)";
     return failure();
   }
 
   ::isaac::ConvShape &s = m.shape;
-  s.types.ab = s.types.c = *dtype;
+  s.types = types;
   ArrayRef<int64_t> in = cast<ShapedType>(m.input.getType()).getShape();
   ArrayRef<int64_t> f = cast<ShapedType>(m.filter.getType()).getShape();
   ArrayRef<int64_t> out = cast<ShapedType>(m.output.getType()).getShape();

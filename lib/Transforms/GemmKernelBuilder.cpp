@@ -36,6 +36,7 @@
 
 #include "isaac/Transforms/KernelBuilders.h"
 
+#include "ConvInputTaps.h"
 #include "EpilogueCodegen.h"
 #include "KernelArgs.h"
 #include "KernelEmitter.h"
@@ -67,7 +68,7 @@ std::string GemmKernelSpec::kernelName() const {
 
 std::string ConvKernelSpec::kernelName() const {
   ::isaac::ConvKernelName name;
-  name.types.ab = name.types.c = dtype;
+  name.types = types;
   name.layout = layout;
   name.config = config;
   return name.str();
@@ -76,10 +77,12 @@ std::string ConvKernelSpec::kernelName() const {
 GemmKernelSpec ConvKernelSpec::gemmSpec() const {
   ::isaac::ConvShape shape;
   shape.layout = layout;
-  shape.types.ab = shape.types.c = dtype;
+  shape.types = types;
   GemmKernelSpec g;
   g.config = config;
-  g.dtype = g.cType = dtype;
+  g.dtype = types.ab;
+  g.cType = types.c;
+  g.tf32 = types.tf32;
   g.layout = shape.gemmShape().layout;
   return g;
 }
@@ -125,6 +128,10 @@ public:
   /// round's chunk (plans contiguous along K): the loop-invariant part of
   /// the addresses.
   virtual void prepare(ArrayRef<Value> rows) {}
+  /// Called before the loads of each tile (fetchTile), in the block that
+  /// holds them: what an access derives from a k may be reused until the
+  /// next call.
+  virtual void beginTile() {}
   /// Appends the `vec` elements of round `round`'s chunk at (row, k): on
   /// the fast path (`predicated` false: the row and the whole chunk lie
   /// in the operand) or one predicated load per element, zero outside
@@ -180,93 +187,26 @@ private:
   Value base, alignBase, ld, stride;
 };
 
-/// The sizes of a convolution, the kernel's runtime arguments (CONV_ARG).
-struct ConvArgs {
-  Value N, H, W, C, K, P, Q, R, S, sh, sw, dh, dw, padT, padL;
-};
-
-/// A convolution's NHWC input as the implicit GEMM's A (M = N*P*Q rows,
-/// K = C*R*S with c fastest, then s, then r): element (npq, crs) is
-///   I[n][p*sh - padT + r*dh][q*sw - padL + s*dw][c],
-/// zero where the pixel lies outside H x W (the halo). The per-row part
-/// ((n*H + p*sh - padT)*W + q*sw - padL)*C is computed once per block
-/// (prepare); each chunk decomposes its reduction index into (r, s, c).
-/// The fast path needs C % vec == 0 (a chunk is vec channels of one
-/// filter tap, one halo predicate) and an aligned input.
+/// A convolution's NHWC input as the implicit GEMM's A (ConvInputTaps);
+/// round `round`'s chunk is slot `round` of the taps. The fast path needs
+/// C % vec == 0 (a chunk is vec channels of one filter tap, one halo
+/// predicate) and an aligned input.
 class ConvInputAccess : public OperandAccess {
 public:
-  ConvInputAccess(KernelEmitter &e, const GemmConfig &c, Value input,
-                  const ConvArgs &a)
-      : e(e), c(c), input(input), a(a) {}
+  ConvInputAccess(KernelEmitter &e, const GemmConfig &c,
+                  const ConvKernelArgs &a)
+      : e(e), c(c), input(a.I), taps(e, a) {}
 
-  /// Division by a runtime value that is the same for the whole kernel (C,
-  /// S) as a multiply-high and a shift instead of a ~20-instruction
-  /// division (Granlund and Montgomery; CUTLASS's FastDivmod): for d >= 2,
-  /// with p = 31 + ceil(log2 d) and m = ceil(2^p / d) (< 2^32),
-  /// n / d = umulhi(n, m) >> (p - 32) for every n < 2^31, which covers the
-  /// reduction indices (C*R*S < 2^31, ConvShape::validate); d = 1 is n.
-  /// The constants cost one 64-bit division per thread, once.
-  struct InvariantDivisor {
-    Value d, m, shift, isOne;
-  };
-  InvariantDivisor makeDivisor(Value d) {
-    InvariantDivisor v;
-    v.d = d;
-    v.isOne = e.eq(d, e.ci32(1));
-    // ceil(log2 d) = 32 - clz(d - 1) for d >= 2.
-    Value clz = LLVM::CountLeadingZerosOp::create(e.b, e.loc, e.i32,
-                                                  e.sub(d, e.ci32(1)),
-                                                  /*is_zero_poison=*/false);
-    Value p = e.add(e.sub(e.ci32(32), clz), e.ci32(31));
-    Value d64 = arith::ExtUIOp::create(e.b, e.loc, e.i64, d);
-    Value pow = arith::ShLIOp::create(
-        e.b, e.loc, e.ci64(1), arith::ExtUIOp::create(e.b, e.loc, e.i64, p));
-    Value m64 = e.divu(e.add(pow, e.sub(d64, e.ci64(1))), d64);
-    v.m = arith::TruncIOp::create(e.b, e.loc, e.i32, m64);
-    // p - 32 is -1 for d = 1, whose quotient does not use it.
-    v.shift = arith::SelectOp::create(e.b, e.loc, v.isOne, e.ci32(0),
-                                      e.sub(p, e.ci32(32)));
-    return v;
-  }
-  /// n / v.d and n % v.d for 0 <= n < 2^31.
-  std::pair<Value, Value> divmod(const InvariantDivisor &v, Value n) {
-    auto wide = arith::MulUIExtendedOp::create(e.b, e.loc, n, v.m);
-    Value q = arith::ShRUIOp::create(e.b, e.loc, wide.getHigh(), v.shift);
-    q = arith::SelectOp::create(e.b, e.loc, v.isOne, n, q);
-    return {q, e.sub(n, e.mul(q, v.d))};
-  }
+  Value fastOk() override { return taps.vectorOk(c.vec, e.esz()); }
 
-  Value fastOk() override {
-    Value ptr = LLVM::PtrToIntOp::create(e.b, e.loc, e.i64, input);
-    return e.land(e.isMultiple(ptr, c.vec * e.esz()), e.isMultiple(a.C, c.vec));
-  }
+  void prepare(ArrayRef<Value> rows) override { taps.prepare(rows); }
 
-  void prepare(ArrayRef<Value> rows) override {
-    divC = makeDivisor(a.C);
-    divS = makeDivisor(a.S);
-    for (Value row : rows) {
-      Value q = e.remu(row, a.Q);
-      Value np = e.divu(row, a.Q);
-      Value p = e.remu(np, a.P);
-      Value n = e.divu(np, a.P);
-      // Signed: the first rows and columns of a padded input start above
-      // and left of it.
-      Value h0 = e.sub(e.mul(p, a.sh), a.padT);
-      Value w0 = e.sub(e.mul(q, a.sw), a.padL);
-      Value pixel =
-          e.add(e.mul(e.add(e.mul(e.ext64(n), e.ext64(a.H)), e.ext64(h0)),
-                      e.ext64(a.W)),
-                e.ext64(w0));
-      rowBase.push_back(e.mul(pixel, e.ext64(a.C)));
-      hBase.push_back(h0);
-      wBase.push_back(w0);
-    }
-  }
+  void beginTile() override { tapOf.clear(); }
 
   void load(int round, Value row, Value k, Value rowLimit, Value kEnd,
             bool predicated, SmallVectorImpl<Value> &vals) override {
     if (!predicated) {
-      auto [off, inside] = tap(round, k);
+      auto [off, inside] = taps.at(round, tap(k, 0));
       // The halo: a chunk outside the input reads zeros. The load itself
       // is redirected to the (aligned) input base, so that it stays
       // unpredicated and in bounds.
@@ -281,39 +221,27 @@ public:
     Value rowOk = e.slt(row, rowLimit);
     for (int j = 0; j < c.vec; ++j) {
       Value kJ = j == 0 ? k : e.add(k, e.ci32(j));
-      auto [off, inside] = tap(round, kJ);
+      auto [off, inside] = taps.at(round, tap(k, j));
       Value pred = e.land(e.land(rowOk, e.slt(kJ, kEnd)), inside);
       vals.push_back(e.predicatedLoad(e.gep(input, off), pred));
     }
   }
 
 private:
-  /// The element offset of (this round's row, k) and whether its pixel
-  /// lies inside the input.
-  std::pair<Value, Value> tap(int round, Value k) {
-    auto [rs, ch] = divmod(divC, k);
-    auto [r, s] = divmod(divS, rs);
-    Value dr = e.mul(r, a.dh), ds = e.mul(s, a.dw);
-    // Unsigned compares: a pixel above or left of the input is negative.
-    auto ult = [&](Value x, Value y) -> Value {
-      return arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::ult, x, y);
-    };
-    Value inside = e.land(ult(e.add(hBase[round], dr), a.H),
-                          ult(e.add(wBase[round], ds), a.W));
-    Value off =
-        e.add(rowBase[round],
-              e.add(e.mul(e.add(e.mul(e.ext64(dr), e.ext64(a.W)), e.ext64(ds)),
-                          e.ext64(a.C)),
-                    e.ext64(ch)));
-    return {off, inside};
+  /// The tap of reduction index k + j, shared by the rounds of one tile
+  /// that fetch at the same k (fetchTile passes them one k value).
+  const ConvInputTaps::Tap &tap(Value k, int j) {
+    auto [it, inserted] = tapOf.try_emplace({k, j});
+    if (inserted)
+      it->second = taps.decompose(j == 0 ? k : e.add(k, e.ci32(j)));
+    return it->second;
   }
 
   KernelEmitter &e;
   const GemmConfig &c;
   Value input;
-  ConvArgs a;
-  SmallVector<Value> rowBase, hBase, wBase;
-  InvariantDivisor divC, divS; ///< set by prepare()
+  ConvInputTaps taps;
+  llvm::DenseMap<std::pair<Value, int>, ConvInputTaps::Tap> tapOf;
 };
 
 /// Everything the tile-level emitters need, computed once per block.
@@ -362,9 +290,6 @@ private:
   SmallVector<Value> fetchTile(const FetchPlan &p, const ThreadChunks &tc,
                                OperandAccess &access, Value rowBase,
                                Value rowLimit, Value kBase, bool predicated);
-  /// Reads the convolution's arguments: the implicit GEMM's M, N, K and
-  /// leading dimensions into `st`, the sizes into the returned ConvArgs.
-  ConvArgs bindConvArgs(ValueRange args);
   SmallVector<Value> fetchBoth(Value kBase, bool predicated);
   void storeTile(const FetchPlan &p, const ThreadChunks &tc,
                  ArrayRef<Value> vals, Value stageBase);
@@ -404,7 +329,12 @@ ThreadChunks GemmBuilder::computeChunks(const FetchPlan &p) {
     if ((r + 1) * threads > p.chunks)
       i = e.remu(i, e.ci32(p.chunks));
     tc.s.push_back(e.divu(i, e.ci32(p.chunksPerRow)));
-    tc.c.push_back(e.mul(e.remu(i, e.ci32(p.chunksPerRow)), e.ci32(c.vec)));
+    // i mod chunksPerRow is round 0's where r * threads is a multiple of
+    // chunksPerRow (chunks is one too, so the wrap keeps it): one value.
+    if (r > 0 && (r * threads) % p.chunksPerRow == 0)
+      tc.c.push_back(tc.c[0]);
+    else
+      tc.c.push_back(e.mul(e.remu(i, e.ci32(p.chunksPerRow)), e.ci32(c.vec)));
   }
   return tc;
 }
@@ -415,12 +345,19 @@ SmallVector<Value> GemmBuilder::fetchTile(const FetchPlan &p,
                                           Value rowLimit, Value kBase,
                                           bool predicated) {
   SmallVector<Value> vals;
+  access.beginTile();
+  // Rounds with one chunk column (computeChunks gives them one value) get
+  // one k, so that an access can share what it derives from it.
+  llvm::DenseMap<Value, Value> kOfColumn;
   for (int r = 0; r < p.rounds; ++r) {
     // Global coordinates of the chunk: `row` along m/n, `k` along K.
     Value row, k;
     if (p.contigIsK) {
       row = e.add(rowBase, tc.s[r]);
-      k = e.add(kBase, tc.c[r]);
+      Value &kc = kOfColumn[tc.c[r]];
+      if (!kc)
+        kc = e.add(kBase, tc.c[r]);
+      k = kc;
     } else {
       k = e.add(kBase, tc.s[r]);
       row = e.add(rowBase, tc.c[r]);
@@ -722,35 +659,6 @@ void GemmBuilder::storeOutput(function_ref<Value(int, int, Value)> x,
   }
 }
 
-ConvArgs GemmBuilder::bindConvArgs(ValueRange args) {
-  namespace carg = ::isaac::abi::conv;
-  ConvArgs a;
-  a.N = args[carg::N];
-  a.H = args[carg::H];
-  a.W = args[carg::W];
-  a.C = args[carg::C];
-  a.K = args[carg::K];
-  a.P = args[carg::P];
-  a.Q = args[carg::Q];
-  a.R = args[carg::R];
-  a.S = args[carg::S];
-  a.sh = args[carg::sh];
-  a.sw = args[carg::sw];
-  a.dh = args[carg::dh];
-  a.dw = args[carg::dw];
-  a.padT = args[carg::padT];
-  a.padL = args[carg::padL];
-  // The implicit GEMM (ConvShape::gemmShape; ConvShape::validate keeps M
-  // and K below 2^31): the filters are K x N (hwcf, ld = K) or N x K
-  // (fhwc, ld = C*R*S), the output NPQ x K.
-  st.M = e.mul(e.mul(a.N, a.P), a.Q);
-  st.N = a.K;
-  st.K = e.mul(e.mul(a.C, a.R), a.S);
-  st.ldb = conv->layout == ::isaac::ConvLayout::NhwcHwcf ? a.K : st.K;
-  st.ldc = a.K;
-  return a;
-}
-
 void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
@@ -759,18 +667,22 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   auto args = entry.getArguments();
   namespace arg = ::isaac::abi::gemm;
   Value C, A, B, W, sA, sB, sC, alpha, beta;
-  ConvArgs convArgs;
+  ConvKernelArgs convArgs;
   if (conv) {
     // The implicit GEMM of a single "batch": C the output, A the input, B
     // the filters, no batch strides.
-    namespace carg = ::isaac::abi::conv;
-    C = args[carg::O];
-    A = args[carg::I];
-    B = args[carg::F];
-    W = args[carg::ws];
-    alpha = args[carg::alpha];
-    beta = args[carg::beta];
-    convArgs = bindConvArgs(args);
+    convArgs = ConvKernelArgs::bind(e, args, conv->layout);
+    C = convArgs.O;
+    A = convArgs.I;
+    B = convArgs.F;
+    W = convArgs.ws;
+    alpha = convArgs.alpha;
+    beta = convArgs.beta;
+    st.M = convArgs.gemmM;
+    st.N = convArgs.gemmN;
+    st.K = convArgs.gemmK;
+    st.ldb = convArgs.ldb;
+    st.ldc = convArgs.ldc;
   } else {
     C = args[arg::C];
     A = args[arg::A];
@@ -802,7 +714,7 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
     st.aBase = A;
     st.bBase = B;
     st.cBase = C;
-    accessA = std::make_unique<ConvInputAccess>(e, c, A, convArgs);
+    accessA = std::make_unique<ConvInputAccess>(e, c, convArgs);
     accessB =
         std::make_unique<MatrixAccess>(e, c, planB, B, B, st.ldb, e.ci64(0));
   } else {
@@ -1031,10 +943,11 @@ gpu::GPUFuncOp mlir::isaac::buildGemmKernel(OpBuilder &builder,
 gpu::GPUFuncOp mlir::isaac::buildConvKernel(OpBuilder &builder,
                                             gpu::GPUModuleOp module,
                                             const ConvKernelSpec &spec) {
-  assert(spec.config.family == ::isaac::GemmFamily::Simt &&
-         spec.layout != ::isaac::ConvLayout::NchwFchw &&
-         "conv kernels are simt kernels on NHWC inputs (ConvLegality.h)");
+  assert(spec.layout != ::isaac::ConvLayout::NchwFchw &&
+         "conv kernels read NHWC inputs (ConvLegality.h)");
   GemmKernelSpec gemm = spec.gemmSpec();
+  if (spec.config.family == ::isaac::GemmFamily::Mma)
+    return buildMmaGemmKernel(builder, module, gemm, &spec);
   return buildSimtKernel(builder, module, gemm, &spec);
 }
 

@@ -340,18 +340,7 @@ struct LowerToGPUPass
         gpuModule->setAttr(epilogueText,
                            builder.getStringAttr(spec.epilogue->str()));
       buildGemmKernel(builder, gpuModule, spec);
-      // Split-K helpers work on the accumulator's type (docs/abi.md); a
-      // 16-bit C has no atomic mode: only its reducer, which converts.
-      if (spec.config.kg > 1) {
-        if (spec.epilogue) {
-          getOrBuildEpilogueReduceKernel(builder, gpuModule, spec.accType(),
-                                         *spec.epilogue);
-        } else {
-          if (spec.cType == spec.accType())
-            getOrBuildScaleKernel(builder, gpuModule, spec.cType);
-          getOrBuildSplitKReduceKernel(builder, gpuModule, spec.cType);
-        }
-      }
+      buildSplitKHelpers(builder, gpuModule, spec);
     }
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     builder.getUnitAttr());
@@ -376,6 +365,23 @@ struct LowerToGPUPass
     return SymbolRefAttr::get(
         builder.getStringAttr(name),
         {FlatSymbolRefAttr::get(builder.getStringAttr(name))});
+  }
+
+  /// The split-K helper kernels (docs/abi.md) a kernel of `spec` with
+  /// KG > 1 launches with. They work on the accumulator's type; a 16-bit C
+  /// has no atomic mode: only its reducer, which converts.
+  static void buildSplitKHelpers(OpBuilder &builder, gpu::GPUModuleOp gpuModule,
+                                 const GemmKernelSpec &spec) {
+    if (spec.config.kg == 1)
+      return;
+    if (spec.epilogue) {
+      getOrBuildEpilogueReduceKernel(builder, gpuModule, spec.accType(),
+                                     *spec.epilogue);
+      return;
+    }
+    if (spec.cType == spec.accType())
+      getOrBuildScaleKernel(builder, gpuModule, spec.cType);
+    getOrBuildSplitKReduceKernel(builder, gpuModule, spec.cType);
   }
 
   /// A gpu.module `name` for one kernel (and its split-K helpers) at the
@@ -412,12 +418,12 @@ struct LowerToGPUPass
         op->getAttrOfType<GemmConfigAttr>(IsaacDialect::getConfigAttrName());
     ConvKernelSpec spec;
     spec.config = configAttr.getConfig();
-    spec.dtype = match->shape.types.ab;
+    spec.types = match->shape.types;
     spec.layout = match->shape.layout;
     // The dialect verified the GEMM rules for the chip named in the IR; the
     // pass may target another one, and the conv rules read the shape.
     if (::mlir::failed(verifyGemmConfig([&] { return op->emitError(); },
-                                        spec.config, spec.dtype, chip)))
+                                        spec.config, spec.types.ab, chip)))
       return failure();
     std::vector<::isaac::Violation> v = ::isaac::checkConvLegality(
         spec.config, match->shape, *::isaac::getChipLimits(chip));
@@ -439,10 +445,7 @@ struct LowerToGPUPass
           createKernelModule(builder, module, op->getLoc(), name);
       buildConvKernel(builder, gpuModule, spec);
       // The split-K protocol of the implicit GEMM (docs/abi.md).
-      if (spec.config.kg > 1) {
-        getOrBuildScaleKernel(builder, gpuModule, spec.dtype);
-        getOrBuildSplitKReduceKernel(builder, gpuModule, spec.dtype);
-      }
+      buildSplitKHelpers(builder, gpuModule, spec.gemmSpec());
     }
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     builder.getUnitAttr());

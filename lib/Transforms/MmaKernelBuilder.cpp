@@ -49,6 +49,7 @@
 
 #include "isaac/Transforms/KernelBuilders.h"
 
+#include "ConvInputTaps.h"
 #include "EpilogueCodegen.h"
 #include "KernelArgs.h"
 #include "KernelEmitter.h"
@@ -63,6 +64,8 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <map>
 
 using namespace mlir;
 using namespace mlir::isaac;
@@ -97,8 +100,11 @@ struct OperandPlan {
 
 class MmaBuilder {
 public:
-  MmaBuilder(OpBuilder &b, Location loc, const GemmKernelSpec &spec)
-      : e(b, loc, spec.accType()), spec(spec), c(spec.config),
+  /// `conv`: build the convolution kernel of that spec (whose gemmSpec()
+  /// is `spec`) instead of the GEMM kernel.
+  MmaBuilder(OpBuilder &b, Location loc, const GemmKernelSpec &spec,
+             const ConvKernelSpec *conv)
+      : e(b, loc, spec.accType()), spec(spec), conv(conv), c(spec.config),
         smem(::isaac::getMmaSharedLayout(c, spec.dtype)),
         esz(::isaac::dtypeBytes(spec.dtype)), threads(c.threads()),
         instr(*::isaac::mmaInstruction(spec.dtype)), kStep(instr.k),
@@ -117,6 +123,7 @@ public:
 private:
   KernelEmitter e; ///< scalars of the accumulator type (f32; f64 for f64)
   const GemmKernelSpec &spec;
+  const ConvKernelSpec *conv;
   const GemmConfig &c;
   ::isaac::MmaSharedLayout smem;
   int esz, threads;
@@ -134,6 +141,8 @@ private:
   Value full;    ///< the block's tile lies inside C
   Value smemPtr; ///< !llvm.ptr<3> to the dynamic shared memory
   Value alignedA, alignedB;
+  /// A convolution's input as the implicit A (conv kernels only).
+  std::optional<ConvInputTaps> taps;
 
   /// Per-thread, loop-invariant facts of one copy (one round).
   struct Copy {
@@ -158,6 +167,11 @@ private:
   void emitScalarCopies(const OperandPlan &p, ArrayRef<Copy> copies,
                         Value xBase, Value ld, Value limit, Value kBase,
                         Value stageOff);
+  /// A convolution's A tile: cp.async from the input where C allows
+  /// vec-wide chunks of one tap (alignedA), each copy's source size zero
+  /// in the halo and past the tile's rows or K; predicated scalar loads
+  /// otherwise.
+  void issueConvInput(Value kBase, Value stageOff);
   /// ldmatrix of `numTiles` 8x8 matrices at element `offset` (the lane's
   /// row in its tile, loop-invariant) of the stage at `stageOff`.
   Value ldmatrix(Value offset, Value stageOff, int numTiles, bool trans);
@@ -352,11 +366,85 @@ void MmaBuilder::issueOperand(const OperandPlan &p, ArrayRef<Copy> copies,
   emitScalarCopies(p, copies, xBase, ld, limit, kBase, stageOff);
 }
 
+void MmaBuilder::issueConvInput(Value kBase, Value stageOff) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  const OperandPlan &p = planA;
+  Value input = aBase;
+  // A copy's column in the tile (its k offset) is round 0's where
+  // rd * threads is a multiple of unitsPerRow (units is one too, so the
+  // wrap of the last round keeps it): the rounds of one column share its
+  // k and the taps derived from it, computed here, before the copies'
+  // conditional blocks.
+  auto column = [&](int rd) { return (rd * threads) % p.unitsPerRow; };
+  std::map<int, Value> kOf;
+  for (auto [rd, cp] : llvm::enumerate(copiesA))
+    if (!kOf.count(column(rd)))
+      kOf[column(rd)] = e.add(kBase, cp.kOff);
+  auto alignedIf = scf::IfOp::create(b, loc, alignedA, /*withElse=*/true);
+  {
+    // A chunk is vec channels of one tap (C % vec == 0), inside the input
+    // or entirely in the halo; k < kEnd covers the whole chunk (K = C*R*S
+    // and the slice ends are multiples of vec).
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(alignedIf.thenBlock());
+    int bytes = p.vec * p.esz;
+    auto modifier = NVVM::LoadCacheModifierKindAttr::get(
+        b.getContext(), bytes == 16 ? NVVM::LoadCacheModifierKind::CG
+                                    : NVVM::LoadCacheModifierKind::CA);
+    std::map<int, std::pair<ConvInputTaps::Tap, Value>> tapOf;
+    for (auto &[col, k] : kOf)
+      tapOf[col] = {taps->decompose(k), e.slt(k, kEnd)};
+    for (auto [rd, cp] : llvm::enumerate(copiesA)) {
+      auto &[tap, kOk] = tapOf[column(rd)];
+      ifThen(b, loc, cp.active, [&] {
+        auto [off, inside] = taps->at(rd, tap);
+        Value ok = e.land(e.land(e.slt(cp.mn, M), kOk), inside);
+        // A copy reading nothing points at the input's base: its own
+        // address may lie outside the allocation.
+        Value src =
+            arith::SelectOp::create(b, loc, ok, e.gep(input, off, abTy), input);
+        Value srcSize =
+            arith::SelectOp::create(b, loc, ok, e.ci32(bytes), e.ci32(0));
+        Value dst = e.gep(e.gep(smemPtr, cp.smemOff, abTy), stageOff, abTy);
+        NVVM::CpAsyncOp::create(b, loc, dst, src, b.getI32IntegerAttr(bytes),
+                                modifier, srcSize);
+      });
+    }
+  }
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(alignedIf.elseBlock());
+  // Each element its own tap: C need not be a multiple of vec here.
+  std::map<std::pair<int, int>, std::pair<ConvInputTaps::Tap, Value>> tapOf;
+  for (auto &[col, k] : kOf)
+    for (int j = 0; j < p.vec; ++j) {
+      Value kJ = j == 0 ? k : e.add(k, e.ci32(j));
+      tapOf[{col, j}] = {taps->decompose(kJ), e.slt(kJ, kEnd)};
+    }
+  for (auto [rd, cp] : llvm::enumerate(copiesA)) {
+    ifThen(b, loc, cp.active, [&] {
+      Value rowOk = e.slt(cp.mn, M);
+      SmallVector<Value> vals;
+      for (int j = 0; j < p.vec; ++j) {
+        auto &[tap, kOk] = tapOf[{column(rd), j}];
+        auto [off, inside] = taps->at(rd, tap);
+        Value ok = e.land(e.land(rowOk, kOk), inside);
+        vals.push_back(e.predicatedLoad(e.gep(input, off, abTy), ok, abTy));
+      }
+      Value dst = e.gep(smemPtr, e.add(stageOff, cp.smemOff), abTy);
+      e.storeVector(dst, vals, abTy);
+    });
+  }
+}
+
 void MmaBuilder::issueTile(Value t, Value stageOff, Value nFull) {
   Value kBase = e.add(kStart, e.mul(t, e.ci32(c.u)));
   Value fastTile = e.slt(t, nFull);
-  issueOperand(planA, copiesA, aBase, lda, M, alignedA, kBase, fastTile,
-               stageOff);
+  if (taps)
+    issueConvInput(kBase, stageOff);
+  else
+    issueOperand(planA, copiesA, aBase, lda, M, alignedA, kBase, fastTile,
+                 stageOff);
   issueOperand(planB, copiesB, bBase, ldb, N, alignedB, kBase, fastTile,
                stageOff);
 }
@@ -791,15 +879,42 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   b.setInsertionPointToStart(&entry);
   auto args = entry.getArguments();
   namespace arg = ::isaac::abi::gemm;
-  Value C = args[arg::C], A = args[arg::A], B = args[arg::B], W = args[arg::W];
-  M = args[arg::M];
-  N = args[arg::N];
-  K = args[arg::K];
-  lda = args[arg::lda];
-  ldb = args[arg::ldb];
-  ldc = args[arg::ldc];
-  Value sA = args[arg::sA], sB = args[arg::sB], sC = args[arg::sC];
-  Value alpha = args[arg::alpha], beta = args[arg::beta];
+  Value C, A, B, W, sA, sB, sC, alpha, beta;
+  std::optional<ConvKernelArgs> convArgs;
+  if (conv) {
+    // The implicit GEMM of a single "batch": C the output, A the input
+    // (addressed through the taps), B the filters, no batch strides.
+    convArgs = ConvKernelArgs::bind(e, args, conv->layout);
+    C = convArgs->O;
+    A = convArgs->I;
+    B = convArgs->F;
+    W = convArgs->ws;
+    alpha = convArgs->alpha;
+    beta = convArgs->beta;
+    M = convArgs->gemmM;
+    N = convArgs->gemmN;
+    K = convArgs->gemmK;
+    ldb = convArgs->ldb;
+    ldc = convArgs->ldc;
+    lda = K;
+    sA = sB = sC = e.ci64(0);
+  } else {
+    C = args[arg::C];
+    A = args[arg::A];
+    B = args[arg::B];
+    W = args[arg::W];
+    M = args[arg::M];
+    N = args[arg::N];
+    K = args[arg::K];
+    lda = args[arg::lda];
+    ldb = args[arg::ldb];
+    ldc = args[arg::ldc];
+    sA = args[arg::sA];
+    sB = args[arg::sB];
+    sC = args[arg::sC];
+    alpha = args[arg::alpha];
+    beta = args[arg::beta];
+  }
 
   // The dynamic shared memory, as a pointer for the copies, ldmatrix and
   // stores.
@@ -864,6 +979,16 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   alignedB = aligned(B, ldb, sB);
   copiesA = planCopies(planA, m0);
   copiesB = planCopies(planB, n0);
+  if (conv) {
+    // The rows of the input each copy reads are the same for every K
+    // tile: their part of the addresses is computed here, once.
+    taps.emplace(e, *convArgs);
+    alignedA = taps->vectorOk(c.vec, esz);
+    SmallVector<Value> rows;
+    for (const Copy &cp : copiesA)
+      rows.push_back(cp.mn);
+    taps->prepare(rows);
+  }
 
   // Stage offsets are in elements of A and B.
   int stageElems = smem.stageBytes / esz;
@@ -968,11 +1093,12 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
 
 gpu::GPUFuncOp mlir::isaac::buildMmaGemmKernel(OpBuilder &builder,
                                                gpu::GPUModuleOp module,
-                                               const GemmKernelSpec &spec) {
+                                               const GemmKernelSpec &spec,
+                                               const ConvKernelSpec *conv) {
   OpBuilder::InsertionGuard guard(builder);
   MLIRContext *ctx = builder.getContext();
   Location loc = module.getLoc();
-  std::string name = spec.kernelName();
+  std::string name = conv ? conv->kernelName() : spec.kernelName();
   builder.setInsertionPointToEnd(module.getBody());
   // A declaration (no initializer): `.extern .shared .align 128 .b8
   // <name>_smem[]`, the kernel's dynamic shared memory. Its size is the
@@ -990,8 +1116,9 @@ gpu::GPUFuncOp mlir::isaac::buildMmaGemmKernel(OpBuilder &builder,
   // the accumulator's type (f32; f64 for f64).
   KernelEmitter types(builder, loc, spec.accType());
   gpu::GPUFuncOp func =
-      declareGemmKernel(builder, loc, spec, name, types, types.elemTy);
-  MmaBuilder gen(builder, loc, spec);
+      conv ? declareConvKernel(builder, loc, *conv, name, types, types.elemTy)
+           : declareGemmKernel(builder, loc, spec, name, types, types.elemTy);
+  MmaBuilder gen(builder, loc, spec, conv);
   gen.buildBody(func, smemName);
   return func;
 }

@@ -14,9 +14,12 @@
 namespace mlir::isaac {
 
 /// buildGemmKernel for a configuration of the mma family: the kernel and
-/// the declaration of its dynamic shared memory (`<name>_smem`).
+/// the declaration of its dynamic shared memory (`<name>_smem`). With
+/// `conv`, the convolution kernel of that spec, whose gemmSpec() is `spec`
+/// (buildConvKernel).
 gpu::GPUFuncOp buildMmaGemmKernel(OpBuilder &builder, gpu::GPUModuleOp module,
-                                  const GemmKernelSpec &spec);
+                                  const GemmKernelSpec &spec,
+                                  const ConvKernelSpec *conv = nullptr);
 
 } // namespace mlir::isaac
 

@@ -449,9 +449,10 @@ struct SelectConfigPass
     ::isaac::GemmShape g = match->shape.gemmShape();
     op->emitRemark() << "isaac: convolution configured as its implicit GEMM "
                      << g.m << "x" << g.n << "x" << g.k
-                     << " (N*P*Q x K x C*R*S), simt family, by the analytic "
-                        "heuristic (trained models and tuning caches are "
-                        "GEMMs')";
+                     << " (N*P*Q x K x C*R*S), "
+                     << ::isaac::gemmFamilyName(best.front().config.family)
+                     << " family, by the analytic heuristic (trained models "
+                        "and tuning caches are GEMMs')";
     return success();
   }
 

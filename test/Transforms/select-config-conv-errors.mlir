@@ -11,7 +11,7 @@ func.func @mixed(%in: memref<1x10x10x8xf32>, %f: memref<3x3x8x8xf64>, %out: memr
 // -----
 
 func.func @output_type(%in: tensor<1x10x10x8xf32>, %f: tensor<3x3x8x8xf32>, %out: tensor<1x8x8x8xf64>) -> tensor<1x8x8x8xf64> {
-  // expected-error @below {{isaac cannot configure this operation: an output of f64 with f32 operands is not supported (the operands' type)}}
+  // expected-error @below {{isaac cannot configure this operation: an output of f64 with f32 operands is not supported (the operands' type; f32 for f16 and bf16)}}
   %r = linalg.conv_2d_nhwc_hwcf ins(%in, %f : tensor<1x10x10x8xf32>, tensor<3x3x8x8xf32>) outs(%out : tensor<1x8x8x8xf64>) -> tensor<1x8x8x8xf64>
   return %r : tensor<1x8x8x8xf64>
 }

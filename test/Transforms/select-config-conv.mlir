@@ -61,19 +61,43 @@ func.func @given(%in: memref<1x10x10x6xf32>, %f: memref<3x3x6x8xf32>, %out: memr
 // CHECK-LABEL: func.func @unsupported
 // CHECK-NOT: isaac.config
 func.func @unsupported(%d: memref<?x10x10x8xf32>, %fd: memref<3x3x8x8xf32>, %od: memref<?x8x8x8xf32>,
-                       %h: memref<1x10x10x8xf16>, %fh: memref<3x3x8x8xf16>, %oh: memref<1x8x8x8xf16>, %ohf: memref<1x8x8x8xf32>,
+                       %s32: memref<1x10x10x8xf32>, %oh: memref<1x8x8x8xf16>,
+                       %i: memref<1x10x10x8xi32>, %fi: memref<3x3x8x8xi32>, %oi: memref<1x8x8x8xi32>,
                        %s: memref<1x10x10x8xf32, strided<[1600, 160, 16, 1]>>, %f: memref<3x3x8x8xf32>, %o: memref<1x8x8x8xf32>,
                        %nchw: memref<1x8x10x10xf32>, %fchw: memref<8x8x3x3xf32>, %onchw: memref<1x8x8x8xf32>) {
   // expected-remark @below {{isaac: left untouched: dynamic shapes are not supported (kernel configurations are chosen per static shape)}}
   linalg.conv_2d_nhwc_hwcf ins(%d, %fd : memref<?x10x10x8xf32>, memref<3x3x8x8xf32>) outs(%od : memref<?x8x8x8xf32>)
-  // expected-remark @below {{isaac: left untouched: convolutions of f16 need the mma family, which isaac's conv kernels do not have yet (f32, f64)}}
-  linalg.conv_2d_nhwc_hwcf ins(%h, %fh : memref<1x10x10x8xf16>, memref<3x3x8x8xf16>) outs(%oh : memref<1x8x8x8xf16>)
-  // expected-remark @below {{isaac: left untouched: convolutions of f16 need the mma family}}
-  linalg.conv_2d_nhwc_hwcf ins(%h, %fh : memref<1x10x10x8xf16>, memref<3x3x8x8xf16>) outs(%ohf : memref<1x8x8x8xf32>)
+  // expected-remark @below {{isaac: left untouched: an output of f16 with f32 operands is not supported (the operands' type; f32 for f16 and bf16)}}
+  linalg.conv_2d_nhwc_hwcf ins(%s32, %f : memref<1x10x10x8xf32>, memref<3x3x8x8xf32>) outs(%oh : memref<1x8x8x8xf16>)
+  // expected-remark @below {{isaac: left untouched: element type i32 is not supported (f16, bf16, f32, f64)}}
+  linalg.conv_2d_nhwc_hwcf ins(%i, %fi : memref<1x10x10x8xi32>, memref<3x3x8x8xi32>) outs(%oi : memref<1x8x8x8xi32>)
   // expected-remark @below {{isaac: left untouched: operand memref<1x10x10x8xf32, strided<[1600, 160, 16, 1]>> is not packed (the conv kernels read row-major operands without gaps)}}
   linalg.conv_2d_nhwc_hwcf ins(%s, %f : memref<1x10x10x8xf32, strided<[1600, 160, 16, 1]>>, memref<3x3x8x8xf32>) outs(%o : memref<1x8x8x8xf32>)
   // Another layout: not an operation isaac-select-config looks at (the
   // generic GPU path's remark says why, see offload-ops.mlir).
   linalg.conv_2d_nchw_fchw ins(%nchw, %fchw : memref<1x8x10x10xf32>, memref<8x8x3x3xf32>) outs(%onchw : memref<1x8x8x8xf32>)
+  return
+}
+
+// -----
+
+// 16-bit convolutions take the mma family (tensor cores), into an output
+// of their type or f32; an odd C only the narrowest vec (2: 4-byte copies).
+// CHECK-LABEL: func.func @half
+// CHECK: linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, isaac.config = #isaac.gemm<family = mma, {{.*}}vec = {{[248]}}, stages = {{[0-9]+}}>
+// CHECK: linalg.conv_2d_nhwc_fhwc {{.*}}isaac.config = #isaac.gemm<family = mma, {{.*}}vec = {{[248]}}, stages = {{[0-9]+}}>
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}isaac.config = #isaac.gemm<family = mma, {{.*}}vec = 2, stages = {{[0-9]+}}>
+func.func @half(%h: memref<2x18x18x32xf16>, %fh: memref<3x3x32x64xf16>, %oh: memref<2x16x16x64xf16>,
+                %b: memref<2x18x18x32xbf16>, %fb: memref<64x3x3x32xbf16>, %ob: memref<2x16x16x64xf32>,
+                %h3: memref<1x18x18x3xf16>, %fh3: memref<3x3x3x64xf16>, %oh3: memref<1x16x16x64xf16>) {
+  // expected-remark @below {{isaac: convolution configured as its implicit GEMM 512x64x288 (N*P*Q x K x C*R*S), mma family, by the analytic heuristic}}
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%h, %fh : memref<2x18x18x32xf16>, memref<3x3x32x64xf16>) outs(%oh : memref<2x16x16x64xf16>)
+  // expected-remark @below {{isaac: convolution configured as its implicit GEMM 512x64x288 (N*P*Q x K x C*R*S), mma family}}
+  linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%b, %fb : memref<2x18x18x32xbf16>, memref<64x3x3x32xbf16>) outs(%ob : memref<2x16x16x64xf32>)
+  // expected-remark @below {{isaac: convolution configured as its implicit GEMM 256x64x27 (N*P*Q x K x C*R*S), mma family}}
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%h3, %fh3 : memref<1x18x18x3xf16>, memref<3x3x3x64xf16>) outs(%oh3 : memref<1x16x16x64xf16>)
   return
 }

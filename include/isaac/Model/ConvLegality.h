@@ -23,7 +23,9 @@ namespace isaac {
 /// All rules `c` breaks for `shape` on `chip`, GEMM rules first
 /// (checkGemmLegality on the implicit GEMM's types); empty if legal.
 /// Conv-only rules:
-///   conv-family          conv kernels are simt (f32, f64) for now;
+///   conv-family          the family has conv kernels on the convolution's
+///                        types: simt on f32 and f64, mma on f16, bf16 (into
+///                        f16, bf16 or f32), f64 and TF32;
 ///   conv-layout          the kernel reads NHWC inputs (nhwc_hwcf,
 ///                        nhwc_fhwc);
 ///   conv-vector-channels vec divides C: the fetch of the implicit A walks
@@ -33,7 +35,10 @@ namespace isaac {
 ///                        input pixels). The kernel checks it at run time
 ///                        too (scalar predicated loads otherwise); the rule
 ///                        keeps the search from choosing configurations
-///                        that would never take the vector path.
+///                        that would never take the vector path. Where no
+///                        vec of the family divides C (an odd C of 16-bit
+///                        operands: mma copies at least 4 bytes), vec must
+///                        be the family's narrowest.
 std::vector<Violation> checkConvLegality(const GemmConfig &c,
                                          const ConvShape &shape,
                                          const ChipLimits &chip);
@@ -42,7 +47,9 @@ std::vector<Violation> checkConvLegality(const GemmConfig &c,
 bool isConvLegal(const GemmConfig &c, const ConvShape &shape,
                  const ChipLimits &chip);
 
-/// searchBest for a convolution: the legal simt space of its types, less
+/// searchBest for a convolution: the legal space of the family a GEMM of
+/// its types is searched in (searchFamily: simt for f32, mma for f16, bf16,
+/// TF32 and, on chips with fast DMMA, f64), less
 /// the configurations the conv rules refuse, ranked by `cost` on the
 /// implicit GEMM shape. Best first; empty when nothing is legal.
 std::vector<Ranked> searchBestConv(const ConvShape &shape,

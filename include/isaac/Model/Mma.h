@@ -31,6 +31,10 @@ struct MmaInstr {
 /// later). None for other types.
 std::optional<MmaInstr> mmaInstruction(DType ab);
 
+/// Whether `bytes` is a size cp.async copies (4, 8 or 16): the mma
+/// family's vector-width rule on vec * sizeof(operand).
+bool isMmaCopyWidth(int bytes);
+
 /// Whether `chip`'s f64 tensor-core rate (Chips.def's PeakF64Tensor)
 /// exceeds its f64 FMA rate (PeakF64): A100 (sm_80) and H100 (sm_90,
 /// sm_90a). Every sm_80+ chip executes mma.sync .f64, the others at their

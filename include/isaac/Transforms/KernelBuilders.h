@@ -62,13 +62,15 @@ gpu::GPUFuncOp buildGemmKernel(OpBuilder &builder, gpu::GPUModuleOp module,
                                const GemmKernelSpec &spec);
 
 /// Everything the convolution generator specializes on: the configuration
-/// of the implicit GEMM, the element type of input, filters and output (f32
-/// or f64: the simt family) and the layout (NHWC input and output, filters
-/// hwcf or fhwc). Sizes, strides, dilations, padding, alpha and beta are
-/// runtime arguments (KernelABI.def's CONV_ARG rows).
+/// of the implicit GEMM (simt or mma family), the element types (input and
+/// filters of types.ab; the output of types.c: that type for simt, f16,
+/// bf16 or f32 for 16-bit operands, as the GEMM kernels) and the layout
+/// (NHWC input and output, filters hwcf or fhwc). Sizes, strides,
+/// dilations, padding, alpha and beta are runtime arguments (KernelABI.def's
+/// CONV_ARG rows).
 struct ConvKernelSpec {
   ::isaac::GemmConfig config;
-  ::isaac::DType dtype = ::isaac::DType::F32;
+  ::isaac::GemmTypes types;
   ::isaac::ConvLayout layout = ::isaac::ConvLayout::NhwcHwcf;
 
   /// isaac_conv_<types>_<layout>_<family>_<config> (ConvKernelName).
@@ -80,11 +82,12 @@ struct ConvKernelSpec {
 };
 
 /// Builds the convolution kernel described by `spec` at the end of
-/// `module`: the simt GEMM kernel's body on the implicit GEMM, its A tile
-/// fetched from the NHWC input through the conv operand access (per-row
-/// base offsets hoisted out of the K loop, the (r, s, c) of each reduction
-/// index, the halo predicate folded into the loads). The configuration
-/// must be legal for the convolution (checkConvLegality; simt only).
+/// `module`: the GEMM kernel of its family on the implicit GEMM, its A tile
+/// fetched from the NHWC input through the conv operand access
+/// (ConvInputTaps: per-row base offsets hoisted out of the K loop, the
+/// (r, s, c) of each reduction index, the halo folded into the loads'
+/// predicates or cp.async's zero fill). The configuration must be legal for
+/// the convolution (checkConvLegality).
 gpu::GPUFuncOp buildConvKernel(OpBuilder &builder, gpu::GPUModuleOp module,
                                const ConvKernelSpec &spec);
 
