@@ -1,6 +1,7 @@
 /* isaac DL example: runs the functions build.sh compiled from model.mlir
  * (a 3-layer MLP at batch 1, 16, 512 and with a dynamic batch, a transformer
- * block's projections, an f16 classifier head) on device memory, checks
+ * block's projections, an f16 classifier head, convolution blocks in f32
+ * and f16) on device memory, checks
  * every output element against an fp64 CPU reference, and times each
  * function (CUDA events, median of --reps calls after warm-up).
  *
@@ -39,8 +40,14 @@ typedef struct {
   int64_t offset, sizes[2], strides[2];
 } MemRef2;
 
+typedef struct {
+  void *allocated, *aligned;
+  int64_t offset, sizes[4], strides[4];
+} MemRef4;
+
 #define M1 MemRef1 *
 #define M2 MemRef2 *
+#define M4 MemRef4 *
 void _mlir_ciface_mlp_b1(M2 x, M2 w1, M1 b1, M2 w2, M1 b2, M2 w3, M1 b3, M2 y);
 void _mlir_ciface_mlp_b16(M2 x, M2 w1, M1 b1, M2 w2, M1 b2, M2 w3, M1 b3,
                           M2 y);
@@ -52,9 +59,19 @@ void _mlir_ciface_transformer_block(M2 x, M2 wq, M1 bq, M2 wk, M1 bk, M2 wv,
                                     M1 bv, M2 wo, M1 bo, M2 w1, M1 b1, M2 w2,
                                     M1 b2, M2 q, M2 k, M2 y);
 void _mlir_ciface_classifier_f16(M2 x, M2 w, M1 b, M2 y);
+void _mlir_ciface_conv_block(M4 x, M4 w1, M1 b1, M4 w2, M1 b2, M4 y);
+void _mlir_ciface_conv_deep(M4 x, M4 w, M1 b, M4 y);
+void _mlir_ciface_conv_f16(M4 x, M4 w, M1 b, M4 y);
+void _mlir_ciface_conv_pointwise(M4 x, M4 w, M1 b, M4 y);
+typedef struct {
+  void *allocated, *aligned;
+  int64_t offset, sizes[3], strides[3];
+} MemRef3;
+void _mlir_ciface_conv_1d(MemRef3 *x, MemRef3 *w, M1 b, MemRef3 *y);
 
 /* The sizes of gen_model.py. */
 enum { D_IN = 512, D_H = 1024, D_OUT = 256, T = 128, D = 512, F = 2048 };
+enum { CB_N = 8, CB_H = 28, CB_C = 64 };
 
 /*===--- Random data ------------------------------------------------------===*/
 
@@ -95,6 +112,58 @@ static Tensor input(int64_t rows, int64_t cols, double scale) {
   return t;
 }
 
+/* The f16 nearest to `f` (round to nearest even; finite, normal or
+   subnormal inputs of the magnitudes used here). */
+static uint16_t floatToHalf(float f) {
+  uint32_t x;
+  memcpy(&x, &f, 4);
+  uint32_t sign = (x >> 16) & 0x8000;
+  float a = fabsf(f);
+  if (a < 0x1.0p-24f)
+    return (uint16_t)sign;
+  int e;
+  float m = frexpf(a, &e); /* a = m * 2^e, m in [0.5, 1) */
+  /* Units of the last place: 2^(e-11) for normals, 2^-24 below 2^-14. */
+  int ulpExp = e - 11 < -24 ? -24 : e - 11;
+  float q = nearbyintf(ldexpf(a, -ulpExp)); /* rounds half to even */
+  (void)m;
+  uint32_t units = (uint32_t)q;
+  uint32_t bits;
+  if (ulpExp == -24) {
+    bits = units; /* subnormal (or the smallest normal, 0x400) */
+  } else {
+    if (units == 0x800) { /* rounded up to the next binade */
+      units = 0x400;
+      ++ulpExp;
+    }
+    bits = ((uint32_t)(ulpExp + 25) << 10) | (units & 0x3ff);
+  }
+  return (uint16_t)(sign | bits);
+}
+
+static float halfToFloat(uint16_t h);
+
+/* An f16 input: values uniform in [-scale, scale) rounded to f16, which
+   the reference then reads exactly. */
+static Tensor inputF16(int64_t rows, int64_t cols, double scale) {
+  Tensor t = {rows, cols, NULL, NULL, NULL, NULL, 1};
+  size_t n = count(&t);
+  t.host = xmalloc(n * sizeof(float));
+  t.ref = xmalloc(n * sizeof(double));
+  t.mag = xmalloc(n * sizeof(double));
+  uint16_t *h = xmalloc(n * 2);
+  for (size_t i = 0; i < n; ++i) {
+    h[i] = floatToHalf((float)(scale * randomUniform()));
+    t.host[i] = halfToFloat(h[i]);
+    t.ref[i] = t.host[i];
+    t.mag[i] = fabs(t.ref[i]);
+  }
+  CUDA_CHECK(cudaMalloc(&t.dev, n * 2));
+  CUDA_CHECK(cudaMemcpy(t.dev, h, n * 2, cudaMemcpyHostToDevice));
+  free(h);
+  return t;
+}
+
 static Tensor output(int64_t rows, int64_t cols, int f16) {
   Tensor t = {rows, cols, NULL, NULL, NULL, NULL, f16};
   size_t n = count(&t);
@@ -120,6 +189,14 @@ static MemRef1 desc1(const Tensor *t) {
 }
 static MemRef2 desc2(const Tensor *t) {
   MemRef2 d = {t->dev, t->dev, 0, {t->rows, t->cols}, {t->cols, 1}};
+  return d;
+}
+/* A packed 4-D view (NHWC, or a filter layout) of `t`, whose rows x cols
+   elements hold the d0 x d1 x d2 x d3 ones. */
+static MemRef4 desc4(const Tensor *t, int64_t d0, int64_t d1, int64_t d2,
+                     int64_t d3) {
+  MemRef4 d = {t->dev, t->dev, 0, {d0, d1, d2, d3},
+               {d1 * d2 * d3, d2 * d3, d3, 1}};
   return d;
 }
 
@@ -390,6 +467,171 @@ static int classifier(double *worst) {
   return ok;
 }
 
+/*===--- Convolutions --------------------------------------------------------===*/
+
+/* One NHWC convolution with `pad` zero rows and columns on each side: in
+   is n x h x w x c (rows n*h*w, cols c), the filters r x s x c x k (hwcf)
+   or k x r x s x c (fhwc), out n x p x q x k: out = act(conv + b [+ res]),
+   in fp64, with the magnitudes as dense() computes them. */
+typedef struct {
+  int64_t n, h, w, c, k, r, s, stride, pad;
+  int fhwc;
+} ConvDims;
+
+static int64_t convP(const ConvDims *d) {
+  return (d->h + 2 * d->pad - d->r) / d->stride + 1;
+}
+static int64_t convQ(const ConvDims *d) {
+  return (d->w + 2 * d->pad - d->s) / d->stride + 1;
+}
+
+static void convRef(const ConvDims *d, const Tensor *in, const Tensor *f,
+                    const Tensor *b, const Tensor *res, Act act, Tensor *out) {
+  int64_t P = convP(d), Q = convQ(d);
+  for (int64_t n = 0; n < d->n; ++n)
+    for (int64_t p = 0; p < P; ++p)
+      for (int64_t q = 0; q < Q; ++q)
+        for (int64_t k = 0; k < d->k; ++k) {
+          double acc = 0, mag = 0;
+          for (int64_t r = 0; r < d->r; ++r)
+            for (int64_t s = 0; s < d->s; ++s)
+              for (int64_t c = 0; c < d->c; ++c) {
+                int64_t iy = p * d->stride + r - d->pad,
+                        ix = q * d->stride + s - d->pad;
+                if (iy < 0 || iy >= d->h || ix < 0 || ix >= d->w)
+                  continue; /* the padding reads zero */
+                size_t ii = (size_t)(((n * d->h + iy) * d->w + ix) * d->c + c);
+                size_t fi = d->fhwc
+                                ? (size_t)(((k * d->r + r) * d->s + s) * d->c + c)
+                                : (size_t)(((r * d->s + s) * d->c + c) * d->k + k);
+                acc += in->ref[ii] * f->ref[fi];
+                mag += in->mag[ii] * fabs(f->ref[fi]);
+              }
+          size_t oi = (size_t)(((n * P + p) * Q + q) * d->k + k);
+          double v = acc + b->ref[k];
+          mag += fabs(b->ref[k]);
+          if (res) {
+            v += res->ref[oi];
+            mag += res->mag[oi];
+          }
+          out->ref[oi] = activate(act, v);
+          out->mag[oi] = mag;
+        }
+}
+
+typedef struct {
+  Tensor *x, *w1, *b1, *w2, *b2, *y;
+  ConvDims d1, d2;
+} ConvBlockCall;
+
+static void runConvBlock(void *p) {
+  ConvBlockCall *c = p;
+  const ConvDims *a = &c->d1, *b = &c->d2;
+  MemRef4 x = desc4(c->x, a->n, a->h, a->w, a->c);
+  MemRef4 w1 = desc4(c->w1, a->r, a->s, a->c, a->k);
+  MemRef4 w2 = desc4(c->w2, b->k, b->r, b->s, b->c);
+  MemRef4 y = desc4(c->y, b->n, convP(b), convQ(b), b->k);
+  MemRef1 b1 = desc1(c->b1), b2 = desc1(c->b2);
+  _mlir_ciface_conv_block(&x, &w1, &b1, &w2, &b2, &y);
+}
+
+/* A ResNet basic block, "same" padding: h = relu(conv(x, w1) + b1), then
+   y = relu(conv(h, w2) + b2 + x). */
+static int convBlock(double *worst) {
+  const char *name = "conv_block";
+  ConvDims d1 = {CB_N, CB_H, CB_H, CB_C, CB_C, 3, 3, 1, 1, 0};
+  ConvDims d2 = {CB_N, CB_H, CB_H, CB_C, CB_C, 3, 3, 1, 1, 1};
+  int64_t npq = CB_N * CB_H * CB_H;
+  Tensor x = input(npq, CB_C, 1.0);
+  Tensor w1 = input(9 * CB_C, CB_C, 1.0 / sqrt(9.0 * CB_C));
+  Tensor b1 = input(CB_C, 0, 0.1);
+  Tensor w2 = input(CB_C * 9, CB_C, 1.0 / sqrt(9.0 * CB_C));
+  Tensor b2 = input(CB_C, 0, 0.1);
+  Tensor h = output(npq, CB_C, 0), y = output(npq, CB_C, 0);
+  convRef(&d1, &x, &w1, &b1, NULL, RELU, &h);
+  convRef(&d2, &h, &w2, &b2, &x, RELU, &y);
+  ConvBlockCall call = {&x, &w1, &b1, &w2, &b2, &y, d1, d2};
+  isaacClearLastError();
+  runConvBlock(&call);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  checkIsaac(name);
+  int ok = check(name, "y", &y, 1e-5, worst);
+  double b2b;
+  double ms = timeCalls(runConvBlock, &call, &b2b);
+  checkIsaac(name);
+  double flops = 2.0 * 2 * 9 * CB_C * CB_C * npq;
+  printf("TIME %s n=%d %.4f ms %.2f TFLOPS back-to-back %.4f ms\n", name,
+         CB_N, ms, flops / ms * 1e-9, b2b);
+  Tensor *all[] = {&x, &w1, &b1, &w2, &b2, &h, &y};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
+    release(all[i]);
+  return ok;
+}
+
+typedef struct {
+  void (*fn)(M4, M4, M1, M4);
+  Tensor *x, *w, *b, *y;
+  ConvDims d;
+} ConvCall;
+
+static void runConv(void *p) {
+  ConvCall *c = p;
+  const ConvDims *d = &c->d;
+  MemRef4 x = desc4(c->x, d->n, d->h, d->w, d->c);
+  MemRef4 w = d->fhwc ? desc4(c->w, d->k, d->r, d->s, d->c)
+                      : desc4(c->w, d->r, d->s, d->c, d->k);
+  MemRef4 y = desc4(c->y, d->n, convP(d), convQ(d), d->k);
+  MemRef1 b = desc1(c->b);
+  c->fn(&x, &w, &b, &y);
+}
+
+/* act(conv(x, w) + b) of `d`, f16 or f32 throughout. */
+static int convSingle(const char *name, void (*fn)(M4, M4, M1, M4),
+                      ConvDims d, Act act, int f16, double *worst) {
+  int64_t npq = d.n * convP(&d) * convQ(&d), crs = d.c * d.r * d.s;
+  Tensor x = f16 ? inputF16(d.n * d.h * d.w, d.c, 1.0)
+                 : input(d.n * d.h * d.w, d.c, 1.0);
+  double ws = 1.0 / sqrt((double)crs);
+  Tensor w = f16 ? inputF16(crs, d.k, ws) : input(crs, d.k, ws);
+  Tensor b = f16 ? inputF16(d.k, 0, 0.1) : input(d.k, 0, 0.1);
+  Tensor y = output(npq, d.k, f16);
+  convRef(&d, &x, &w, &b, NULL, act, &y);
+  ConvCall call = {fn, &x, &w, &b, &y, d};
+  isaacClearLastError();
+  runConv(&call);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  checkIsaac(name);
+  /* f16 keeps 11 significant bits, and an f16 epilogue rounds twice (the
+     sum to f16, then the bias add): 2 * 2^-11 of the value. */
+  int ok = check(name, "y", &y, f16 ? 2e-3 : 1e-5, worst);
+  double b2b;
+  double ms = timeCalls(runConv, &call, &b2b);
+  checkIsaac(name);
+  printf("TIME %s n=%" PRId64 " %.4f ms %.2f TFLOPS back-to-back %.4f ms\n",
+         name, d.n, ms, 2.0 * npq * d.k * crs / ms * 1e-9, b2b);
+  Tensor *all[] = {&x, &w, &b, &y};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
+    release(all[i]);
+  return ok;
+}
+
+/* conv_1d's 3-D operands, as MemRef4 of a unit dimension the function
+   does not see. */
+static MemRef3 drop1(MemRef4 d, int unit) {
+  MemRef3 r = {d.allocated, d.aligned, d.offset, {0, 0, 0}, {0, 0, 0}};
+  for (int i = 0, j = 0; i < 4; ++i)
+    if (i != unit) {
+      r.sizes[j] = d.sizes[i];
+      r.strides[j++] = d.strides[i];
+    }
+  return r;
+}
+
+static void conv1dCall(M4 x, M4 w, M1 b, M4 y) {
+  MemRef3 x3 = drop1(*x, 1), w3 = drop1(*w, 0), y3 = drop1(*y, 1);
+  _mlir_ciface_conv_1d(&x3, &w3, b, &y3);
+}
+
 int main(int argc, char **argv) {
   const char *only = NULL;
   for (int i = 1; i < argc; ++i) {
@@ -426,6 +668,20 @@ int main(int argc, char **argv) {
       mlp("mlp_dynamic", _mlir_ciface_mlp_dynamic, 512, &worst));
   RUN("transformer_block", block(&worst));
   RUN("classifier_f16", classifier(&worst));
+  RUN("conv_block", convBlock(&worst));
+  ConvDims deep = {1, 9, 9, 512, 512, 3, 3, 1, 0, 0};
+  RUN("conv_deep",
+      convSingle("conv_deep", _mlir_ciface_conv_deep, deep, NONE, 0, &worst));
+  ConvDims half = {2, 33, 33, 32, 64, 3, 3, 2, 0, 1};
+  RUN("conv_f16",
+      convSingle("conv_f16", _mlir_ciface_conv_f16, half, RELU, 1, &worst));
+  ConvDims pointwise = {8, 14, 14, 64, 256, 1, 1, 1, 0, 0};
+  RUN("conv_pointwise", convSingle("conv_pointwise",
+                                   _mlir_ciface_conv_pointwise, pointwise,
+                                   RELU, 0, &worst));
+  /* 1-D: height 1 (the reference and the descriptors are 2-D ones). */
+  ConvDims oneD = {4, 1, 100, 32, 64, 1, 5, 1, 0, 0};
+  RUN("conv_1d", convSingle("conv_1d", conv1dCall, oneD, NONE, 0, &worst));
 #undef RUN
   printf("%s: %d functions of model.mlir checked against fp64, max error "
          "%.3g, on %s\n",

@@ -4,6 +4,9 @@
 The same computations as gen_model.py in eager PyTorch, f32 with TF32 off
 (exact IEEE f32 like isaac's kernels): addmm (cuBLAS, the bias in its
 epilogue) then the activation and the residual add as separate kernels.
+The convolutions run through cuDNN (torch.nn.functional.conv2d on
+channels-last tensors, benchmark mode: cuDNN's own algorithm search),
+then the bias, residual and relu as PyTorch does them.
 Timing as isaac-dl does it: CUDA events around one call, median of --reps
 calls after 3 warm-ups. Prints `TIME <function> <size> <ms> ms` lines.
 """
@@ -15,6 +18,7 @@ import torch.nn.functional as F
 
 D_IN, D_H, D_OUT = 512, 1024, 256
 T, D, FF = 128, 512, 2048
+CB_N, CB_H, CB_C = 8, 28, 64
 
 
 def timed(fn, reps):
@@ -81,6 +85,53 @@ def main():
     ms, b2b = timed(block, a.reps)
     flops = 2.0 * T * (4.0 * D * D + 2.0 * D * FF)
     print(f"TIME transformer_block tokens={T} {ms:.4f} ms {flops / ms * 1e-9:.2f} TFLOPS"
+          f" back-to-back {b2b:.4f} ms")
+
+    # Convolutions (NCHW-indexed tensors in channels-last memory: NHWC).
+    torch.backends.cudnn.benchmark = True
+    cl = torch.channels_last
+
+    def nhwc(n, c, h, w, dtype=torch.float32, scale=1.0):
+        return (r(n, c, h, w) * scale).to(dtype).contiguous(memory_format=cl)
+
+    x = nhwc(CB_N, CB_C, CB_H, CB_H)
+    cw1, cb1 = nhwc(CB_C, CB_C, 3, 3), r(CB_C)
+    cw2, cb2 = nhwc(CB_C, CB_C, 3, 3), r(CB_C)
+
+    def conv_block():  # a ResNet basic block
+        h = torch.relu(F.conv2d(x, cw1, cb1, padding=1))
+        return torch.relu(F.conv2d(h, cw2, cb2, padding=1) + x)
+
+    ms, b2b = timed(conv_block, a.reps)
+    flops = 2.0 * 2 * 9 * CB_C * CB_C * CB_N * CB_H * CB_H
+    print(f"TIME conv_block n={CB_N} {ms:.4f} ms {flops / ms * 1e-9:.2f} TFLOPS"
+          f" back-to-back {b2b:.4f} ms")
+
+    xd, wd, bd = nhwc(1, 512, 9, 9), nhwc(512, 512, 3, 3), r(512)
+    ms, b2b = timed(lambda: F.conv2d(xd, wd, bd), a.reps)
+    flops = 2.0 * 49 * 512 * 4608
+    print(f"TIME conv_deep n=1 {ms:.4f} ms {flops / ms * 1e-9:.2f} TFLOPS"
+          f" back-to-back {b2b:.4f} ms")
+
+    xp, wp, bp = nhwc(8, 64, 14, 14), nhwc(256, 64, 1, 1), r(256)
+    ms, b2b = timed(lambda: torch.relu(F.conv2d(xp, wp, bp)), a.reps)
+    flops = 2.0 * 8 * 14 * 14 * 256 * 64
+    print(f"TIME conv_pointwise n=8 {ms:.4f} ms {flops / ms * 1e-9:.2f} TFLOPS"
+          f" back-to-back {b2b:.4f} ms")
+
+    # 1-D: NWC in memory (channels last of an N x C x W tensor).
+    x1 = r(4, 100, 32).transpose(1, 2)
+    w1d, b1d = r(64, 32, 5), r(64)
+    ms, b2b = timed(lambda: F.conv1d(x1, w1d, b1d), a.reps)
+    flops = 2.0 * 4 * 96 * 64 * 160
+    print(f"TIME conv_1d n=4 {ms:.4f} ms {flops / ms * 1e-9:.2f} TFLOPS"
+          f" back-to-back {b2b:.4f} ms")
+
+    h16 = torch.float16
+    xh, wh, bh = nhwc(2, 32, 33, 33, h16), nhwc(64, 32, 3, 3, h16), r(64).to(h16)
+    ms, b2b = timed(lambda: torch.relu(F.conv2d(xh, wh, bh, stride=2)), a.reps)
+    flops = 2.0 * 2 * 16 * 16 * 64 * 288
+    print(f"TIME conv_f16 n=2 {ms:.4f} ms {flops / ms * 1e-9:.2f} TFLOPS"
           f" back-to-back {b2b:.4f} ms")
 
 

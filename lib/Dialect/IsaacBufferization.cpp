@@ -1,6 +1,7 @@
-//===- IsaacBufferization.cpp - Bufferization of isaac.gemm ---------------===//
+//===- IsaacBufferization.cpp - Bufferization of isaac.gemm and isaac.conv ===//
 //
-// isaac.gemm is destination-style: on tensors its result is its `init`,
+// isaac.gemm and isaac.conv are destination-style: on tensors the result is
+// the `init`,
 // written and never read; one-shot-bufferize (which --isaac-pipeline runs)
 // turns it into the same op on the operands' buffers.
 //
@@ -18,9 +19,28 @@ using namespace mlir::isaac;
 using namespace mlir::bufferization;
 
 namespace {
-struct GemmOpBufferization
-    : public DstBufferizableOpInterfaceExternalModel<GemmOpBufferization,
-                                                     GemmOp> {
+/// Creates the memref form of `op` (an isaac.gemm or isaac.conv) on
+/// `buffers`: its two operands, its inputs and its init, in operand order.
+GemmOp rebuild(RewriterBase &rewriter, GemmOp op, ArrayRef<Value> buffers) {
+  return GemmOp::create(rewriter, op.getLoc(), TypeRange(), buffers[0],
+                        buffers[1], buffers.slice(2, buffers.size() - 3),
+                        buffers.back(), op.getTransposeAAttr(),
+                        op.getTransposeBAttr(), op.getInputMapsAttr());
+}
+ConvOp rebuild(RewriterBase &rewriter, ConvOp op, ArrayRef<Value> buffers) {
+  return ConvOp::create(rewriter, op.getLoc(), TypeRange(), buffers[0],
+                        buffers[1], buffers.slice(2, buffers.size() - 3),
+                        buffers.back(), op.getLayoutAttr(), op.getStridesAttr(),
+                        op.getDilationsAttr(), op.getInputMapsAttr(),
+                        op.getPaddingAttr());
+}
+
+/// isaac.gemm and isaac.conv: two operands read as a whole (A and B, or
+/// the input and the filters), epilogue inputs read per output element,
+/// and an init that is only written.
+template <typename OpTy>
+struct EpilogueOpBufferization : public DstBufferizableOpInterfaceExternalModel<
+                                     EpilogueOpBufferization<OpTy>, OpTy> {
   /// The destination is only written: a tensor.empty init needs no copy.
   bool bufferizesToMemoryRead(Operation *op, OpOperand &operand,
                               const AnalysisState &) const {
@@ -30,19 +50,20 @@ struct GemmOpBufferization
   /// Each output element is written by the thread that read the elements
   /// of the inputs it depends on, after reading them; inputs read through
   /// the identity map may therefore share the output's buffer (an
-  /// accumulation into C in place). A and B are not elementwise.
+  /// accumulation into C in place). The two main operands are not
+  /// elementwise.
   bool bufferizesToElementwiseAccess(Operation *op, const AnalysisState &,
                                      ArrayRef<OpOperand *> operands) const {
-    auto gemm = cast<GemmOp>(op);
+    auto typed = cast<OpTy>(op);
     for (OpOperand *operand : operands) {
-      if (operand->get() == gemm.getInit() && gemm.isDpsInit(operand))
+      if (operand->get() == typed.getInit() && typed.isDpsInit(operand))
         continue;
-      // Operands are A, B, the inputs, then init.
+      // Operands are the two main ones, the inputs, then init.
       unsigned idx = operand->getOperandNumber();
-      if (idx < 2 || idx >= 2 + gemm.getInputs().size())
+      if (idx < 2 || idx >= 2 + typed.getInputs().size())
         return false;
       AffineMap map =
-          cast<AffineMapAttr>(gemm.getInputMaps()[idx - 2]).getValue();
+          cast<AffineMapAttr>(typed.getInputMaps()[idx - 2]).getValue();
       if (!map.isIdentity())
         return false;
     }
@@ -52,8 +73,8 @@ struct GemmOpBufferization
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
                           const BufferizationOptions &options,
                           BufferizationState &state) const {
-    auto gemm = cast<GemmOp>(op);
-    if (gemm.hasPureBufferSemantics())
+    auto typed = cast<OpTy>(op);
+    if (typed.hasPureBufferSemantics())
       return success();
     SmallVector<Value> buffers;
     for (Value v : op->getOperands()) {
@@ -63,23 +84,19 @@ struct GemmOpBufferization
       buffers.push_back(*buffer);
     }
     rewriter.setInsertionPoint(op);
-    Value a = buffers[0], b = buffers[1], init = buffers.back();
-    ValueRange inputs = ValueRange(buffers).slice(2, buffers.size() - 3);
-    auto newOp =
-        GemmOp::create(rewriter, op->getLoc(), TypeRange(), a, b, inputs, init,
-                       gemm.getTransposeAAttr(), gemm.getTransposeBAttr(),
-                       gemm.getInputMapsAttr());
+    OpTy newOp = rebuild(rewriter, typed, buffers);
     // Discardable attributes (isaac.config, isaac.candidates) go along.
     for (NamedAttribute attr : op->getDiscardableAttrs())
       newOp->setAttr(attr.getName(), attr.getValue());
-    rewriter.inlineRegionBefore(gemm.getEpilogue(), newOp.getEpilogue(),
+    rewriter.inlineRegionBefore(typed.getEpilogue(), newOp.getEpilogue(),
                                 newOp.getEpilogue().end());
-    replaceOpWithBufferizedValues(rewriter, op, init);
+    replaceOpWithBufferizedValues(rewriter, op, buffers.back());
     return success();
   }
 };
 } // namespace
 
 void mlir::isaac::registerGemmBufferizationModel(MLIRContext *ctx) {
-  GemmOp::attachInterface<GemmOpBufferization>(*ctx);
+  GemmOp::attachInterface<EpilogueOpBufferization<GemmOp>>(*ctx);
+  ConvOp::attachInterface<EpilogueOpBufferization<ConvOp>>(*ctx);
 }

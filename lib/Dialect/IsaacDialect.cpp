@@ -90,8 +90,8 @@ LogicalResult IsaacDialect::verifyOperationAttribute(Operation *op,
   }
   if (attr.getName() == getTF32AttrName()) {
     if (!isa<UnitAttr>(attr.getValue()))
-      return op->emitError() << "'" << getTF32AttrName()
-                             << "' must be a unit attribute";
+      return op->emitError()
+             << "'" << getTF32AttrName() << "' must be a unit attribute";
     if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp, GemmOp>(op))
       return op->emitError() << "'" << getTF32AttrName()
                              << "' is only valid on linalg.matmul, "
@@ -116,16 +116,17 @@ LogicalResult IsaacDialect::verifyOperationAttribute(Operation *op,
   // (include/isaac/Model/ConvShape.h); the conv-only rules read the shape
   // and are checked where it is matched (lib/Model/ConvLegality.cpp).
   if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp, GemmOp,
-           linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNhwcFhwcOp>(op))
+           linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNhwcFhwcOp, ConvOp>(op))
     return op->emitError() << "'" << getConfigAttrName()
                            << "' is only valid on linalg.matmul, "
                               "linalg.batch_matmul, isaac.gemm, "
-                              "linalg.conv_2d_nhwc_hwcf and "
-                              "linalg.conv_2d_nhwc_fhwc";
+                              "linalg.conv_2d_nhwc_hwcf, "
+                              "linalg.conv_2d_nhwc_fhwc and isaac.conv";
   // Element types isaac cannot lower are left to the lowering's remark; the
   // configuration can only be judged against a type it supports.
-  Type elemTy = isa<GemmOp>(op)
-                    ? cast<GemmOp>(op).getA().getType()
+  Type elemTy = isa<GemmOp>(op) ? cast<GemmOp>(op).getA().getType()
+                : isa<ConvOp>(op)
+                    ? cast<ConvOp>(op).getInput().getType()
                     : getOperandElementType(cast<linalg::LinalgOp>(op));
   elemTy = getElementTypeOrSelf(elemTy);
   std::optional<::isaac::DType> dtype = getGemmDType(elemTy);

@@ -90,6 +90,127 @@ static LogicalResult verifyGemmShapes(function_ref<InFlightDiagnostic()> err,
   return success();
 }
 
+/// Checks an epilogue region: the accumulated value (of `accTy`) and one
+/// element of each input as arguments, an isaac.yield of `outTy`. Shared
+/// by isaac.gemm and isaac.conv.
+static LogicalResult
+verifyEpilogueRegion(function_ref<InFlightDiagnostic()> err, Block &body,
+                     Type accTy, ValueRange inputs, Type outTy) {
+  if (body.getNumArguments() != 1 + inputs.size())
+    return err() << "epilogue takes the accumulated value and one element "
+                    "of each input: expected "
+                 << 1 + inputs.size() << " block arguments, got "
+                 << body.getNumArguments();
+  if (body.getArgument(0).getType() != accTy)
+    return err() << "epilogue's first argument must have the accumulation "
+                    "type "
+                 << accTy;
+  for (auto [i, input] : llvm::enumerate(inputs))
+    if (body.getArgument(i + 1).getType() !=
+        cast<ShapedType>(input.getType()).getElementType())
+      return err() << "epilogue argument " << i + 1
+                   << " must have the element type of input " << i;
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield)
+    return err() << "epilogue must end with isaac.yield";
+  if (yield.getValue().getType() != outTy)
+    return err() << "epilogue yields " << yield.getValue().getType()
+                 << " but the output elements are " << outTy;
+  return success();
+}
+
+/// The memory effects of a destination-style isaac op on memrefs: `init`
+/// written, every other memref operand read.
+static void addDestinationEffects(
+    Operation *op, OpOperand *init,
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
+    if (&operand == init)
+      effects.emplace_back(MemoryEffects::Write::get(), &operand,
+                           SideEffects::DefaultResource::get());
+    else
+      effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                           SideEffects::DefaultResource::get());
+  }
+}
+
+/// The convolution of rank-4 operand types `inT`, `fT`, `outT` (static
+/// shapes) with the given layout, strides, dilations and top/left padding;
+/// its types are those of a kernel whose operands are of `inT`'s element
+/// type and whose output is of `outElem`. Shared by isaac.conv and
+/// isaac.launch_conv.
+static FailureOr<::isaac::ConvShape>
+convShapeOf(ShapedType inT, ShapedType fT, ShapedType outT, Type outElem,
+            StringRef layoutName, ArrayRef<int64_t> strides,
+            ArrayRef<int64_t> dilations, ArrayRef<int64_t> padding,
+            std::string &why) {
+  if (inT.getRank() != 4 || fT.getRank() != 4 || outT.getRank() != 4) {
+    why = "expects input, filter and output of rank 4";
+    return failure();
+  }
+  if (!inT.hasStaticShape() || !fT.hasStaticShape() || !outT.hasStaticShape()) {
+    why = "expects static shapes";
+    return failure();
+  }
+  std::optional<::isaac::ConvLayout> layout =
+      ::isaac::parseConvLayout(layoutName.str());
+  if (!layout || *layout == ::isaac::ConvLayout::NchwFchw) {
+    why = "layout '" + layoutName.str() + "' is not nhwc_hwcf or nhwc_fhwc";
+    return failure();
+  }
+  if (strides.size() != 2 || dilations.size() != 2 || padding.size() != 2) {
+    why = "expects two strides, two dilations and two paddings";
+    return failure();
+  }
+  Type elem = inT.getElementType();
+  std::optional<::isaac::DType> dtype = getGemmDType(elem);
+  std::optional<::isaac::DType> outDtype = getGemmDType(outElem);
+  ::isaac::ConvShape s;
+  if (dtype && outDtype) {
+    s.types.ab = *dtype;
+    s.types.c = *outDtype;
+  }
+  if (!dtype || !outDtype || fT.getElementType() != elem ||
+      !s.types.isValid()) {
+    why = "expects input and filters of one element type (f16, bf16, f32, "
+          "f64) and an output of that type (or f32 for f16 and bf16)";
+    return failure();
+  }
+  s.layout = *layout;
+  ArrayRef<int64_t> in = inT.getShape(), f = fT.getShape(),
+                    out = outT.getShape();
+  s.n = in[0];
+  s.h = in[1];
+  s.w = in[2];
+  s.c = in[3];
+  s.p = out[1];
+  s.q = out[2];
+  s.k = out[3];
+  bool hwcf = *layout == ::isaac::ConvLayout::NhwcHwcf;
+  s.r = hwcf ? f[0] : f[1];
+  s.s = hwcf ? f[1] : f[2];
+  int64_t fc = hwcf ? f[2] : f[3], fk = hwcf ? f[3] : f[0];
+  if (out[0] != s.n || fc != s.c || fk != s.k) {
+    why = "operand shapes disagree: the output must be N x P x Q x K and "
+          "the filters hold C input and K output channels (" +
+          std::string(hwcf ? "R x S x C x K" : "K x R x S x C") + ")";
+    return failure();
+  }
+  s.strideH = strides[0];
+  s.strideW = strides[1];
+  s.dilationH = dilations[0];
+  s.dilationW = dilations[1];
+  s.padTop = padding[0];
+  s.padLeft = padding[1];
+  why = s.validate();
+  if (!why.empty())
+    return failure();
+  return s;
+}
+
 LogicalResult GemmOp::verify() {
   auto err = [&] { return emitOpError(); };
   auto aT = cast<ShapedType>(getA().getType());
@@ -118,46 +239,80 @@ LogicalResult GemmOp::verify() {
   if (failed(verifyInputMaps(err, getInputMaps(), getInputs(), cT)))
     return failure();
 
-  Block &body = getEpilogue().front();
-  if (body.getNumArguments() != 1 + getInputs().size())
-    return emitOpError("epilogue takes the accumulated value and one element "
-                       "of each input: expected ")
-           << 1 + getInputs().size() << " block arguments, got "
-           << body.getNumArguments();
-  if (body.getArgument(0).getType() != getAccumulatorType())
-    return emitOpError("epilogue's first argument must have the accumulation "
-                       "type ")
-           << getAccumulatorType();
-  for (auto [i, input] : llvm::enumerate(getInputs()))
-    if (body.getArgument(i + 1).getType() !=
-        cast<ShapedType>(input.getType()).getElementType())
-      return emitOpError("epilogue argument ")
-             << i + 1 << " must have the element type of input " << i;
-  auto yield = dyn_cast<YieldOp>(body.getTerminator());
-  if (!yield)
-    return emitOpError("epilogue must end with isaac.yield");
-  if (yield.getValue().getType() != cT.getElementType())
-    return emitOpError("epilogue yields ")
-           << yield.getValue().getType() << " but the output elements are "
-           << cT.getElementType();
-  return success();
+  return verifyEpilogueRegion(err, getEpilogue().front(), getAccumulatorType(),
+                              getInputs(), cT.getElementType());
 }
 
 void GemmOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  if (!hasPureBufferSemantics())
-    return;
-  for (OpOperand &operand : getOperation()->getOpOperands()) {
-    if (!isa<MemRefType>(operand.get().getType()))
-      continue;
-    if (&operand == &getInitMutable())
-      effects.emplace_back(MemoryEffects::Write::get(), &operand,
-                           SideEffects::DefaultResource::get());
-    else
-      effects.emplace_back(MemoryEffects::Read::get(), &operand,
-                           SideEffects::DefaultResource::get());
+  if (hasPureBufferSemantics())
+    addDestinationEffects(getOperation(), &getInitMutable(), effects);
+}
+
+//===----------------------------------------------------------------------===//
+// ConvOp
+//===----------------------------------------------------------------------===//
+
+YieldOp ConvOp::getYield() {
+  return cast<YieldOp>(getEpilogue().front().getTerminator());
+}
+
+bool ConvOp::isEpilogueInputMap(AffineMap map) {
+  if (map.getNumDims() != 4 || map.getNumSymbols() != 0)
+    return false;
+  if (map.getNumResults() == 0 || map.isIdentity())
+    return true;
+  return map.getNumResults() == 1 && map.getResult(0).isFunctionOfDim(3) &&
+         isa<AffineDimExpr>(map.getResult(0));
+}
+
+FailureOr<::isaac::ConvShape> ConvOp::getConvShape(std::string &why) {
+  auto inT = cast<ShapedType>(getInput().getType());
+  return convShapeOf(inT, cast<ShapedType>(getFilter().getType()),
+                     cast<ShapedType>(getInit().getType()),
+                     inT.getElementType(), getLayout(), getStrides(),
+                     getDilations(), getPaddingOrZero(), why);
+}
+
+LogicalResult ConvOp::verify() {
+  auto err = [&] { return emitOpError(); };
+  auto outT = cast<ShapedType>(getInit().getType());
+  bool tensors = isa<RankedTensorType>(outT);
+  SmallVector<Value> all = {getInput(), getFilter(), getInit()};
+  llvm::append_range(all, getInputs());
+  for (Value v : all) {
+    bool isTensor = isa<RankedTensorType>(v.getType());
+    if (isTensor != tensors || (!isTensor && !isa<MemRefType>(v.getType())))
+      return emitOpError("expects all operands to be ranked tensors or all "
+                         "to be memrefs");
   }
+  if (tensors ? getResults().size() != 1 ||
+                    getResults()[0].getType() != getInit().getType()
+              : !getResults().empty())
+    return emitOpError(tensors ? "on tensors returns one result of the type "
+                                 "of its init"
+                               : "on memrefs has no results");
+  std::string why;
+  if (failed(getConvShape(why)))
+    return emitOpError() << why;
+  if (failed(verifyInputMaps(err, getInputMaps(), getInputs(), outT)))
+    return failure();
+  for (auto [i, attr] : llvm::enumerate(getInputMaps()))
+    if (!isEpilogueInputMap(cast<AffineMapAttr>(attr).getValue()))
+      return emitOpError("input_maps[")
+             << i << "] must be the identity, (n, p, q, k) -> (k) or "
+             << "(n, p, q, k) -> (): the kernel addresses epilogue inputs by "
+                "output pixel and channel";
+  return verifyEpilogueRegion(err, getEpilogue().front(), getAccumulatorType(),
+                              getInputs(), outT.getElementType());
+}
+
+void ConvOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (hasPureBufferSemantics())
+    addDestinationEffects(getOperation(), &getInitMutable(), effects);
 }
 
 //===----------------------------------------------------------------------===//
@@ -232,72 +387,14 @@ LaunchGemmOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
 //===----------------------------------------------------------------------===//
 
 FailureOr<::isaac::ConvShape> LaunchConvOp::getConvShape(std::string &why) {
+  // A fused kernel's types are its operands' (its output is the
+  // epilogue's, of any type the epilogue converts to).
   auto inT = cast<MemRefType>(getInput().getType());
-  auto fT = cast<MemRefType>(getFilter().getType());
   auto outT = cast<MemRefType>(getOutput().getType());
-  if (inT.getRank() != 4 || fT.getRank() != 4 || outT.getRank() != 4) {
-    why = "expects input, filter and output of rank 4";
-    return failure();
-  }
-  if (!inT.hasStaticShape() || !fT.hasStaticShape() || !outT.hasStaticShape()) {
-    why = "expects static shapes";
-    return failure();
-  }
-  std::optional<::isaac::ConvLayout> layout =
-      ::isaac::parseConvLayout(getLayout().str());
-  if (!layout) {
-    why = "layout '" + getLayout().str() + "' is not nhwc_hwcf or nhwc_fhwc";
-    return failure();
-  }
-  if (getStrides().size() != 2 || getDilations().size() != 2 ||
-      getPadding().size() != 2) {
-    why = "expects two strides, two dilations and two paddings";
-    return failure();
-  }
-  Type elem = inT.getElementType();
-  std::optional<::isaac::DType> dtype = getGemmDType(elem);
-  std::optional<::isaac::DType> outDtype = getGemmDType(outT.getElementType());
-  ::isaac::ConvShape s;
-  if (dtype && outDtype) {
-    s.types.ab = *dtype;
-    s.types.c = *outDtype;
-  }
-  if (!dtype || !outDtype || fT.getElementType() != elem ||
-      !s.types.isValid()) {
-    why = "expects input and filters of one element type (f16, bf16, f32, "
-          "f64) and an output of that type (or f32 for f16 and bf16)";
-    return failure();
-  }
-  s.layout = *layout;
-  ArrayRef<int64_t> in = inT.getShape(), f = fT.getShape(),
-                    out = outT.getShape();
-  s.n = in[0];
-  s.h = in[1];
-  s.w = in[2];
-  s.c = in[3];
-  s.p = out[1];
-  s.q = out[2];
-  s.k = out[3];
-  bool hwcf = *layout == ::isaac::ConvLayout::NhwcHwcf;
-  s.r = hwcf ? f[0] : f[1];
-  s.s = hwcf ? f[1] : f[2];
-  int64_t fc = hwcf ? f[2] : f[3], fk = hwcf ? f[3] : f[0];
-  if (out[0] != s.n || fc != s.c || fk != s.k) {
-    why = "operand shapes disagree: the output must be N x P x Q x K and "
-          "the filters hold C input and K output channels (" +
-          std::string(hwcf ? "R x S x C x K" : "K x R x S x C") + ")";
-    return failure();
-  }
-  s.strideH = getStrides()[0];
-  s.strideW = getStrides()[1];
-  s.dilationH = getDilations()[0];
-  s.dilationW = getDilations()[1];
-  s.padTop = getPadding()[0];
-  s.padLeft = getPadding()[1];
-  why = s.validate();
-  if (!why.empty())
-    return failure();
-  return s;
+  Type outElem = getEpilogue() ? inT.getElementType() : outT.getElementType();
+  return convShapeOf(inT, cast<MemRefType>(getFilter().getType()), outT,
+                     outElem, getLayout(), getStrides(), getDilations(),
+                     getPadding(), why);
 }
 
 LogicalResult LaunchConvOp::verify() {
@@ -316,7 +413,34 @@ LogicalResult LaunchConvOp::verify() {
     return emitOpError() << "illegal isaac.config for this convolution on "
                          << chip << " (rule " << v.front().rule
                          << "): " << v.front().message;
-  return success();
+  if (!getEpilogue()) {
+    if (!getInputs().empty())
+      return emitOpError("without an epilogue takes no inputs");
+    return success();
+  }
+  std::string perr;
+  std::optional<::isaac::EpilogueProgram> program =
+      ::isaac::EpilogueProgram::parse(getEpilogue()->str(), perr);
+  if (!program)
+    return emitOpError("has a malformed epilogue: ") << perr;
+  if (program->numInputs() != static_cast<int>(getInputs().size()))
+    return emitOpError("epilogue reads ")
+           << program->numInputs() << " inputs but the launch passes "
+           << getInputs().size();
+  if (getGemmDType(cast<MemRefType>(getOutput().getType()).getElementType()) !=
+      program->outType)
+    return emitOpError("epilogue writes ")
+           << ::isaac::dtypeName(program->outType)
+           << " but the output has another element type";
+  if (!getInputMaps())
+    return emitOpError("with an epilogue needs input_maps");
+  // The inputs are addressed in the implicit GEMM's (m, n) = (N*P*Q, K)
+  // space.
+  auto gemmOut =
+      MemRefType::get({shape->n * shape->p * shape->q, shape->k},
+                      cast<MemRefType>(getOutput().getType()).getElementType());
+  return verifyInputMaps([&] { return emitOpError(); }, *getInputMaps(),
+                         getInputs(), gemmOut);
 }
 
 LogicalResult

@@ -150,8 +150,11 @@ static std::string mangleWithFamily(const GemmConfig &c) {
 }
 
 std::string ConvKernelName::str() const {
-  return std::string(kConvPrefix) + types.token() + "_" +
-         convLayoutName(layout) + "_" + mangleWithFamily(config);
+  std::string name = std::string(kConvPrefix) + types.token() + "_" +
+                     convLayoutName(layout) + "_" + mangleWithFamily(config);
+  if (!epilogue.empty())
+    name += "_ep" + epilogue;
+  return name;
 }
 
 std::optional<ConvKernelName> ConvKernelName::parse(std::string_view name,
@@ -198,6 +201,8 @@ std::optional<ConvKernelName> ConvKernelName::parse(std::string_view name,
   std::string_view mangled =
       *family == GemmFamily::Simt ? rest.substr(sep + 1) : rest;
   std::string why;
+  if (!splitEpilogueSuffix(mangled, out.epilogue, why))
+    return fail(why);
   std::optional<GemmConfig> config = GemmConfig::parseMangled(mangled, &why);
   if (!config)
     return fail(why);

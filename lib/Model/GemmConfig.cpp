@@ -310,6 +310,23 @@ std::string GemmKernelName::str() const {
   return name;
 }
 
+bool isaac::splitEpilogueSuffix(std::string_view &rest, std::string &id,
+                                std::string &error) {
+  id.clear();
+  size_t ep = rest.rfind("_ep");
+  if (ep == std::string_view::npos)
+    return true;
+  std::string_view hex = rest.substr(ep + 3);
+  if (hex.size() != kEpilogueIdLength ||
+      hex.find_first_not_of("0123456789abcdef") != std::string_view::npos) {
+    error = "exactly 16 lower-case hex digits (the epilogue ID) after _ep";
+    return false;
+  }
+  id = std::string(hex);
+  rest = rest.substr(0, ep);
+  return true;
+}
+
 std::optional<GemmKernelName> GemmKernelName::parse(std::string_view name,
                                                     std::string *error) {
   auto fail = [&](const std::string &why) -> std::optional<GemmKernelName> {
@@ -338,19 +355,9 @@ std::optional<GemmKernelName> GemmKernelName::parse(std::string_view name,
   out.layout.transA = rest[0] == 't';
   out.layout.transB = rest[1] == 't';
   rest = rest.substr(std::min<size_t>(3, rest.size()));
-  // `_ep<ID>` ends the name: exactly 16 lower-case hex digits (upper case
-  // would make two spellings of one kernel name).
-  size_t ep = rest.rfind("_ep");
-  if (ep != std::string_view::npos) {
-    std::string_view id = rest.substr(ep + 3);
-    if (id.size() != kEpilogueIdLength ||
-        id.find_first_not_of("0123456789abcdef") != std::string_view::npos)
-      return fail("exactly 16 lower-case hex digits (the epilogue ID) after "
-                  "_ep");
-    out.epilogue = std::string(id);
-    rest = rest.substr(0, ep);
-  }
   std::string why;
+  if (!splitEpilogueSuffix(rest, out.epilogue, why))
+    return fail(why);
   std::optional<GemmConfig> config = GemmConfig::parseMangled(rest, &why);
   if (!config)
     return fail(why);

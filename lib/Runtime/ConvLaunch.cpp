@@ -68,6 +68,8 @@ isaacStatus validateConv(const isaacKernelInfo &info, const isaacConvArgs &conv,
   gemm.beta = conv.beta;
   gemm.stream = conv.stream;
   gemm.flags = conv.flags;
+  gemm.numInputs = conv.numInputs;
+  gemm.inputs = conv.inputs;
   if (isaacStatus status = validateGemm(info, gemm))
     return status;
 

@@ -463,9 +463,9 @@ void *argOf(GemmParams &p, int input, abi::input::Arg arg) {
 /// (`Arg` names them), the fused GEMM kernel's tile counters, then the
 /// arguments of each epilogue input.
 struct ParamList {
-  static constexpr size_t kMaxOwn = abi::kNumFusedGemmArgs > abi::kNumConvArgs
-                                        ? abi::kNumFusedGemmArgs
-                                        : abi::kNumConvArgs;
+  static constexpr size_t kMaxOwn =
+      abi::kNumFusedGemmArgs > abi::kNumFusedConvArgs ? abi::kNumFusedGemmArgs
+                                                      : abi::kNumFusedConvArgs;
   void *params[kMaxOwn + abi::kArgsPerInput * ISAAC_MAX_EPILOGUE_INPUTS];
   int count = 0;
 
@@ -601,7 +601,8 @@ isaacStatus launchGemm(isaacModule_st &module, const isaacKernelInfo &info,
       return status;
   }
   ParamList gemmParams =
-      conv ? ParamList(abi::kConvArgs, abi::conv::Arg(), p)
+      conv ? ParamList(abi::kConvArgs, abi::conv::Arg(), p,
+                       /*fused=*/hasEpilogue(info), /*inputs=*/true)
            : ParamList(abi::kGemmArgs, abi::gemm::Arg(), p,
                        /*fused=*/hasEpilogue(info), /*inputs=*/true);
   if (isaacStatus status =
@@ -661,7 +662,14 @@ struct PassedConfig {
 };
 
 /// The entry points of the host ABI.
-enum class Entry { Gemm, GemmEpilogue, Conv };
+enum class Entry { Gemm, GemmEpilogue, Conv, ConvEpilogue };
+
+bool isConvEntry(Entry e) {
+  return e == Entry::Conv || e == Entry::ConvEpilogue;
+}
+bool isEpilogueEntry(Entry e) {
+  return e == Entry::GemmEpilogue || e == Entry::ConvEpilogue;
+}
 
 /// What the name and PTX header of one launch site say, parsed and checked
 /// once: compiled code calls with the same string constants every time.
@@ -684,7 +692,7 @@ isaacStatus parseSite(const char *entryPoint, Entry entry, const char *ptx,
                       isaacKernelInfo &out);
 
 /// The host ABI: isaacGemmLaunch, isaacGemmLaunchEpilogue, and with `conv`
-/// isaacConvLaunch (`args` is then unused).
+/// isaacConvLaunch and isaacConvLaunchEpilogue (`args` is then unused).
 isaacStatus hostLaunch(const char *entryPoint, Entry entry, const char *ptx,
                        const char *kernelName, const PassedConfig &passed,
                        isaacGemmArgs args,
@@ -748,18 +756,20 @@ isaacStatus parseSite(const char *entryPoint, Entry entry, const char *ptx,
                       "%s: %s=%d disagrees with the kernel name, which "
                       "implies %d",
                       where.c_str(), field.what, field.passed, field.fromName);
-  if ((entry == Entry::Conv) != isConv(info))
+  const char *plainEntry = isConv(info) ? "isaacConvLaunch" : "isaacGemmLaunch";
+  const char *epilogueEntry =
+      isConv(info) ? "isaacConvLaunchEpilogue" : "isaacGemmLaunchEpilogue";
+  if (isConvEntry(entry) != isConv(info))
     return setError(ISAAC_ERROR_INVALID_VALUE,
-                    isConv(info) ? "%s: kernel %s is a convolution kernel; "
-                                   "launch it with isaacConvLaunch"
-                                 : "%s: kernel %s is a GEMM kernel; launch it "
-                                   "with isaacGemmLaunch",
-                    where.c_str(), info.name);
-  if (entry == Entry::GemmEpilogue && !hasEpilogue(info))
+                    "%s: kernel %s is a %s kernel; launch it with %s",
+                    where.c_str(), info.name,
+                    isConv(info) ? "convolution" : "GEMM",
+                    hasEpilogue(info) ? epilogueEntry : plainEntry);
+  if (isEpilogueEntry(entry) && !hasEpilogue(info))
     return setError(ISAAC_ERROR_INVALID_VALUE,
                     "%s: kernel %s has no fused epilogue (no _ep<ID> suffix); "
-                    "launch it with isaacGemmLaunch",
-                    where.c_str(), info.name);
+                    "launch it with %s",
+                    where.c_str(), info.name, plainEntry);
   if (hasEpilogue(info) || usesDynamicSharedMemory(configOf(info))) {
     // Only the PTX header knows the epilogue's output and input types, and
     // the bytes of dynamic shared memory. It is parsed once per launch
@@ -772,11 +782,11 @@ isaacStatus parseSite(const char *entryPoint, Entry entry, const char *ptx,
                       "%s: the PTX header describes kernel %s, not %s",
                       where.c_str(), header.name, info.name);
     info = header;
-    if (entry != Entry::GemmEpilogue && info.numInputs > 0)
+    if (!isEpilogueEntry(entry) && info.numInputs > 0)
       return setError(ISAAC_ERROR_INVALID_VALUE,
                       "%s: kernel %s has a fused epilogue that reads %d "
-                      "inputs; launch it with isaacGemmLaunchEpilogue",
-                      where.c_str(), info.name, info.numInputs);
+                      "inputs; launch it with %s",
+                      where.c_str(), info.name, info.numInputs, epilogueEntry);
   }
   return ISAAC_SUCCESS;
 }
@@ -819,6 +829,11 @@ static_assert(followsHostABI(&isaacGemmLaunchEpilogue, abi::kHostArgs,
               "KernelABI.def");
 static_assert(followsHostABI(&isaacConvLaunch, abi::kHostConvArgs),
               "isaacConvLaunch's prototype disagrees with KernelABI.def");
+static_assert(followsHostABI(&isaacConvLaunchEpilogue, abi::kHostConvArgs,
+                             abi::kHostEpilogueArgs,
+                             abi::count(abi::kHostEpilogueArgs)),
+              "isaacConvLaunchEpilogue's prototype disagrees with "
+              "KernelABI.def");
 
 } // namespace
 } // namespace isaac::runtime
@@ -918,6 +933,54 @@ extern "C" isaacStatus isaacConvLaunchModule(isaacModule module,
   });
 }
 
+namespace {
+/// isaacConvLaunch and isaacConvLaunchEpilogue.
+int32_t hostConvLaunch(const char *entryPoint, Entry entry, const char *ptx,
+                       const char *kernelName, const PassedConfig &passed,
+                       isaacConvArgs conv) {
+  return guardExceptions(entryPoint, [&]() -> isaacStatus {
+    return hostLaunch(entryPoint, entry, ptx, kernelName, passed,
+                      isaacGemmArgs{}, &conv);
+  });
+}
+
+isaacConvArgs makeConvArgs(void *O, const void *I, const void *F, int32_t N,
+                           int32_t H, int32_t W, int32_t C, int32_t K,
+                           int32_t R, int32_t S, int32_t P, int32_t Q,
+                           int32_t strideH, int32_t strideW, int32_t dilationH,
+                           int32_t dilationW, int32_t padTop, int32_t padLeft,
+                           double alpha, double beta, void *stream,
+                           int32_t flags, int32_t numInputs,
+                           const isaacEpilogueInput *inputs) {
+  isaacConvArgs conv = {};
+  conv.O = O;
+  conv.I = I;
+  conv.F = F;
+  conv.N = N;
+  conv.H = H;
+  conv.W = W;
+  conv.C = C;
+  conv.K = K;
+  conv.R = R;
+  conv.S = S;
+  conv.P = P;
+  conv.Q = Q;
+  conv.strideH = strideH;
+  conv.strideW = strideW;
+  conv.dilationH = dilationH;
+  conv.dilationW = dilationW;
+  conv.padTop = padTop;
+  conv.padLeft = padLeft;
+  conv.alpha = alpha;
+  conv.beta = beta;
+  conv.stream = stream;
+  conv.flags = flags;
+  conv.numInputs = numInputs;
+  conv.inputs = inputs;
+  return conv;
+}
+} // namespace
+
 extern "C" int32_t
 isaacConvLaunch(const char *ptx, const char *kernelName, int32_t dtype,
                 int32_t ml, int32_t nl, int32_t threads, int32_t kg, void *O,
@@ -926,31 +989,26 @@ isaacConvLaunch(const char *ptx, const char *kernelName, int32_t dtype,
                 int32_t Q, int32_t strideH, int32_t strideW, int32_t dilationH,
                 int32_t dilationW, int32_t padTop, int32_t padLeft,
                 double alpha, double beta, void *stream, int32_t flags) {
-  return guardExceptions("isaacConvLaunch", [&]() -> isaacStatus {
-    isaacConvArgs conv = {};
-    conv.O = O;
-    conv.I = I;
-    conv.F = F;
-    conv.N = N;
-    conv.H = H;
-    conv.W = W;
-    conv.C = C;
-    conv.K = K;
-    conv.R = R;
-    conv.S = S;
-    conv.P = P;
-    conv.Q = Q;
-    conv.strideH = strideH;
-    conv.strideW = strideW;
-    conv.dilationH = dilationH;
-    conv.dilationW = dilationW;
-    conv.padTop = padTop;
-    conv.padLeft = padLeft;
-    conv.alpha = alpha;
-    conv.beta = beta;
-    conv.stream = stream;
-    conv.flags = flags;
-    return hostLaunch("isaacConvLaunch", Entry::Conv, ptx, kernelName,
-                      {dtype, ml, nl, threads, kg}, isaacGemmArgs{}, &conv);
-  });
+  return hostConvLaunch(
+      "isaacConvLaunch", Entry::Conv, ptx, kernelName,
+      {dtype, ml, nl, threads, kg},
+      makeConvArgs(O, I, F, N, H, W, C, K, R, S, P, Q, strideH, strideW,
+                   dilationH, dilationW, padTop, padLeft, alpha, beta, stream,
+                   flags, /*numInputs=*/0, /*inputs=*/nullptr));
+}
+
+extern "C" int32_t isaacConvLaunchEpilogue(
+    const char *ptx, const char *kernelName, int32_t dtype, int32_t ml,
+    int32_t nl, int32_t threads, int32_t kg, void *O, const void *I,
+    const void *F, int32_t N, int32_t H, int32_t W, int32_t C, int32_t K,
+    int32_t R, int32_t S, int32_t P, int32_t Q, int32_t strideH,
+    int32_t strideW, int32_t dilationH, int32_t dilationW, int32_t padTop,
+    int32_t padLeft, double alpha, double beta, void *stream, int32_t flags,
+    int32_t numInputs, const isaacEpilogueInput *inputs) {
+  return hostConvLaunch("isaacConvLaunchEpilogue", Entry::ConvEpilogue, ptx,
+                        kernelName, {dtype, ml, nl, threads, kg},
+                        makeConvArgs(O, I, F, N, H, W, C, K, R, S, P, Q,
+                                     strideH, strideW, dilationH, dilationW,
+                                     padTop, padLeft, alpha, beta, stream,
+                                     flags, numInputs, inputs));
 }

@@ -193,8 +193,7 @@ isaacStatus checkTypes(const isaacKernelInfo &info, const char *name,
 }
 
 /// What a kernel computes: a GEMM, or a convolution of a known layout whose
-/// implicit GEMM's operand layout (transA, transB) is the layout's and
-/// which has no fused epilogue (conv kernels have none yet).
+/// implicit GEMM's operand layout (transA, transB) is the layout's.
 isaacStatus checkOp(const isaacKernelInfo &info, const char *name,
                     isaacStatus status) {
   if (info.op == ISAAC_OP_GEMM) {
@@ -223,9 +222,6 @@ isaacStatus checkOp(const isaacKernelInfo &info, const char *name,
                     "%s layout, whose implicit GEMM is %s",
                     name, info.transA, info.transB, layoutName(info),
                     gemm.str().c_str());
-  if (info.epilogue[0])
-    return setError(
-        status, "kernel %s: convolution kernels have no fused epilogue", name);
   return ISAAC_SUCCESS;
 }
 
@@ -353,6 +349,7 @@ void fillFromName(const ConvKernelName &k, isaacKernelInfo &out) {
   out.transA = gemm.transA;
   out.transB = gemm.transB;
   setConfig(out, k.config);
+  std::memcpy(out.epilogue, k.epilogue.c_str(), k.epilogue.size() + 1);
 }
 
 isaacStatus parseKernelName(const char *name, isaacKernelInfo &out) {
@@ -372,7 +369,8 @@ isaacStatus parseKernelName(const char *name, isaacKernelInfo &out) {
     if (!parsed)
       return setError(ISAAC_ERROR_PARSE,
                       "kernel name '%s' does not follow isaac_conv_<types>_"
-                      "<nhwc_hwcf|nhwc_fhwc>_<family>_<config> (docs/abi.md): "
+                      "<nhwc_hwcf|nhwc_fhwc>_<family>_<config>[_ep<ID>] "
+                      "(docs/abi.md): "
                       "expected %s",
                       name, why.c_str());
     fillFromName(*parsed, info);

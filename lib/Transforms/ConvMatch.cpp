@@ -35,16 +35,23 @@ FailureOr<ConvMatch> mlir::isaac::matchConv(Operation *op,
              "(linalg.conv_2d_nhwc_hwcf, linalg.conv_2d_nhwc_fhwc)";
     return failure();
   }
-  auto linalgOp = cast<linalg::LinalgOp>(op);
-  if (!linalgOp.hasPureBufferSemantics() &&
-      !linalgOp.hasPureTensorSemantics()) {
-    reason = "mixes tensor and memref operands";
-    return failure();
-  }
   ConvMatch m;
-  m.input = linalgOp.getDpsInputOperand(0)->get();
-  m.filter = linalgOp.getDpsInputOperand(1)->get();
-  m.output = linalgOp.getDpsInitOperand(0)->get();
+  auto isaacConv = dyn_cast<ConvOp>(op);
+  if (isaacConv) {
+    m.input = isaacConv.getInput();
+    m.filter = isaacConv.getFilter();
+    m.output = isaacConv.getInit();
+  } else {
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    if (!linalgOp.hasPureBufferSemantics() &&
+        !linalgOp.hasPureTensorSemantics()) {
+      reason = "mixes tensor and memref operands";
+      return failure();
+    }
+    m.input = linalgOp.getDpsInputOperand(0)->get();
+    m.filter = linalgOp.getDpsInputOperand(1)->get();
+    m.output = linalgOp.getDpsInitOperand(0)->get();
+  }
   for (Value v : {m.input, m.filter, m.output}) {
     auto t = cast<ShapedType>(v.getType());
     if (!t.hasStaticShape()) {
@@ -58,6 +65,15 @@ FailureOr<ConvMatch> mlir::isaac::matchConv(Operation *op,
                "without gaps)";
       return failure();
     }
+  }
+
+  if (isaacConv) {
+    // Its verifier checked the shapes, types and attributes.
+    FailureOr<::isaac::ConvShape> shape = isaacConv.getConvShape(reason);
+    if (failed(shape))
+      return failure();
+    m.shape = *shape;
+    return m;
   }
 
   // Element types: input and filters of one type; the output of that type

@@ -10,6 +10,7 @@
 #ifndef ISAAC_LIB_TRANSFORMS_CONVMATCH_H
 #define ISAAC_LIB_TRANSFORMS_CONVMATCH_H
 
+#include "isaac/Dialect/IsaacDialect.h"
 #include "isaac/Model/ConvShape.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -24,16 +25,18 @@ struct ConvMatch {
 };
 
 /// The convolutions isaac configures: 2-D, NHWC input, filters HWCF or
-/// FHWC (linalg.conv_2d_nhwc_hwcf, linalg.conv_2d_nhwc_fhwc).
+/// FHWC (linalg.conv_2d_nhwc_hwcf, linalg.conv_2d_nhwc_fhwc, and
+/// isaac.conv, the same with a fused epilogue).
 inline bool isConvCandidate(Operation *op) {
-  return isa<linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNhwcFhwcOp>(op);
+  return isa<linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNhwcFhwcOp, ConvOp>(op);
 }
 
 /// Matches a convolution isaac compiles: isConvCandidate, static shapes,
 /// input, filters and output of one type, f32 or f64 (the simt family),
 /// all memrefs or all tensors, memrefs packed (row-major without gaps), and
-/// a ConvShape that validates (pads 0: linalg convolutions have none). On
-/// failure `reason` says why, in words fit for a remark.
+/// a ConvShape that validates (pads 0: linalg convolutions have none). An
+/// isaac.conv's shape types are its operands' (its epilogue writes the
+/// output). On failure `reason` says why, in words fit for a remark.
 FailureOr<ConvMatch> matchConv(Operation *op, std::string &reason);
 
 } // namespace mlir::isaac

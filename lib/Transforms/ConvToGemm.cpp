@@ -1,4 +1,4 @@
-//===- ConvToGemm.cpp - 1x1 stride-1 convolutions as GEMMs ----------------===//
+//===- ConvToGemm.cpp - 1x1 convolutions as GEMMs, 1-D ones as 2-D -------===//
 //
 // A 1x1 convolution at stride 1 reads no halo and no neighbouring pixel: in
 // NHWC it is exactly the GEMM (N*H*W x C) * (C x K) on the same bytes. This
@@ -6,14 +6,29 @@
 // that the GEMM path (trained models, kernels, fused epilogues) compiles
 // them. The dilation of a 1x1 filter is irrelevant.
 //
+// On tensors the GEMM's result is expanded back to N x H x W x K; the
+// elementwise ops that follow (bias, activation, residual) would then read
+// the expanded view, which isaac-fuse-epilogues does not look through. So
+// each such op whose operands are addressed by pixel and channel (the
+// identity, a per-channel (k) map, a scalar) is rewritten onto the 2-D
+// view as well — its 4-D operands collapsed, the expansion moved after it —
+// and the GEMM's epilogue can absorb it.
+//
+// A 1-D convolution (linalg.conv_1d_nwc_wcf) is the 2-D one of height 1 on
+// the same bytes: it is rewritten onto 4-D views first, and the conv path
+// (or, pointwise, the GEMM path) takes it. Its result is collapsed back;
+// the elementwise ops after it are not fused yet.
+//
 //===----------------------------------------------------------------------===//
 
 #include "isaac/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
 
 namespace mlir::isaac {
 #define GEN_PASS_DEF_ISAACCONVTOGEMM
@@ -62,6 +77,99 @@ Value collapse(OpBuilder &b, Location loc, Value v,
   if (isa<MemRefType>(v.getType()))
     return memref::CollapseShapeOp::create(b, loc, v, reassociation);
   return tensor::CollapseShapeOp::create(b, loc, v, reassociation);
+}
+
+/// The map on the 2-D view (m = pixel, n = channel) of a map from the
+/// N x H x W x K space that addresses by pixel and channel: the identity,
+/// (k) or (); null otherwise.
+AffineMap flatMap(AffineMap map, MLIRContext *ctx) {
+  if (map.getNumDims() != 4 || map.getNumSymbols() != 0)
+    return {};
+  if (map.isIdentity())
+    return AffineMap::getMultiDimIdentityMap(2, ctx);
+  if (map.getNumResults() == 0)
+    return AffineMap::get(2, 0, {}, ctx);
+  if (map.getNumResults() == 1 && map.getResult(0) == getAffineDimExpr(3, ctx))
+    return AffineMap::get(2, 0, getAffineDimExpr(1, ctx));
+  return {};
+}
+
+/// If the single user of `expanded` (the 4-D view of a 2-D GEMM result or
+/// of an op already moved onto the 2-D view) is an elementwise linalg op on
+/// tensors whose every operand is addressed by pixel and channel, rebuilds
+/// it on the 2-D view, its 4-D operands collapsed, and returns the
+/// expansion of its result that replaces it; else null.
+tensor::ExpandShapeOp sinkExpansion(tensor::ExpandShapeOp expanded) {
+  if (!expanded->hasOneUse())
+    return {};
+  auto user = dyn_cast<linalg::LinalgOp>(*expanded->user_begin());
+  if (!user || !user.hasPureTensorSemantics() || user.getNumLoops() != 4 ||
+      user.getNumParallelLoops() != 4 || user.getNumDpsInits() != 1 ||
+      user->getNumResults() != 1 ||
+      !user.getIndexingMapMatchingResult(user->getResult(0)).isIdentity())
+    return {};
+  MLIRContext *ctx = user.getContext();
+  SmallVector<AffineMap> maps;
+  for (OpOperand &operand : user->getOpOperands()) {
+    AffineMap map = flatMap(user.getMatchingIndexingMap(&operand), ctx);
+    if (!map || !isa<RankedTensorType>(operand.get().getType()))
+      return {};
+    maps.push_back(map);
+  }
+  IRRewriter rewriter(ctx);
+  rewriter.setInsertionPoint(user);
+  Location loc = user.getLoc();
+  auto operand2d = [&](OpOperand &operand, AffineMap &map) -> Value {
+    if (operand.get() == expanded.getResult())
+      return expanded.getSrc();
+    if (!user.getMatchingIndexingMap(&operand).isIdentity())
+      return operand.get();
+    // A per-channel vector broadcast to the 4-D shape is read from the
+    // vector itself.
+    if (auto bc = operand.get().getDefiningOp<linalg::BroadcastOp>();
+        bc && bc.getDimensions() == ArrayRef<int64_t>{0, 1, 2}) {
+      map = AffineMap::get(2, 0, getAffineDimExpr(1, ctx));
+      return bc.getInput();
+    }
+    auto type = cast<RankedTensorType>(operand.get().getType());
+    if (operand.get().getDefiningOp<tensor::EmptyOp>()) {
+      ArrayRef<int64_t> d = type.getShape();
+      return tensor::EmptyOp::create(
+          rewriter, loc, SmallVector<int64_t>{d[0] * d[1] * d[2], d[3]},
+          type.getElementType());
+    }
+    return tensor::CollapseShapeOp::create(rewriter, loc, operand.get(),
+                                           rowsThenLast());
+  };
+  SmallVector<Value> ins, outs;
+  for (OpOperand *operand : user.getDpsInputOperands())
+    ins.push_back(operand2d(*operand, maps[operand->getOperandNumber()]));
+  OpOperand *init = user.getDpsInitOperand(0);
+  AffineMap initMap = maps.back();
+  outs.push_back(operand2d(*init, initMap));
+  if (initMap != maps.back())
+    return {}; // not reached: a broadcast init is not read as a vector
+  // The body, from the generic form of the op (named ops have it implied).
+  linalg::GenericOp generic = dyn_cast<linalg::GenericOp>(user.getOperation());
+  if (!generic) {
+    FailureOr<linalg::GenericOp> g = linalg::generalizeNamedOp(rewriter, user);
+    if (failed(g))
+      return {};
+    generic = *g;
+    rewriter.setInsertionPoint(generic);
+  }
+  SmallVector<utils::IteratorType> iters(2, utils::IteratorType::parallel);
+  auto flat = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{outs[0].getType()}, ins, outs, maps, iters);
+  rewriter.inlineRegionBefore(generic.getRegion(), flat.getRegion(),
+                              flat.getRegion().end());
+  auto result = tensor::ExpandShapeOp::create(
+      rewriter, loc, generic->getResult(0).getType(), flat.getResult(0),
+      rowsThenLast());
+  rewriter.replaceOp(generic, result.getResult());
+  if (expanded->use_empty())
+    rewriter.eraseOp(expanded);
+  return result;
 }
 
 void rewrite(linalg::LinalgOp conv, bool fhwc) {
@@ -122,20 +230,110 @@ void rewrite(linalg::LinalgOp conv, bool fhwc) {
     results.push_back(c.getType());
   auto matmul = linalg::MatmulOp::create(b, loc, results, ValueRange{a, bMat},
                                          ValueRange{c}, attrs);
+  tensor::ExpandShapeOp expanded;
   if (tensors) {
-    Value expanded =
+    expanded =
         tensor::ExpandShapeOp::create(b, loc, conv->getResult(0).getType(),
                                       matmul.getResult(0), rowsThenLast());
-    conv->getResult(0).replaceAllUsesWith(expanded);
+    conv->getResult(0).replaceAllUsesWith(expanded.getResult());
   }
   conv->erase();
   if (tensors && fill && fill->use_empty())
+    fill->erase();
+  while (expanded)
+    expanded = sinkExpansion(expanded);
+}
+
+/// Whether `conv` (linalg.conv_1d_nwc_wcf) has static shapes and operands
+/// (tensors, or memrefs with the identity layout) that expand to 4-D views.
+bool isExpandable1D(linalg::Conv1DNwcWcfOp conv) {
+  if (!conv.hasPureTensorSemantics() && !conv.hasPureBufferSemantics())
+    return false;
+  for (Value v :
+       {conv.getDpsInputOperand(0)->get(), conv.getDpsInputOperand(1)->get(),
+        conv.getDpsInitOperand(0)->get()}) {
+    auto t = cast<ShapedType>(v.getType());
+    if (!t.hasStaticShape() || t.getRank() != 3)
+      return false;
+    if (auto m = dyn_cast<MemRefType>(t); m && !m.getLayout().isIdentity())
+      return false;
+  }
+  return true;
+}
+
+/// A 1-D convolution N x W x C * S x C x K is the 2-D one of height 1:
+/// N x 1 x W x C * 1 x S x C x K on the same bytes (views, no copy), which
+/// the conv kernels compile.
+void rewrite1D(linalg::Conv1DNwcWcfOp conv) {
+  OpBuilder b(conv);
+  Location loc = conv.getLoc();
+  bool tensors = conv.hasPureTensorSemantics();
+  SmallVector<ReassociationIndices> toRank4 = {{0, 1}, {2}, {3}};
+  auto expand = [&](Value v, bool leadingOne) -> Value {
+    auto t = cast<ShapedType>(v.getType());
+    ArrayRef<int64_t> d = t.getShape();
+    SmallVector<int64_t> shape =
+        leadingOne ? SmallVector<int64_t>{1, d[0], d[1], d[2]}
+                   : SmallVector<int64_t>{d[0], 1, d[1], d[2]};
+    // The unit dimension joins the first one either way.
+    if (auto m = dyn_cast<MemRefType>(t))
+      return memref::ExpandShapeOp::create(
+          b, loc, MemRefType::get(shape, m.getElementType()), v, toRank4);
+    return tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get(shape, t.getElementType()), v, toRank4);
+  };
+  Value in = expand(conv.getDpsInputOperand(0)->get(), false);
+  Value filter = expand(conv.getDpsInputOperand(1)->get(), true);
+  Value out = conv.getDpsInitOperand(0)->get();
+  // On tensors a fill of an empty init is made again in 4-D, so that
+  // isaac-fuse-epilogues still sees it (beta = 0).
+  Value init;
+  auto fill = out.getDefiningOp<linalg::FillOp>();
+  if (tensors && fill &&
+      fill.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>()) {
+    auto t = cast<RankedTensorType>(out.getType());
+    ArrayRef<int64_t> d = t.getShape();
+    Value empty = tensor::EmptyOp::create(
+        b, loc, SmallVector<int64_t>{d[0], 1, d[1], d[2]}, t.getElementType());
+    init = linalg::FillOp::create(b, loc, fill.value(), empty).getResult(0);
+  } else {
+    init = expand(out, false);
+  }
+  auto i64Pair = [&](DenseIntElementsAttr a) {
+    SmallVector<int64_t> v = {1, *a.getValues<int64_t>().begin()};
+    return DenseIntElementsAttr::get(RankedTensorType::get({2}, b.getI64Type()),
+                                     ArrayRef<int64_t>(v));
+  };
+  SmallVector<Type> results;
+  if (tensors)
+    results.push_back(init.getType());
+  auto conv2d = linalg::Conv2DNhwcHwcfOp::create(
+      b, loc, results, ValueRange{in, filter}, ValueRange{init},
+      i64Pair(conv.getStrides()), i64Pair(conv.getDilations()));
+  for (NamedAttribute attr : conv->getDiscardableAttrs())
+    if (!attr.getName().strref().starts_with("linalg."))
+      conv2d->setAttr(attr.getName(), attr.getValue());
+  if (tensors) {
+    Value collapsed =
+        tensor::CollapseShapeOp::create(b, loc, conv2d.getResult(0), toRank4);
+    conv->getResult(0).replaceAllUsesWith(collapsed);
+  }
+  conv->erase();
+  if (fill && fill->use_empty())
     fill->erase();
 }
 
 struct ConvToGemmPass
     : public mlir::isaac::impl::IsaacConvToGemmBase<ConvToGemmPass> {
   void runOnOperation() override {
+    // 1-D convolutions first: a pointwise one then becomes a GEMM below.
+    SmallVector<linalg::Conv1DNwcWcfOp> convs1d;
+    getOperation().walk([&](linalg::Conv1DNwcWcfOp op) {
+      if (isExpandable1D(op))
+        convs1d.push_back(op);
+    });
+    for (linalg::Conv1DNwcWcfOp conv : convs1d)
+      rewrite1D(conv);
     SmallVector<std::pair<linalg::LinalgOp, bool>> convs;
     getOperation().walk([&](Operation *op) {
       bool fhwc = isa<linalg::Conv2DNhwcFhwcOp>(op);

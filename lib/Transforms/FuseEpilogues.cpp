@@ -1,16 +1,18 @@
 //===- FuseEpilogues.cpp - GEMMs with fused fills and epilogues -----------===//
 //
 // On tensors, where use-def chains say what consumes a GEMM's result, each
-// linalg.matmul / batch_matmul isaac can compile becomes an isaac.gemm whose
-// epilogue region absorbs the fill of its init and the elementwise ops that
-// follow it. Everything the epilogue reads besides the accumulated value
-// becomes an input with a map from the output's iteration space, which the
-// kernel reads per element (docs/abi.md, "Fused epilogues").
+// linalg.matmul / batch_matmul isaac can compile becomes an isaac.gemm (each
+// convolution isaac compiles an isaac.conv) whose epilogue region absorbs
+// the fill of its init and the elementwise ops that follow it. Everything the
+// epilogue reads besides the accumulated value becomes an input with a map from
+// the output's iteration space, which the kernel reads per element
+// (docs/abi.md, "Fused epilogues").
 //
 //===----------------------------------------------------------------------===//
 
 #include "isaac/Transforms/Passes.h"
 
+#include "ConvMatch.h"
 #include "EpilogueProgram.h"
 #include "GemmMatch.h"
 
@@ -116,21 +118,22 @@ static std::string cannotFuse(linalg::LinalgOp user, Value value,
   return "";
 }
 
-/// Builds an isaac.gemm replacing `old` (a linalg GEMM or an isaac.gemm),
-/// with `inputs`, `init`, and an epilogue region whose body `buildBody`
-/// fills: it receives the new block's arguments (x, then one per input)
-/// and returns the value to yield.
-static GemmOp
-buildGemm(RewriterBase &rewriter, Location loc, Value a, Value b, bool transA,
-          bool transB, ArrayRef<Input> inputs, Value init,
-          function_ref<Value(OpBuilder &, ValueRange)> buildBody) {
+/// The ops this pass forms, isaac.gemm and isaac.conv, differ only in their
+/// two main operands and attributes; everything about the epilogue is
+/// shared. Each is rebuilt whenever its inputs or init change.
+using CreateFn = function_ref<Operation *(RewriterBase &, ArrayRef<Value>,
+                                          ArrayAttr, Value)>;
+
+/// Builds the op `create` makes with `inputs` and `init`, and an epilogue
+/// region whose body `buildBody` fills: it receives the new block's
+/// arguments (x of type `accTy`, then one per input) and returns the value
+/// to yield.
+static Operation *
+buildFused(RewriterBase &rewriter, Location loc, Type accTy,
+           ArrayRef<Input> inputs, Value init, CreateFn create,
+           function_ref<Value(OpBuilder &, ValueRange)> buildBody) {
   SmallVector<Value> inputValues;
   SmallVector<Attribute> maps;
-  // The accumulated value: f32 for 16-bit operands (GemmOp's accumulation
-  // type), else the operands' type.
-  Type abTy = cast<ShapedType>(a.getType()).getElementType();
-  Type accTy =
-      abTy.isF16() || abTy.isBF16() ? Type(rewriter.getF32Type()) : abTy;
   SmallVector<Type> argTypes = {accTy};
   SmallVector<Location> argLocs = {loc};
   for (const Input &in : inputs) {
@@ -139,26 +142,61 @@ buildGemm(RewriterBase &rewriter, Location loc, Value a, Value b, bool transA,
     argTypes.push_back(cast<ShapedType>(in.value.getType()).getElementType());
     argLocs.push_back(loc);
   }
-  auto gemm = GemmOp::create(rewriter, loc, TypeRange{init.getType()}, a, b,
-                             inputValues, init,
-                             transA ? rewriter.getUnitAttr() : UnitAttr(),
-                             transB ? rewriter.getUnitAttr() : UnitAttr(),
-                             rewriter.getArrayAttr(maps));
-  Block *block =
-      rewriter.createBlock(&gemm.getEpilogue(), {}, argTypes, argLocs);
+  Operation *op =
+      create(rewriter, inputValues, rewriter.getArrayAttr(maps), init);
+  Block *block = rewriter.createBlock(&op->getRegion(0), {}, argTypes, argLocs);
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPointToStart(block);
   Value result = buildBody(rewriter, block->getArguments());
   YieldOp::create(rewriter, loc, result);
-  return gemm;
+  return op;
 }
 
-/// Turns the linalg GEMM `op` into an isaac.gemm, folding a constant fill
-/// of its init.
-static GemmOp formGemm(RewriterBase &rewriter, linalg::LinalgOp op,
-                       const GemmMatch &match) {
-  Location loc = op.getLoc();
-  Value init = match.c;
+/// The accumulated value's type for operands of element type `abTy`: f32
+/// for 16-bit operands, else theirs (GemmOp / ConvOp::getAccumulatorType).
+static Type accumulatorType(Builder &b, Value operand) {
+  Type abTy = cast<ShapedType>(operand.getType()).getElementType();
+  return abTy.isF16() || abTy.isBF16() ? Type(b.getF32Type()) : abTy;
+}
+
+/// How to rebuild `op` (an isaac.gemm or isaac.conv) with other inputs and
+/// another init.
+static Operation *recreate(Operation *op, RewriterBase &rewriter,
+                           ArrayRef<Value> inputs, ArrayAttr maps, Value init) {
+  if (auto gemm = dyn_cast<GemmOp>(op))
+    return GemmOp::create(rewriter, op->getLoc(), TypeRange{init.getType()},
+                          gemm.getA(), gemm.getB(), inputs, init,
+                          gemm.getTransposeAAttr(), gemm.getTransposeBAttr(),
+                          maps);
+  auto conv = cast<ConvOp>(op);
+  return ConvOp::create(rewriter, op->getLoc(), TypeRange{init.getType()},
+                        conv.getInput(), conv.getFilter(), inputs, init,
+                        conv.getLayoutAttr(), conv.getStridesAttr(),
+                        conv.getDilationsAttr(), maps, conv.getPaddingAttr());
+}
+
+static ValueRange inputsOf(Operation *op) {
+  if (auto gemm = dyn_cast<GemmOp>(op))
+    return gemm.getInputs();
+  return cast<ConvOp>(op).getInputs();
+}
+static ArrayAttr inputMapsOf(Operation *op) {
+  if (auto gemm = dyn_cast<GemmOp>(op))
+    return gemm.getInputMaps();
+  return cast<ConvOp>(op).getInputMaps();
+}
+static Value initOf(Operation *op) {
+  if (auto gemm = dyn_cast<GemmOp>(op))
+    return gemm.getInit();
+  return cast<ConvOp>(op).getInit();
+}
+
+/// Turns the linalg GEMM or convolution `op`, whose main operands are
+/// `lhs` and `rhs` and whose init is `init`, into the op `create` makes
+/// (isaac.gemm or isaac.conv), folding a constant fill of its init.
+static Operation *formFused(RewriterBase &rewriter, Operation *op, Value lhs,
+                            Value init, CreateFn create) {
+  Location loc = op->getLoc();
   Type outTy = cast<ShapedType>(init.getType()).getElementType();
   std::optional<double> fillValue;
   if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
@@ -174,9 +212,8 @@ static GemmOp formGemm(RewriterBase &rewriter, linalg::LinalgOp op,
   if (!fillValue) // C += A·B: the old C is an input read in place.
     inputs.push_back({init, rewriter.getMultiDimIdentityMap(rank)});
   rewriter.setInsertionPoint(op);
-  GemmOp gemm = buildGemm(
-      rewriter, loc, match.a, match.b, match.shape.layout.transA,
-      match.shape.layout.transB, inputs, init,
+  Operation *fused = buildFused(
+      rewriter, loc, accumulatorType(rewriter, lhs), inputs, init, create,
       [&](OpBuilder &b, ValueRange args) -> Value {
         // The sum is formed in the accumulation type (f32 for
         // 16-bit operands) and rounded once to C's type.
@@ -200,19 +237,86 @@ static GemmOp formGemm(RewriterBase &rewriter, linalg::LinalgOp op,
                                             b.getFloatAttr(accTy, *fillValue));
         return convert(arith::AddFOp::create(b, loc, c, args[0]), outTy);
       });
+  // isaac's own attributes (a configuration written by hand) go along;
+  // linalg's caches (linalg.memoized_indexing_maps) describe the old op.
   for (NamedAttribute attr : op->getDiscardableAttrs())
-    gemm->setAttr(attr.getName(), attr.getValue());
-  rewriter.replaceOp(op, gemm.getResults());
-  return gemm;
+    if (!attr.getName().strref().starts_with("linalg."))
+      fused->setAttr(attr.getName(), attr.getValue());
+  rewriter.replaceOp(op, fused->getResults());
+  return fused;
 }
 
-/// Appends the body of `user`, the single consumer of `gemm`'s result, to
-/// the epilogue; returns the new isaac.gemm.
-static FailureOr<GemmOp> fuseConsumer(RewriterBase &rewriter, GemmOp gemm,
-                                      linalg::LinalgOp user) {
-  Value result = gemm.getResult(0);
+/// isaac.gemm of the linalg GEMM `op`.
+static Operation *formGemm(RewriterBase &rewriter, linalg::LinalgOp op,
+                           const GemmMatch &match) {
+  return formFused(
+      rewriter, op, match.a, match.c,
+      [&](RewriterBase &b, ArrayRef<Value> inputs, ArrayAttr maps,
+          Value init) -> Operation * {
+        return GemmOp::create(
+            b, op.getLoc(), TypeRange{init.getType()}, match.a, match.b, inputs,
+            init, match.shape.layout.transA ? b.getUnitAttr() : UnitAttr(),
+            match.shape.layout.transB ? b.getUnitAttr() : UnitAttr(), maps);
+      });
+}
+
+/// The unpadded input and (top, left) padding of a convolution whose input
+/// is `input`, when that is a `tensor.pad` with zeros, static amounts and
+/// padding only the spatial dimensions of an NHWC tensor; nullopt when not.
+/// The kernel reads the padding as zeros by predication (no padded copy);
+/// padding after the input beyond what the windows reach is never read.
+static std::optional<std::pair<Value, SmallVector<int64_t>>>
+foldablePad(Value input) {
+  auto pad = input.getDefiningOp<tensor::PadOp>();
+  if (!pad || pad.getNofold())
+    return std::nullopt;
+  Value value = pad.getConstantPaddingValue();
+  auto cst = value ? value.getDefiningOp<arith::ConstantOp>() : nullptr;
+  auto fp = cst ? dyn_cast<FloatAttr>(cst.getValue()) : FloatAttr();
+  if (!fp || !fp.getValue().isZero())
+    return std::nullopt;
+  ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
+  if (low.size() != 4 || llvm::any_of(low, ShapedType::isDynamic) ||
+      llvm::any_of(high, ShapedType::isDynamic))
+    return std::nullopt;
+  if (low[0] || low[3] || high[0] || high[3])
+    return std::nullopt;
+  return std::make_pair(pad.getSource(), SmallVector<int64_t>{low[1], low[2]});
+}
+
+/// isaac.conv of the linalg convolution `op`, a zero `tensor.pad` of its
+/// input folded into `padding`.
+static Operation *formConv(RewriterBase &rewriter, linalg::LinalgOp op,
+                           const ConvMatch &match) {
+  const ::isaac::ConvShape &s = match.shape;
+  Value input = match.input;
+  DenseI64ArrayAttr padding;
+  if (auto folded = foldablePad(input)) {
+    input = folded->first;
+    padding = rewriter.getDenseI64ArrayAttr(folded->second);
+  }
+  return formFused(
+      rewriter, op, match.input, match.output,
+      [&](RewriterBase &b, ArrayRef<Value> inputs, ArrayAttr maps,
+          Value init) -> Operation * {
+        return ConvOp::create(
+            b, op.getLoc(), TypeRange{init.getType()}, input, match.filter,
+            inputs, init, b.getStringAttr(::isaac::convLayoutName(s.layout)),
+            b.getDenseI64ArrayAttr({s.strideH, s.strideW}),
+            b.getDenseI64ArrayAttr({s.dilationH, s.dilationW}), maps, padding);
+      });
+}
+
+/// Appends the body of `user`, the single consumer of `fusedOp`'s result
+/// (an isaac.gemm or isaac.conv), to the epilogue; returns the new op, or
+/// failure with `why` set.
+static FailureOr<Operation *> fuseConsumer(RewriterBase &rewriter,
+                                           Operation *fusedOp,
+                                           linalg::LinalgOp user,
+                                           std::string &why) {
+  Value result = fusedOp->getResult(0);
   SmallVector<Input> inputs;
-  for (auto [v, m] : llvm::zip(gemm.getInputs(), gemm.getInputMaps()))
+  for (auto [v, m] : llvm::zip(inputsOf(fusedOp), inputMapsOf(fusedOp)))
     inputs.push_back({v, cast<AffineMapAttr>(m).getValue()});
   // Where each block argument of the user's body comes from: -1 for the
   // GEMM's value, else an index into `inputs`.
@@ -230,6 +334,14 @@ static FailureOr<GemmOp> fuseConsumer(RewriterBase &rewriter, GemmOp gemm,
     }
     Input in = lookThroughCopies(
         {operand.get(), user.getMatchingIndexingMap(&operand)});
+    // A convolution's kernel addresses its inputs by output pixel and
+    // channel (ConvOp::isEpilogueInputMap).
+    if (isa<ConvOp>(fusedOp) && !ConvOp::isEpilogueInputMap(in.map)) {
+      why = "it reads an operand through a map other than the identity, "
+            "(n, p, q, k) -> (k) and (n, p, q, k) -> (), which a "
+            "convolution's epilogue cannot address";
+      return failure();
+    }
     auto it = llvm::find(inputs, in);
     if (it == inputs.end()) {
       inputs.push_back(in);
@@ -237,19 +349,25 @@ static FailureOr<GemmOp> fuseConsumer(RewriterBase &rewriter, GemmOp gemm,
     }
     source.push_back(static_cast<int>(it - inputs.begin()));
   }
-  if (inputs.size() > static_cast<size_t>(::isaac::kMaxEpilogueInputs))
+  if (inputs.size() > static_cast<size_t>(::isaac::kMaxEpilogueInputs)) {
+    why = "more than " + std::to_string(::isaac::kMaxEpilogueInputs) +
+          " epilogue inputs";
     return failure();
+  }
 
-  // A consumer that updates the GEMM's result in place (outs(%result))
-  // writes where the GEMM would have.
+  // A consumer that updates the result in place (outs(%result)) writes
+  // where the GEMM or convolution would have.
   Value init = user.getDpsInitOperand(0)->get();
   if (init == result)
-    init = gemm.getInit();
+    init = initOf(fusedOp);
   rewriter.setInsertionPoint(user);
-  Region &oldRegion = gemm.getEpilogue();
-  GemmOp fused = buildGemm(
-      rewriter, gemm.getLoc(), gemm.getA(), gemm.getB(), gemm.getTransposeA(),
-      gemm.getTransposeB(), inputs, init,
+  Region &oldRegion = fusedOp->getRegion(0);
+  Type accTy = oldRegion.front().getArgument(0).getType();
+  Operation *fused = buildFused(
+      rewriter, fusedOp->getLoc(), accTy, inputs, init,
+      [&](RewriterBase &b, ArrayRef<Value> ins, ArrayAttr maps, Value init) {
+        return recreate(fusedOp, b, ins, maps, init);
+      },
       [&](OpBuilder &b, ValueRange args) -> Value {
         // The old epilogue, its arguments renumbered to the same inputs.
         IRMapping map;
@@ -276,10 +394,10 @@ static FailureOr<GemmOp> fuseConsumer(RewriterBase &rewriter, GemmOp gemm,
         }
         return umap.lookup(userBody->getTerminator()->getOperand(0));
       });
-  for (NamedAttribute attr : gemm->getDiscardableAttrs())
+  for (NamedAttribute attr : fusedOp->getDiscardableAttrs())
     fused->setAttr(attr.getName(), attr.getValue());
-  rewriter.replaceOp(user, fused.getResults());
-  rewriter.eraseOp(gemm);
+  rewriter.replaceOp(user, fused->getResults());
+  rewriter.eraseOp(fusedOp);
   return fused;
 }
 
@@ -293,26 +411,37 @@ static void noteProducersOf(Operation *op, SetVector<Operation *> &producers) {
 struct FuseEpiloguesPass
     : public mlir::isaac::impl::IsaacFuseEpiloguesBase<FuseEpiloguesPass> {
   void runOnOperation() override {
-    SmallVector<linalg::LinalgOp> gemms;
+    SmallVector<linalg::LinalgOp> ops;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) &&
+      if ((isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) ||
+           isConvCandidate(op)) &&
           op.hasPureTensorSemantics())
-        gemms.push_back(op);
+        ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());
     // Producers of the ops fused away (fills, broadcasts, empty tensors):
     // erased at the end if nothing else uses them.
     SetVector<Operation *> producers;
-    for (linalg::LinalgOp op : gemms) {
+    for (linalg::LinalgOp op : ops) {
       noteProducersOf(op, producers);
       std::string reason;
-      FailureOr<GemmMatch> match = matchGemm(op, reason);
-      if (failed(match))
-        continue; // left for the generic GPU path, which says why
-      producers.remove(op);
-      GemmOp gemm = formGemm(rewriter, op, *match);
+      Operation *fused = nullptr;
+      if (isConvCandidate(op)) {
+        FailureOr<ConvMatch> match = matchConv(op, reason);
+        if (failed(match))
+          continue; // left for the generic GPU path, which says why
+        producers.remove(op);
+        fused = formConv(rewriter, op, *match);
+      } else {
+        FailureOr<GemmMatch> match = matchGemm(op, reason);
+        if (failed(match))
+          continue;
+        producers.remove(op);
+        fused = formGemm(rewriter, op, *match);
+      }
+      StringRef what = isa<ConvOp>(fused) ? "convolution" : "GEMM";
       while (true) {
-        Value result = gemm.getResult(0);
+        Value result = fused->getResult(0);
         if (!result.hasOneUse())
           break;
         auto user = dyn_cast<linalg::LinalgOp>(*result.getUsers().begin());
@@ -322,24 +451,22 @@ struct FuseEpiloguesPass
         std::string why = cannotFuse(user, result, remarkWorthy);
         if (!why.empty()) {
           if (remarkWorthy)
-            user->emitRemark() << "isaac: not fused into the epilogue of the "
-                                  "GEMM at "
-                               << gemm.getLoc() << ": " << why;
+            user->emitRemark()
+                << "isaac: not fused into the epilogue of the " << what
+                << " at " << fused->getLoc() << ": " << why;
           break;
         }
         noteProducersOf(user, producers);
         producers.remove(user);
-        producers.remove(gemm);
-        FailureOr<GemmOp> fused = fuseConsumer(rewriter, gemm, user);
-        if (failed(fused)) {
+        producers.remove(fused);
+        FailureOr<Operation *> next = fuseConsumer(rewriter, fused, user, why);
+        if (failed(next)) {
           user->emitRemark()
-              << "isaac: not fused into the epilogue of the "
-                 "GEMM at "
-              << gemm.getLoc() << ": more than " << ::isaac::kMaxEpilogueInputs
-              << " epilogue inputs";
+              << "isaac: not fused into the epilogue of the " << what << " at "
+              << fused->getLoc() << ": " << why;
           break;
         }
-        gemm = *fused;
+        fused = *next;
       }
     }
     // Fills, broadcasts and empty tensors that only fed fused ops are dead.

@@ -71,6 +71,8 @@ std::string ConvKernelSpec::kernelName() const {
   name.types = types;
   name.layout = layout;
   name.config = config;
+  if (epilogue)
+    name.epilogue = epilogue->id();
   return name.str();
 }
 
@@ -84,6 +86,7 @@ GemmKernelSpec ConvKernelSpec::gemmSpec() const {
   g.cType = types.c;
   g.tf32 = types.tf32;
   g.layout = shape.gemmShape().layout;
+  g.epilogue = epilogue;
   return g;
 }
 
@@ -727,9 +730,9 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
         std::make_unique<MatrixAccess>(e, c, planB, st.bBase, B, st.ldb, sB);
   }
   // Fused kernels: the tile counters, then the parameters of each input.
-  Value S = epilogue ? args[arg::S] : Value();
+  Value S = epilogue ? args[tileCountersArg(conv)] : Value();
   if (epilogue)
-    epilogue->bind(e, args, /*first=*/::isaac::abi::kNumFusedGemmArgs, batch);
+    epilogue->bind(e, args, /*first=*/tileCountersArg(conv) + 1, batch);
 
   // K slice of this block: Kc = ceil(ceil(K/KG)/U)*U, so that only the
   // last slice can end in a partial tile.
@@ -958,6 +961,10 @@ gpu::GPUFuncOp mlir::isaac::declareConvKernel(OpBuilder &builder, Location loc,
                                               Type scalar) {
   SmallVector<Type> argTypes;
   appendABITypes(types, ::isaac::abi::kConvArgs, scalar, argTypes);
+  if (spec.epilogue) {
+    appendABITypes(types, ::isaac::abi::kFusedGemmArgs, scalar, argTypes);
+    EpilogueCodegen(*spec.epilogue).appendParamTypes(types, argTypes);
+  }
   auto func = gpu::GPUFuncOp::create(builder, loc, name,
                                      builder.getFunctionType(argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),

@@ -55,11 +55,18 @@ gpu::GPUFuncOp declareGemmKernel(OpBuilder &builder, Location loc,
                                  KernelEmitter &types, Type scalar);
 
 /// Declares the convolution kernel `name` of `spec`: KernelABI.def's
-/// CONV_ARG arguments, the block size, input and filters noalias and
-/// readonly.
+/// CONV_ARG arguments (then, with a fused epilogue, the tile counters and
+/// the inputs', as a GEMM kernel's), the block size, input and filters
+/// noalias and readonly.
 gpu::GPUFuncOp declareConvKernel(OpBuilder &builder, Location loc,
                                  const ConvKernelSpec &spec, StringRef name,
                                  KernelEmitter &types, Type scalar);
+
+/// Index of a fused kernel's tile counters S, followed by the epilogue
+/// inputs' parameters: after the GEMM's arguments, or a convolution's.
+inline unsigned tileCountersArg(bool conv) {
+  return conv ? ::isaac::abi::kNumConvArgs : ::isaac::abi::gemm::S;
+}
 
 } // namespace mlir::isaac
 

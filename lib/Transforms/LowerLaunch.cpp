@@ -36,6 +36,8 @@ using namespace mlir::isaac;
 static constexpr StringLiteral kLaunchFn = "isaacGemmLaunch";
 static constexpr StringLiteral kLaunchEpilogueFn = "isaacGemmLaunchEpilogue";
 static constexpr StringLiteral kLaunchConvFn = "isaacConvLaunch";
+static constexpr StringLiteral kLaunchConvEpilogueFn =
+    "isaacConvLaunchEpilogue";
 
 /// The `// isaac.config` and `// isaac.kernel` lines of a kernel's header:
 /// `op` (written for convolutions only: GEMM headers predate it), the types
@@ -59,6 +61,29 @@ static void writeKernelLines(llvm::raw_ostream &os,
      << " chip=" << chip;
 }
 
+/// The end of the `// isaac.kernel` line of a kernel with a fused
+/// epilogue (the `epilogue=` key), and the `// isaac.epilogue` line.
+static void writeEpilogueLines(llvm::raw_ostream &os,
+                               const ::isaac::EpilogueProgram &epilogue) {
+  os << " epilogue=" << epilogue.id() << "\n";
+  os << "// isaac.epilogue id=" << epilogue.id()
+     << " out=" << ::isaac::dtypeName(epilogue.outType)
+     << " inputs=" << epilogue.numInputs();
+  for (int i = 0; i < epilogue.numInputs(); ++i)
+    os << " in" << i << "=" << ::isaac::dtypeName(epilogue.inputTypes[i])
+       << ::isaac::epilogueDimsSuffix(epilogue.dimsOf(i));
+  os << " program=" << epilogue.str() << "\n";
+}
+
+/// The epilogue program of a launch's `epilogue` attribute (verified).
+static std::optional<::isaac::EpilogueProgram>
+parseEpilogue(std::optional<StringRef> text) {
+  if (!text)
+    return std::nullopt;
+  std::string err;
+  return ::isaac::EpilogueProgram::parse(text->str(), err);
+}
+
 /// The comment header of a convolution kernel's PTX (docs/abi.md).
 static std::string kernelHeader(LaunchConvOp launch, StringRef chip) {
   std::string why;
@@ -68,7 +93,11 @@ static std::string kernelHeader(LaunchConvOp launch, StringRef chip) {
   writeKernelLines(os, launch.getConfig().getConfig(),
                    launch.getKernel().getLeafReference().getValue(), "conv",
                    shape->types, launch.getLayout(), chip);
-  os << "\n";
+  if (std::optional<::isaac::EpilogueProgram> epilogue =
+          parseEpilogue(launch.getEpilogue()))
+    writeEpilogueLines(os, *epilogue);
+  else
+    os << "\n";
   return s;
 }
 
@@ -80,12 +109,8 @@ static std::string kernelHeader(LaunchGemmOp launch, StringRef chip) {
   auto elemTy = cast<MemRefType>(launch.getA().getType()).getElementType();
   ::isaac::DType dtype = *getGemmDType(elemTy);
   ::isaac::GemmLayout layout{launch.getTransA(), launch.getTransB()};
-  std::optional<::isaac::EpilogueProgram> epilogue;
-  if (launch.getEpilogue()) {
-    std::string err;
-    epilogue =
-        ::isaac::EpilogueProgram::parse(launch.getEpilogue()->str(), err);
-  }
+  std::optional<::isaac::EpilogueProgram> epilogue =
+      parseEpilogue(launch.getEpilogue());
   // The types of the kernel's name: a plain kernel's C may be f32 for
   // 16-bit operands (f16f32, bf16f32); a fused kernel's is its epilogue's.
   ::isaac::GemmTypes types;
@@ -102,17 +127,9 @@ static std::string kernelHeader(LaunchGemmOp launch, StringRef chip) {
   writeKernelLines(os, c, launch.getKernel().getLeafReference().getValue(),
                    /*op=*/"", types, layout.str(), chip);
   if (epilogue)
-    os << " epilogue=" << epilogue->id();
-  os << "\n";
-  if (epilogue) {
-    os << "// isaac.epilogue id=" << epilogue->id()
-       << " out=" << ::isaac::dtypeName(epilogue->outType)
-       << " inputs=" << epilogue->numInputs();
-    for (int i = 0; i < epilogue->numInputs(); ++i)
-      os << " in" << i << "=" << ::isaac::dtypeName(epilogue->inputTypes[i])
-         << ::isaac::epilogueDimsSuffix(epilogue->dimsOf(i));
-    os << " program=" << epilogue->str() << "\n";
-  }
+    writeEpilogueLines(os, *epilogue);
+  else
+    os << "\n";
   return s;
 }
 
@@ -200,6 +217,9 @@ struct LowerLaunchPass
     for (const ::isaac::abi::HostArgInfo &a : ::isaac::abi::kHostConvArgs)
       params.push_back(typeOf(a.type));
     auto convType = b.getFunctionType(params, {i32});
+    for (const ::isaac::abi::HostArgInfo &a : ::isaac::abi::kHostEpilogueArgs)
+      params.push_back(typeOf(a.type));
+    auto convEpilogueType = b.getFunctionType(params, {i32});
     bool declFailed = false;
     auto declare = [&](StringRef name, FunctionType type) {
       auto fn = module.lookupSymbol<func::FuncOp>(name);
@@ -263,10 +283,12 @@ struct LowerLaunchPass
             b, module.getLoc(), ("__isaac_name_" + modName).str(), kernel);
         binaries.push_back(binary);
       }
-      func::FuncOp fn = conv ? declare(kLaunchConvFn, convType)
-                        : gemm.getEpilogue()
-                            ? declare(kLaunchEpilogueFn, epilogueType)
-                            : declare(kLaunchFn, plainType);
+      func::FuncOp fn =
+          conv                 ? (conv.getEpilogue()
+                                      ? declare(kLaunchConvEpilogueFn, convEpilogueType)
+                                      : declare(kLaunchConvFn, convType))
+          : gemm.getEpilogue() ? declare(kLaunchEpilogueFn, epilogueType)
+                               : declare(kLaunchFn, plainType);
       if (declFailed)
         return signalPassFailure();
       if (gemm)
@@ -321,14 +343,15 @@ struct LowerLaunchPass
   /// launch's epilogue inputs: each input's strides along the output's
   /// (batch, m, n), summed over the input dimensions its map ties to each
   /// (0 where it broadcasts).
-  Value describeInputs(OpBuilder &b, LaunchGemmOp launch) {
-    Location loc = launch.getLoc();
+  Value describeInputs(OpBuilder &b, Operation *launch, ValueRange inputs,
+                       ArrayAttr inputMaps, int64_t rank) {
+    Location loc = launch->getLoc();
     MLIRContext *ctx = b.getContext();
     Type ptrTy = LLVM::LLVMPointerType::get(ctx);
     Type i64 = b.getI64Type();
     auto entryTy =
         LLVM::LLVMStructType::getLiteral(ctx, {ptrTy, i64, i64, i64});
-    unsigned n = launch.getInputs().size();
+    unsigned n = inputs.size();
     auto arrayTy = LLVM::LLVMArrayType::get(entryTy, n);
     Value array;
     {
@@ -341,9 +364,7 @@ struct LowerLaunchPass
       Value one = LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(1));
       array = LLVM::AllocaOp::create(b, loc, ptrTy, arrayTy, one, 8);
     }
-    int64_t rank = cast<MemRefType>(launch.getC().getType()).getRank();
-    for (auto [i, input, mapAttr] :
-         llvm::enumerate(launch.getInputs(), *launch.getInputMaps())) {
+    for (auto [i, input, mapAttr] : llvm::enumerate(inputs, inputMaps)) {
       AffineMap map = cast<AffineMapAttr>(mapAttr).getValue();
       auto type = cast<MemRefType>(input.getType());
       int64_t esz = type.getElementTypeBitWidth() / 8;
@@ -454,7 +475,9 @@ struct LowerLaunchPass
       case h::numInputs:
         return i32c(launch.getInputs().size());
       case h::inputs:
-        return describeInputs(b, launch);
+        return describeInputs(
+            b, launch, launch.getInputs(), *launch.getInputMaps(),
+            cast<MemRefType>(launch.getC().getType()).getRank());
       }
       return Value();
     };
@@ -471,8 +494,9 @@ struct LowerLaunchPass
   }
 
   /// isaac.launch_conv -> isaacConvLaunch (KernelABI.def's HOST_CONV_ARG
-  /// rows). The operands are packed (the op's verifier and ConvMatch), so
-  /// only their base addresses are passed; the sizes are static.
+  /// rows), or isaacConvLaunchEpilogue (then the HOST_EPILOGUE_ARG rows). The
+  /// operands are packed (the op's verifier and ConvMatch), so only their base
+  /// addresses are passed; the sizes are static.
   void lowerLaunch(OpBuilder &b, LaunchConvOp launch, func::FuncOp fn,
                    LLVM::GlobalOp ptx, LLVM::GlobalOp name) {
     Location loc = launch.getLoc();
@@ -555,6 +579,15 @@ struct LowerLaunchPass
     for (const ::isaac::abi::HostArgInfo &a : ::isaac::abi::kHostConvArgs)
       args.push_back(
           argument(static_cast<::isaac::abi::hostconv::Arg>(a.index)));
+    // A fused kernel's inputs, addressed in the implicit GEMM's (m, n)
+    // space (isaac-lower-to-gpu collapsed them), as a GEMM launch's.
+    if (launch.getEpilogue())
+      for (const ::isaac::abi::HostArgInfo &a : ::isaac::abi::kHostEpilogueArgs)
+        args.push_back(a.index == ::isaac::abi::host::numInputs
+                           ? i32c(launch.getInputs().size())
+                           : describeInputs(b, launch, launch.getInputs(),
+                                            *launch.getInputMaps(),
+                                            /*rank=*/2));
     func::CallOp::create(b, loc, fn, args);
     launch.erase();
   }

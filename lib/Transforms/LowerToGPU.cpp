@@ -9,8 +9,9 @@
 // elementwise generic), which the generic GPU path then runs. A configured
 // convolution (linalg.conv_2d_nhwc_hwcf / _fhwc on packed memrefs) becomes
 // an isaac.launch_conv of the conv kernel of its implicit GEMM's
-// configuration; one that is not (no isaac.config, or not one isaac
-// compiles) is left to isaac-offload, whose remark says why.
+// configuration, an isaac.conv with its epilogue fused; one that is not (no
+// isaac.config, or not one isaac compiles) is left to isaac-offload, whose
+// remark says why (an isaac.conv decomposed back into linalg first).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +26,7 @@
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
@@ -103,6 +105,109 @@ static void decomposeGemm(GemmOp op) {
   op.erase();
 }
 
+/// Records which of the output's (m, n) each epilogue input varies with
+/// (`maps` from the rank-`rank` output space, (b,) m, n): a bias broadcast
+/// along rows is read once per column of a thread's tile.
+static void setInputDims(::isaac::EpilogueProgram &epilogue, ArrayAttr maps,
+                         int64_t rank) {
+  for (auto [i, mapAttr] : llvm::enumerate(maps)) {
+    AffineMap map = cast<AffineMapAttr>(mapAttr).getValue();
+    uint8_t dims = ::isaac::kEpilogueScalar;
+    for (unsigned j = 0; j < map.getNumResults(); ++j) {
+      int64_t d = map.getDimPosition(j) + (3 - rank);
+      if (d == 1)
+        dims |= ::isaac::kEpilogueRow;
+      else if (d == 2)
+        dims |= ::isaac::kEpilogueCol;
+    }
+    epilogue.setDims(i, dims);
+  }
+}
+
+/// Replaces the memref isaac.conv `op` by linalg ops computing the same:
+/// the linalg convolution of its layout (on a zero-padded copy of the input
+/// where it has padding) into a zero-filled temporary of the accumulation
+/// type, then an elementwise linalg.generic applying the
+/// epilogue into `init` (the generic GPU path runs both).
+static void decomposeConv(ConvOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto initT = cast<MemRefType>(op.getInit().getType());
+  int64_t rank = initT.getRank();
+  Type accTy = op.getAccumulatorType();
+  Value tmp =
+      memref::AllocOp::create(b, loc, MemRefType::get(initT.getShape(), accTy));
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(accTy));
+  linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{tmp});
+  auto i64Attr = [&](ArrayRef<int64_t> v) {
+    return DenseIntElementsAttr::get(RankedTensorType::get({2}, b.getI64Type()),
+                                     v);
+  };
+  // A padded input is copied into a zero-filled buffer of the padded size
+  // (the generic path has no predicated loads).
+  Value input = op.getInput();
+  std::string why;
+  ::isaac::ConvShape shape = *op.getConvShape(why); // verified
+  Value padded;
+  if (shape.padTop || shape.padLeft || shape.padBottom() > 0 ||
+      shape.padRight() > 0) {
+    auto inT = cast<MemRefType>(input.getType());
+    int64_t h =
+        shape.h + shape.padTop + std::max<int64_t>(0, shape.padBottom());
+    int64_t w =
+        shape.w + shape.padLeft + std::max<int64_t>(0, shape.padRight());
+    padded = memref::AllocOp::create(
+        b, loc,
+        MemRefType::get({shape.n, h, w, shape.c}, inT.getElementType()));
+    Value zeroIn =
+        arith::ConstantOp::create(b, loc, b.getZeroAttr(inT.getElementType()));
+    linalg::FillOp::create(b, loc, ValueRange{zeroIn}, ValueRange{padded});
+    Value interior = memref::SubViewOp::create(
+        b, loc, padded,
+        ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(shape.padTop),
+                               b.getIndexAttr(shape.padLeft),
+                               b.getIndexAttr(0)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(shape.n), b.getIndexAttr(shape.h),
+                               b.getIndexAttr(shape.w),
+                               b.getIndexAttr(shape.c)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1),
+                               b.getIndexAttr(1), b.getIndexAttr(1)});
+    linalg::CopyOp::create(b, loc, input, interior);
+    input = padded;
+  }
+  SmallVector<Value> ins = {input, op.getFilter()};
+  if (op.getLayout() == "nhwc_fhwc")
+    linalg::Conv2DNhwcFhwcOp::create(b, loc, TypeRange(), ins, ValueRange{tmp},
+                                     i64Attr(op.getStrides()),
+                                     i64Attr(op.getDilations()));
+  else
+    linalg::Conv2DNhwcHwcfOp::create(b, loc, TypeRange(), ins, ValueRange{tmp},
+                                     i64Attr(op.getStrides()),
+                                     i64Attr(op.getDilations()));
+  SmallVector<Value> inputs = {tmp};
+  llvm::append_range(inputs, op.getInputs());
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank)};
+  for (Attribute m : op.getInputMaps())
+    maps.push_back(cast<AffineMapAttr>(m).getValue());
+  maps.push_back(b.getMultiDimIdentityMap(rank));
+  SmallVector<utils::IteratorType> par(rank, utils::IteratorType::parallel);
+  linalg::GenericOp::create(
+      b, loc, inputs, ValueRange{op.getInit()}, maps, par,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        IRMapping map;
+        Block &body = op.getEpilogue().front();
+        for (auto [from, to] : llvm::zip(body.getArguments(), args))
+          map.map(from, to);
+        for (Operation &inner : body.without_terminator())
+          nb.clone(inner, map);
+        linalg::YieldOp::create(nb, nloc, map.lookup(op.getYield().getValue()));
+      });
+  memref::DeallocOp::create(b, loc, tmp);
+  if (padded)
+    memref::DeallocOp::create(b, loc, padded);
+  op.erase();
+}
+
 namespace {
 /// What an isaac.gemm's epilogue amounts to.
 struct EpilogueKind {
@@ -115,7 +220,8 @@ struct EpilogueKind {
 /// not one: x (beta = 0) or x + C with C the output itself, read in place
 /// (beta = 1), each possibly converted to C's type (16-bit C of an f32
 /// accumulator), C's old value converted to the accumulator's.
-static std::optional<double> plainBeta(GemmOp op,
+static std::optional<double> plainBeta(ValueRange inputs, ArrayAttr inputMaps,
+                                       Value init,
                                        const ::isaac::EpilogueProgram &p) {
   std::vector<bool> used(p.insts.size());
   int first = 1 + p.numInputs(); // value number of insts[0]
@@ -138,10 +244,8 @@ static std::optional<double> plainBeta(GemmOp op,
   } else if (const ::isaac::EpilogueInst *add = inst(v);
              add && add->op == ::isaac::EpilogueOp::AddF &&
              p.numInputs() == 1 && p.inputTypes[0] == p.outType &&
-             op.getInputs()[0] == op.getInit() &&
-             cast<AffineMapAttr>(op.getInputMaps()[0])
-                 .getValue()
-                 .isIdentity()) {
+             inputs[0] == init &&
+             cast<AffineMapAttr>(inputMaps[0]).getValue().isIdentity()) {
     int other = add->args[0] == 0 ? add->args[1] : add->args[0];
     if (add->args[0] == 0 || add->args[1] == 0) {
       if (const ::isaac::EpilogueInst *i = inst(other); isConversion(i))
@@ -160,10 +264,11 @@ static std::optional<double> plainBeta(GemmOp op,
 /// the output itself in place (beta = 1), or a fused program. A plain GEMM
 /// writes C in the program's output type when A, B and that type name a
 /// kernel (docs/abi.md); otherwise the conversion makes it fused.
-static FailureOr<EpilogueKind> classify(GemmOp op, ::isaac::DType ab,
-                                        std::string &why) {
+static FailureOr<EpilogueKind> classify(Region &epilogue, ValueRange inputs,
+                                        ArrayAttr inputMaps, Value init,
+                                        ::isaac::DType ab, std::string &why) {
   FailureOr<::isaac::EpilogueProgram> program =
-      buildEpilogueProgram(op.getEpilogue(), why);
+      buildEpilogueProgram(epilogue, why);
   if (failed(program))
     return failure();
   EpilogueKind kind;
@@ -171,7 +276,8 @@ static FailureOr<EpilogueKind> classify(GemmOp op, ::isaac::DType ab,
   types.ab = ab;
   types.c = program->outType;
   if (types.isValid()) {
-    if (std::optional<double> beta = plainBeta(op, *program)) {
+    if (std::optional<double> beta =
+            plainBeta(inputs, inputMaps, init, *program)) {
       kind.beta = *beta;
       kind.cType = program->outType;
       return kind;
@@ -206,7 +312,8 @@ struct LowerToGPUPass
       if (isGemmCandidate(op))
         gemms.push_back(op);
       else if (isConvCandidate(op) &&
-               op->hasAttr(IsaacDialect::getConfigAttrName()))
+               (isa<ConvOp>(op) ||
+                op->hasAttr(IsaacDialect::getConfigAttrName())))
         convs.push_back(op);
     });
     bool failed = false;
@@ -287,7 +394,9 @@ struct LowerToGPUPass
     linalg::FillOp deadFill;
     if (gemmOp) {
       std::string why;
-      FailureOr<EpilogueKind> kind = classify(gemmOp, spec.dtype, why);
+      FailureOr<EpilogueKind> kind =
+          classify(gemmOp.getEpilogue(), gemmOp.getInputs(),
+                   gemmOp.getInputMaps(), gemmOp.getInit(), spec.dtype, why);
       if (::mlir::failed(kind))
         return skip(op, why);
       beta = kind->beta;
@@ -300,21 +409,8 @@ struct LowerToGPUPass
           if (!cast<MemRefType>(in.getType()).getLayout().isIdentity() &&
               !cast<MemRefType>(in.getType()).isStrided())
             return skip(op, "an epilogue input has a non-strided layout");
-        // Which of the output's (m, n) each input varies with: a bias
-        // broadcast along rows is read once per column of a thread's tile.
-        int64_t rank = cast<ShapedType>(match->c.getType()).getRank();
-        for (auto [i, mapAttr] : llvm::enumerate(inputMaps)) {
-          AffineMap map = cast<AffineMapAttr>(mapAttr).getValue();
-          uint8_t dims = ::isaac::kEpilogueScalar;
-          for (unsigned j = 0; j < map.getNumResults(); ++j) {
-            int64_t d = map.getDimPosition(j) + (3 - rank);
-            if (d == 1)
-              dims |= ::isaac::kEpilogueRow;
-            else if (d == 2)
-              dims |= ::isaac::kEpilogueCol;
-          }
-          spec.epilogue->setDims(i, dims);
-        }
+        setInputDims(*spec.epilogue, inputMaps,
+                     cast<ShapedType>(match->c.getType()).getRank());
         beta = 0;
       }
     } else if ((deadFill = zeroFillBefore(op, match->c))) {
@@ -324,20 +420,12 @@ struct LowerToGPUPass
     std::string name = spec.kernelName();
     OpBuilder builder(module.getContext());
     auto gpuModule = module.lookupSymbol<gpu::GPUModuleOp>(name);
-    StringRef epilogueText = "isaac.epilogue";
-    if (gpuModule && spec.epilogue) {
-      // Names carry a 64-bit hash of the epilogue; a collision would reuse
-      // a kernel computing something else.
-      auto text = gpuModule->getAttrOfType<StringAttr>(epilogueText);
-      if (!text || text.getValue() != spec.epilogue->str())
-        return op->emitError()
-               << "isaac: two different epilogues hash to the kernel name "
-               << name;
-    }
+    if (::mlir::failed(checkEpilogueHash(op, gpuModule, spec.epilogue, name)))
+      return failure();
     if (!gpuModule) {
       gpuModule = createKernelModule(builder, module, op->getLoc(), name);
       if (spec.epilogue)
-        gpuModule->setAttr(epilogueText,
+        gpuModule->setAttr(kEpilogueText,
                            builder.getStringAttr(spec.epilogue->str()));
       buildGemmKernel(builder, gpuModule, spec);
       buildSplitKHelpers(builder, gpuModule, spec);
@@ -399,23 +487,37 @@ struct LowerToGPUPass
   /// A configured convolution on memrefs becomes an isaac.launch_conv of
   /// its conv kernel. linalg convolutions on memrefs accumulate into the
   /// output (beta = 1), unless a zero fill of it precedes them (beta = 0,
-  /// the fill dropped).
+  /// the fill dropped); an isaac.conv's epilogue is the identity (beta =
+  /// 0), an accumulation in place (beta = 1) or fused into the kernel.
+  /// One isaac does not take is left to isaac-offload's generic path (an
+  /// isaac.conv decomposed into linalg first), which says why.
   LogicalResult lowerConv(ModuleOp module, Operation *op) {
+    auto convOp = dyn_cast<ConvOp>(op);
+    auto leave = [&](const std::string &why) -> LogicalResult {
+      if (strict)
+        return op->emitError() << "isaac cannot lower this operation: " << why;
+      if (convOp) {
+        if (remarkSkipped)
+          op->emitRemark() << "isaac: left untouched: " << why;
+        if (convOp.hasPureBufferSemantics())
+          decomposeConv(convOp);
+      }
+      return success();
+    };
+    bool onBuffers = convOp
+                         ? convOp.hasPureBufferSemantics()
+                         : cast<linalg::LinalgOp>(op).hasPureBufferSemantics();
+    if (!onBuffers)
+      return leave("operates on tensors; bufferize first (--isaac-pipeline "
+                   "does)");
     std::string reason;
     FailureOr<ConvMatch> match = matchConv(op, reason);
-    if (::mlir::failed(match) ||
-        !cast<linalg::LinalgOp>(op).hasPureBufferSemantics()) {
-      // Left to isaac-offload's generic path, which says why.
-      if (strict)
-        return op->emitError()
-               << "isaac cannot lower this operation: "
-               << (::mlir::failed(match) ? reason
-                                         : "operates on tensors; bufferize "
-                                           "first (--isaac-pipeline does)");
-      return success();
-    }
+    if (::mlir::failed(match))
+      return leave(reason);
     auto configAttr =
         op->getAttrOfType<GemmConfigAttr>(IsaacDialect::getConfigAttrName());
+    if (!configAttr)
+      return leave("no isaac.config (isaac-select-config chooses one)");
     ConvKernelSpec spec;
     spec.config = configAttr.getConfig();
     spec.types = match->shape.types;
@@ -435,14 +537,67 @@ struct LowerToGPUPass
              << "): " << v.front().message;
 
     double beta = 1.0;
-    linalg::FillOp deadFill = zeroFillBefore(op, match->output);
-    if (deadFill)
-      beta = 0.0;
-    std::string name = spec.kernelName();
+    linalg::FillOp deadFill;
     OpBuilder builder(module.getContext());
-    if (!module.lookupSymbol<gpu::GPUModuleOp>(name)) {
-      gpu::GPUModuleOp gpuModule =
-          createKernelModule(builder, module, op->getLoc(), name);
+    SmallVector<Value> inputs;
+    ArrayAttr inputMaps;
+    if (convOp) {
+      std::string why;
+      FailureOr<EpilogueKind> kind =
+          classify(convOp.getEpilogue(), convOp.getInputs(),
+                   convOp.getInputMaps(), convOp.getInit(), spec.types.ab, why);
+      if (::mlir::failed(kind))
+        return leave(why);
+      beta = kind->beta;
+      spec.types.c = kind->cType;
+      if (kind->fused) {
+        spec.types.c = spec.types.ab;
+        spec.epilogue = std::move(kind->fused);
+        beta = 0;
+        // The kernel reads the inputs in the implicit GEMM's (m, n) =
+        // (n*P*Q + p*Q + q, k) space: a residual as an (N*P*Q) x K matrix,
+        // a per-channel vector along n, a scalar.
+        builder.setInsertionPoint(op);
+        MLIRContext *ctx = op->getContext();
+        SmallVector<Attribute> maps;
+        for (auto [input, mapAttr] :
+             llvm::zip(convOp.getInputs(), convOp.getInputMaps())) {
+          AffineMap map = cast<AffineMapAttr>(mapAttr).getValue();
+          auto type = cast<MemRefType>(input.getType());
+          if (map.getNumResults() == 4) {
+            if (!memref::CollapseShapeOp::isGuaranteedCollapsible(
+                    type, {{0, 1, 2}, {3}}))
+              return leave("an epilogue input is not contiguous along its "
+                           "N, P and Q dimensions");
+            input = memref::CollapseShapeOp::create(
+                builder, op->getLoc(), input,
+                ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+            map = AffineMap::getMultiDimIdentityMap(2, ctx);
+          } else if (map.getNumResults() == 1) {
+            map = AffineMap::get(2, 0, getAffineDimExpr(1, ctx));
+          } else {
+            map = AffineMap::get(2, 0, {}, ctx);
+          }
+          if (!type.getLayout().isIdentity() && !type.isStrided())
+            return leave("an epilogue input has a non-strided layout");
+          inputs.push_back(input);
+          maps.push_back(AffineMapAttr::get(map));
+        }
+        inputMaps = builder.getArrayAttr(maps);
+        setInputDims(*spec.epilogue, inputMaps, /*rank=*/2);
+      }
+    } else if ((deadFill = zeroFillBefore(op, match->output))) {
+      beta = 0.0;
+    }
+    std::string name = spec.kernelName();
+    auto gpuModule = module.lookupSymbol<gpu::GPUModuleOp>(name);
+    if (::mlir::failed(checkEpilogueHash(op, gpuModule, spec.epilogue, name)))
+      return failure();
+    if (!gpuModule) {
+      gpuModule = createKernelModule(builder, module, op->getLoc(), name);
+      if (spec.epilogue)
+        gpuModule->setAttr(kEpilogueText,
+                           builder.getStringAttr(spec.epilogue->str()));
       buildConvKernel(builder, gpuModule, spec);
       // The split-K protocol of the implicit GEMM (docs/abi.md).
       buildSplitKHelpers(builder, gpuModule, spec.gemmSpec());
@@ -453,17 +608,37 @@ struct LowerToGPUPass
     builder.setInsertionPoint(op);
     LaunchConvOp::create(
         builder, op->getLoc(), kernelRef(builder, name), match->input,
-        match->filter, match->output, configAttr,
+        match->filter, match->output, inputs, configAttr,
         builder.getStringAttr(::isaac::convLayoutName(s.layout)),
         builder.getDenseI64ArrayAttr({s.strideH, s.strideW}),
         builder.getDenseI64ArrayAttr({s.dilationH, s.dilationW}),
         builder.getDenseI64ArrayAttr({s.padTop, s.padLeft}),
-        builder.getF64FloatAttr(1.0), builder.getF64FloatAttr(beta));
+        builder.getF64FloatAttr(1.0), builder.getF64FloatAttr(beta),
+        spec.epilogue ? builder.getStringAttr(spec.epilogue->str())
+                      : StringAttr(),
+        spec.epilogue ? inputMaps : ArrayAttr());
     op->erase();
     if (deadFill)
       deadFill->erase();
     return success();
   }
+
+  /// Kernel names carry a 64-bit hash of their epilogue; a collision would
+  /// reuse a kernel computing something else.
+  static LogicalResult
+  checkEpilogueHash(Operation *op, gpu::GPUModuleOp gpuModule,
+                    const std::optional<::isaac::EpilogueProgram> &epilogue,
+                    StringRef name) {
+    if (!gpuModule || !epilogue)
+      return success();
+    auto text = gpuModule->getAttrOfType<StringAttr>(kEpilogueText);
+    if (!text || text.getValue() != epilogue->str())
+      return op->emitError()
+             << "isaac: two different epilogues hash to the kernel name "
+             << name;
+    return success();
+  }
+  static constexpr StringLiteral kEpilogueText = "isaac.epilogue";
 
   /// The NVPTX features of the kernels' NVVM target (runOnOperation).
   std::string targetFeatures;

@@ -937,9 +937,10 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   aBase = e.gep(A, e.mul(e.ext64(batch), sA), abTy);
   bBase = e.gep(B, e.mul(e.ext64(batch), sB), abTy);
   cBase = e.gep(C, e.mul(e.ext64(batch), sC), outTy);
-  Value S = epilogue ? args[arg::S] : Value();
+  Value S = epilogue ? args[tileCountersArg(conv != nullptr)] : Value();
   if (epilogue)
-    epilogue->bind(e, args, /*first=*/::isaac::abi::kNumFusedGemmArgs, batch);
+    epilogue->bind(e, args, /*first=*/tileCountersArg(conv != nullptr) + 1,
+                   batch);
 
   // Warp and lane coordinates.
   Value warp = e.divu(tid, e.ci32(32));

@@ -147,6 +147,9 @@ void mlir::isaac::buildIsaacPipeline(OpPassManager &pm,
   // Folds the static strides and offsets of the operand descriptors, which
   // convert-to-llvm would otherwise leave behind as arith.constant.
   pm.addPass(createCanonicalizerPass());
+  // Reshapes of operand buffers (a convolution's residual input viewed as a
+  // matrix, isaac-lower-to-gpu) become descriptor arithmetic.
+  pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createGpuToLLVMConversionPass());

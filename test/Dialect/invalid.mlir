@@ -149,7 +149,7 @@ func.func @unknown_chip(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref
 
 func.func @not_a_gemm(%A: memref<64xf32>) {
   %cst = arith.constant 0.0 : f32
-  // expected-error @below {{'isaac.config' is only valid on linalg.matmul, linalg.batch_matmul, isaac.gemm, linalg.conv_2d_nhwc_hwcf and linalg.conv_2d_nhwc_fhwc}}
+  // expected-error @below {{'isaac.config' is only valid on linalg.matmul, linalg.batch_matmul, isaac.gemm, linalg.conv_2d_nhwc_hwcf, linalg.conv_2d_nhwc_fhwc and isaac.conv}}
   linalg.fill {isaac.config = #isaac.gemm<ml = 64, nl = 64, ms = 8, ns = 8, u = 8, ks = 1, kl = 1, kg = 1, vec = 4>}
     ins(%cst : f32) outs(%A : memref<64xf32>)
   return

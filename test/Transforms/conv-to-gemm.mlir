@@ -55,3 +55,78 @@ func.func @left_alone(%x: memref<1x8x8x4xf32>, %w3: memref<3x3x4x8xf32>, %o3: me
   linalg.conv_2d_nhwc_hwcf ins(%xs, %w1 : memref<1x8x8x4xf32, strided<[512, 64, 8, 1]>>, memref<1x1x4x8xf32>) outs(%o1 : memref<1x8x8x8xf32>)
   return
 }
+
+// -----
+
+// The elementwise ops after a rewritten 1x1 convolution (a per-channel bias
+// through linalg.add of a broadcast, then relu with a residual in a generic)
+// move onto the 2-D view with it, their 4-D operands collapsed, so that
+// isaac-fuse-epilogues fuses them into the GEMM; the result is expanded
+// once, at the end; a broadcast bias is read from the vector. A per-image
+// operand stops the sinking.
+// CHECK-LABEL: func.func @epilogue_follows
+// CHECK: %[[M:.*]] = linalg.matmul
+// CHECK: %[[ADD:.*]] = linalg.generic {{.*}} ins(%[[M]], %arg2 : tensor<98x256xf32>, tensor<256xf32>)
+// CHECK: %[[RES:.*]] = tensor.collapse_shape %arg3 {{\[\[}}0, 1, 2], [3]]
+// CHECK: %[[RELU:.*]] = linalg.generic {indexing_maps = [#[[ID:.*]], #[[COL:.*]], #[[ID]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[ADD]], %arg2, %[[RES]] : tensor<98x256xf32>, tensor<256xf32>, tensor<98x256xf32>)
+// CHECK: %[[X:.*]] = tensor.expand_shape %[[RELU]] {{\[\[}}0, 1, 2], [3]] output_shape [2, 7, 7, 256]
+// CHECK: linalg.generic {{.*}} ins(%[[X]], %arg4 : tensor<2x7x7x256xf32>, tensor<2x256xf32>)
+func.func @epilogue_follows(%x: tensor<2x7x7x64xf32>, %w: tensor<1x1x64x256xf32>, %b: tensor<256xf32>,
+                            %res: tensor<2x7x7x256xf32>, %s: tensor<2x256xf32>) -> tensor<2x7x7x256xf32> {
+  %e = tensor.empty() : tensor<2x7x7x256xf32>
+  %z = arith.constant 0.0 : f32
+  %i = linalg.fill ins(%z : f32) outs(%e : tensor<2x7x7x256xf32>) -> tensor<2x7x7x256xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : tensor<2x7x7x64xf32>, tensor<1x1x64x256xf32>) outs(%i : tensor<2x7x7x256xf32>) -> tensor<2x7x7x256xf32>
+  %bb = linalg.broadcast ins(%b : tensor<256xf32>) outs(%e : tensor<2x7x7x256xf32>) dimensions = [0, 1, 2]
+  %a = linalg.add ins(%c, %bb : tensor<2x7x7x256xf32>, tensor<2x7x7x256xf32>) outs(%e : tensor<2x7x7x256xf32>) -> tensor<2x7x7x256xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(n, h, w, k) -> (n, h, w, k)>, affine_map<(n, h, w, k) -> (k)>, affine_map<(n, h, w, k) -> (n, h, w, k)>, affine_map<(n, h, w, k) -> (n, h, w, k)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%a, %b, %res : tensor<2x7x7x256xf32>, tensor<256xf32>, tensor<2x7x7x256xf32>) outs(%e : tensor<2x7x7x256xf32>) {
+  ^bb0(%v: f32, %bias: f32, %rr: f32, %o: f32):
+    %t = arith.addf %v, %rr : f32
+    %m = arith.maximumf %t, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<2x7x7x256xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(n, h, w, k) -> (n, h, w, k)>, affine_map<(n, h, w, k) -> (n, k)>, affine_map<(n, h, w, k) -> (n, h, w, k)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%r, %s : tensor<2x7x7x256xf32>, tensor<2x256xf32>) outs(%e : tensor<2x7x7x256xf32>) {
+  ^bb0(%v: f32, %sc: f32, %o: f32):
+    %m = arith.mulf %v, %sc : f32
+    linalg.yield %m : f32
+  } -> tensor<2x7x7x256xf32>
+  return %y : tensor<2x7x7x256xf32>
+}
+
+// -----
+
+// A 1-D convolution is the 2-D one of height 1 on 4-D views of the same
+// bytes (stride and dilation along the width); the fill of its empty init
+// is made again in 4-D, the result collapsed back.
+// CHECK-LABEL: func.func @conv1d_tensors
+// CHECK-DAG: %[[X:.*]] = tensor.expand_shape %arg0 {{\[\[}}0, 1], [2], [3]] output_shape [4, 1, 40, 16] : tensor<4x40x16xf32> into tensor<4x1x40x16xf32>
+// CHECK-DAG: %[[W:.*]] = tensor.expand_shape %arg1 {{\[\[}}0, 1], [2], [3]] output_shape [1, 5, 16, 32] : tensor<5x16x32xf32> into tensor<1x5x16x32xf32>
+// CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<4x1x16x32xf32>)
+// CHECK: %[[C:.*]] = linalg.conv_2d_nhwc_hwcf {dilations = dense<[1, 2]> : tensor<2xi64>, strides = dense<[1, 2]> : tensor<2xi64>} ins(%[[X]], %[[W]] : tensor<4x1x40x16xf32>, tensor<1x5x16x32xf32>) outs(%[[F]] : tensor<4x1x16x32xf32>)
+// CHECK: %[[R:.*]] = tensor.collapse_shape %[[C]] {{\[\[}}0, 1], [2], [3]] : tensor<4x1x16x32xf32> into tensor<4x16x32xf32>
+// CHECK: return %[[R]]
+// CHECK-NOT: linalg.conv_1d
+func.func @conv1d_tensors(%x: tensor<4x40x16xf32>, %w: tensor<5x16x32xf32>) -> tensor<4x16x32xf32> {
+  %e = tensor.empty() : tensor<4x16x32xf32>
+  %z = arith.constant 0.0 : f32
+  %i = linalg.fill ins(%z : f32) outs(%e : tensor<4x16x32xf32>) -> tensor<4x16x32xf32>
+  %c = linalg.conv_1d_nwc_wcf {dilations = dense<2> : tensor<1xi64>, strides = dense<2> : tensor<1xi64>}
+    ins(%x, %w : tensor<4x40x16xf32>, tensor<5x16x32xf32>) outs(%i : tensor<4x16x32xf32>) -> tensor<4x16x32xf32>
+  return %c : tensor<4x16x32xf32>
+}
+
+// -----
+
+// On memrefs: views of the operands, the same op in place.
+// CHECK-LABEL: func.func @conv1d_memrefs
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%{{.*}}, %{{.*}} : memref<2x1x9x8xf32>, memref<1x3x8x4xf32>) outs(%{{.*}} : memref<2x1x7x4xf32>)
+func.func @conv1d_memrefs(%x: memref<2x9x8xf32>, %w: memref<3x8x4xf32>, %o: memref<2x7x4xf32>) {
+  linalg.conv_1d_nwc_wcf {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>}
+    ins(%x, %w : memref<2x9x8xf32>, memref<3x8x4xf32>) outs(%o : memref<2x7x4xf32>)
+  return
+}

@@ -88,9 +88,102 @@ def Isaac_GemmOp : Isaac_Op<"gemm", [
   }];
 }
 
+
+def Isaac_ConvOp : Isaac_Op<"conv", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DestinationStyleOpInterface,
+    IsolatedFromAbove,
+    SingleBlock]> {
+  let summary = "A 2-D convolution with a fused epilogue";
+  let description = [{
+    `O[n, p, q, k] = epilogue(conv(input, filter)[n, p, q, k], inputs...)`,
+    written into `init` (destination style, as `isaac.gemm`: on tensors it
+    returns the result, on memrefs it writes `init`, which is never read).
+    The convolution is that of `linalg.conv_2d_nhwc_hwcf` (`layout =
+    "nhwc_hwcf"`) or `linalg.conv_2d_nhwc_fhwc` (`"nhwc_fhwc"`) with the
+    given `strides` and `dilations` (vertical, horizontal) and `padding`
+    (zero rows above and columns left of the input, default none; the
+    padding after follows from P and Q, as for `isaac.launch_conv`): input
+    N×H×W×C, filters R×S×C×K or K×R×S×C, `init` N×P×Q×K. Input and
+    filters share one element type, which is also the accumulation type,
+    except for 16-bit operands (f16, bf16), which accumulate in f32.
+
+    The epilogue is `isaac.gemm`'s on the implicit GEMM whose rows are the
+    output pixels (n, p, q) and whose columns are the output channels k:
+    each of `inputs` is read per output element through its map in
+    `input_maps`, which must be one the kernel addresses in that view: the
+    identity (a residual N×P×Q×K tensor), `(n, p, q, k) -> (k)` (a
+    per-channel bias or scale) or `(n, p, q, k) -> ()` (a scalar).
+    `isaac-fuse-epilogues` forms these ops from a convolution, the
+    zero-valued `tensor.pad` of its input (into `padding`: no padded copy),
+    the fill of its init and the elementwise operations on its result;
+    `isaac-lower-to-gpu` compiles them into one conv kernel (docs/abi.md,
+    "Convolution kernel").
+
+    ```mlir
+    %r = isaac.conv ins(%x, %w : tensor<1x18x18x16xf32>, tensor<3x3x16x32xf32>)
+           inputs(%bias : tensor<32xf32>)
+           outs(%init : tensor<1x16x16x32xf32>)
+           attributes {layout = "nhwc_hwcf", strides = array<i64: 1, 1>,
+                       dilations = array<i64: 1, 1>,
+                       input_maps = [affine_map<(n, p, q, k) -> (k)>]} {
+    ^bb0(%acc: f32, %b: f32):
+      %s = arith.addf %acc, %b : f32
+      %zero = arith.constant 0.0 : f32
+      %relu = arith.maximumf %s, %zero : f32
+      isaac.yield %relu : f32
+    } -> tensor<1x16x16x32xf32>
+    ```
+  }];
+  let arguments = (ins AnyShaped:$input, AnyShaped:$filter,
+                       Variadic<AnyShaped>:$inputs, AnyShaped:$init,
+                       StrAttr:$layout, DenseI64ArrayAttr:$strides,
+                       DenseI64ArrayAttr:$dilations,
+                       AffineMapArrayAttr:$input_maps,
+                       OptionalAttr<DenseI64ArrayAttr>:$padding);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let regions = (region SizedRegion<1>:$epilogue);
+  let assemblyFormat = [{
+    `ins` `(` $input `,` $filter `:` type($input) `,` type($filter) `)`
+    (`inputs` `(` $inputs^ `:` type($inputs) `)`)?
+    `outs` `(` $init `:` type($init) `)`
+    attr-dict-with-keyword $epilogue (`->` type($results)^)?
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    MutableOperandRange getDpsInitsMutable() {
+      return MutableOperandRange(getInitMutable());
+    }
+    /// The accumulation element type (as isaac.gemm's).
+    Type getAccumulatorType() {
+      Type ab = ::llvm::cast<ShapedType>(getInput().getType()).getElementType();
+      if (ab.isF16() || ab.isBF16())
+        return Float32Type::get(getContext());
+      return ab;
+    }
+    /// The region's terminator.
+    YieldOp getYield();
+    /// `padding`, or (0, 0) without it.
+    SmallVector<int64_t> getPaddingOrZero() {
+      if (std::optional<ArrayRef<int64_t>> p = getPadding())
+        return SmallVector<int64_t>(*p);
+      return {0, 0};
+    }
+    /// The convolution (ConvShape of the operand shapes and attributes; its
+    /// output type is the operands', the epilogue's being its own), or
+    /// failure with `why` set.
+    FailureOr<::isaac::ConvShape> getConvShape(std::string &why);
+    /// Whether an epilogue input read through `map` (from the N x P x Q x K
+    /// output space) is addressable in the implicit GEMM's (row, channel)
+    /// view: the identity, `(k)` or `()`.
+    static bool isEpilogueInputMap(AffineMap map);
+  }];
+}
+
 def Isaac_YieldOp : Isaac_Op<"yield",
-    [Pure, Terminator, HasParent<"GemmOp">]> {
-  let summary = "Yields the output element of an isaac.gemm epilogue";
+    [Pure, Terminator, ParentOneOf<["GemmOp", "ConvOp"]>]> {
+  let summary = "Yields the output element of an isaac.gemm or isaac.conv "
+                "epilogue";
   let arguments = (ins AnyType:$value);
   let assemblyFormat = "$value attr-dict `:` type($value)";
 }
@@ -145,6 +238,14 @@ def Isaac_LaunchConvOp : Isaac_Op<"launch_conv",
     (vertical, horizontal); `padding` is the zero rows above and columns
     left of the input (the padding after follows from the output's size).
 
+    With `epilogue` (an isaac.conv's, as text: include/isaac/Model/Epilogue.h)
+    the kernel applies it to each output element of the implicit GEMM
+    (rows N·P·Q, columns K), reading one element of each of `inputs`
+    through its map in `input_maps`, a projected permutation of that
+    `(m, n)` space (a residual collapsed to (N·P·Q)×K, a per-channel bias,
+    a scalar); the output may then have another element type, and the call
+    is to `isaacConvLaunchEpilogue`.
+
     ```mlir
     isaac.launch_conv @k::@k(%in, %f, %out) {config = #isaac.gemm<...>,
         layout = "nhwc_hwcf", strides = array<i64: 1, 1>,
@@ -155,13 +256,17 @@ def Isaac_LaunchConvOp : Isaac_Op<"launch_conv",
   }];
   let arguments = (ins SymbolRefAttr:$kernel, AnyMemRef:$input,
                        AnyMemRef:$filter, AnyMemRef:$output,
+                       Variadic<AnyMemRef>:$inputs,
                        Isaac_GemmConfigAttr:$config, StrAttr:$layout,
                        DenseI64ArrayAttr:$strides,
                        DenseI64ArrayAttr:$dilations,
                        DenseI64ArrayAttr:$padding,
-                       F64Attr:$alpha, F64Attr:$beta);
+                       F64Attr:$alpha, F64Attr:$beta,
+                       OptionalAttr<StrAttr>:$epilogue,
+                       OptionalAttr<AffineMapArrayAttr>:$input_maps);
   let assemblyFormat = [{
     $kernel `(` $input `,` $filter `,` $output `)`
+    (`inputs` `(` $inputs^ `:` type($inputs) `)`)?
     attr-dict `:` type($input) `,` type($filter) `,` type($output)
   }];
   let hasVerifier = 1;

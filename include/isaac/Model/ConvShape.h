@@ -104,6 +104,7 @@ struct ConvKernelName {
   GemmTypes types;
   ConvLayout layout = ConvLayout::NhwcHwcf;
   GemmConfig config;
+  std::string epilogue; ///< 16 lower-case hex digits, or empty
 
   std::string str() const;
   /// The parts of `name`, or nullopt with what was expected in `error`.

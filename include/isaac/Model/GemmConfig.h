@@ -254,6 +254,13 @@ struct GemmLayout {
 };
 
 /// A kernel name: isaac_gemm_<types>_<layout>_<config>[_ep<ID>] (docs/abi.md).
+/// Splits a trailing `_ep<ID>` (exactly 16 lower-case hex digits: upper
+/// case would make two spellings of one kernel name) off `rest` into `id`.
+/// False, with what was expected in `error`, for a malformed suffix; true
+/// with `id` empty when there is none. Kernel names of every op end so.
+bool splitEpilogueSuffix(std::string_view &rest, std::string &id,
+                         std::string &error);
+
 struct GemmKernelName {
   GemmTypes types;
   GemmLayout layout;

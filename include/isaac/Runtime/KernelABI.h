@@ -145,6 +145,10 @@ inline constexpr size_t kNumGemmArgs = count(kGemmArgs);
 inline constexpr size_t kNumFusedGemmArgs =
     kNumGemmArgs + count(kFusedGemmArgs);
 inline constexpr size_t kNumConvArgs = count(kConvArgs);
+/// A fused convolution kernel takes the GEMM's tile counters (and then the
+/// inputs') after its own arguments.
+inline constexpr size_t kNumFusedConvArgs =
+    kNumConvArgs + count(kFusedGemmArgs);
 inline constexpr size_t kArgsPerInput = count(kInputArgs);
 inline constexpr size_t kNumScaleArgs = count(kScaleArgs);
 inline constexpr size_t kNumReduceArgs = count(kReduceArgs);

@@ -112,9 +112,9 @@ typedef struct isaacKernelInfo {
   /* The tuning parameters (include/isaac/Model/GemmParams.def; a
      parameter the kernel's family does not use holds its default). */
   int32_t ml, nl, ms, ns, u, ks, kl, kg, vec;
-  int32_t threads; /* per block: (ml/ms)*(nl/ns)*kl (simt),
-                      32*(ml/wm)*(nl/wn)*kl (mma) */
-  int32_t smem;    /* shared memory in bytes; 0 when unknown */
+  int32_t threads;                /* per block: (ml/ms)*(nl/ns)*kl (simt),
+                                     32*(ml/wm)*(nl/wn)*kl (mma) */
+  int32_t smem;                   /* shared memory in bytes; 0 when unknown */
   char chip[ISAAC_CHIP_NAME_MAX]; /* e.g. "sm_90"; "" when unknown */
   /* The fused epilogue's ID, "" for a kernel without one. */
   char epilogue[ISAAC_EPILOGUE_ID_LENGTH + 1];
@@ -327,6 +327,12 @@ typedef struct isaacConvArgs {
   double alpha, beta; /* rounded to float unless computeDtype is f64 */
   void *stream;       /* CUstream; NULL is the legacy default stream */
   int32_t flags;      /* ISAAC_DETERMINISTIC or 0 */
+  /* The fused epilogue's inputs (kernels with an _ep<ID> suffix), addressed
+     in the implicit GEMM's (m, n) = (n*P*Q + p*Q + q, k) space: a residual
+     N x P x Q x K tensor is {ptr, 0, K, 1}, a per-channel bias
+     {ptr, 0, 0, 1}. sBatch is unused (one batch). */
+  int32_t numInputs;
+  const isaacEpilogueInput *inputs;
 } isaacConvArgs;
 
 /* Checks `args` against the convolution kernel `info` without touching the
@@ -351,6 +357,17 @@ ISAAC_RUNTIME_EXPORT int32_t isaacConvLaunch(
     int32_t R, int32_t S, int32_t P, int32_t Q, int32_t strideH,
     int32_t strideW, int32_t dilationH, int32_t dilationW, int32_t padTop,
     int32_t padLeft, double alpha, double beta, void *stream, int32_t flags);
+
+/* isaacConvLaunch for a kernel with a fused epilogue (an _ep<ID> suffix):
+   the same arguments, then its inputs as in isaacConvArgs. */
+ISAAC_RUNTIME_EXPORT int32_t isaacConvLaunchEpilogue(
+    const char *ptx, const char *kernelName, int32_t dtype, int32_t ml,
+    int32_t nl, int32_t threads, int32_t kg, void *O, const void *I,
+    const void *F, int32_t N, int32_t H, int32_t W, int32_t C, int32_t K,
+    int32_t R, int32_t S, int32_t P, int32_t Q, int32_t strideH,
+    int32_t strideW, int32_t dilationH, int32_t dilationW, int32_t padTop,
+    int32_t padLeft, double alpha, double beta, void *stream, int32_t flags,
+    int32_t numInputs, const isaacEpilogueInput *inputs);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -70,10 +70,16 @@ gpu::GPUFuncOp buildGemmKernel(OpBuilder &builder, gpu::GPUModuleOp module,
 /// CONV_ARG rows).
 struct ConvKernelSpec {
   ::isaac::GemmConfig config;
+  /// A fused kernel's are its operands' (types.c == types.ab), its output
+  /// being its epilogue's.
   ::isaac::GemmTypes types;
   ::isaac::ConvLayout layout = ::isaac::ConvLayout::NhwcHwcf;
+  /// A fused epilogue on the implicit GEMM's (row, channel) elements
+  /// (docs/abi.md, "Fused epilogues"); none for a plain kernel.
+  std::optional<::isaac::EpilogueProgram> epilogue;
 
-  /// isaac_conv_<types>_<layout>_<family>_<config> (ConvKernelName).
+  /// isaac_conv_<types>_<layout>_<family>_<config>[_ep<id>]
+  /// (ConvKernelName).
   std::string kernelName() const;
   /// The GEMM kernel whose body the convolution kernel shares: A of the
   /// implicit GEMM contiguous along K (NHWC: c fastest), B the filters as
