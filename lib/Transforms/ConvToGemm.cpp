@@ -131,13 +131,9 @@ tensor::ExpandShapeOp sinkExpansion(tensor::ExpandShapeOp expanded) {
       map = AffineMap::get(2, 0, getAffineDimExpr(1, ctx));
       return bc.getInput();
     }
-    auto type = cast<RankedTensorType>(operand.get().getType());
-    if (operand.get().getDefiningOp<tensor::EmptyOp>()) {
-      ArrayRef<int64_t> d = type.getShape();
-      return tensor::EmptyOp::create(
-          rewriter, loc, SmallVector<int64_t>{d[0] * d[1] * d[2], d[3]},
-          type.getElementType());
-    }
+    // (An empty init too is collapsed, not made again in 2-D: the result's
+    // expansion then folds back onto its buffer, which a function can
+    // return without a copy.)
     return tensor::CollapseShapeOp::create(rewriter, loc, operand.get(),
                                            rowsThenLast());
   };
@@ -200,11 +196,9 @@ void rewrite(linalg::LinalgOp conv, bool fhwc) {
       collapse(b, loc, filter, fhwc ? firstThenRest() : rowsThenLast());
   Value c;
   if (tensors && fill) {
-    auto outT = cast<RankedTensorType>(out.getType());
-    ArrayRef<int64_t> s = outT.getShape();
-    Value empty = tensor::EmptyOp::create(
-        b, loc, SmallVector<int64_t>{s[0] * s[1] * s[2], s[3]},
-        outT.getElementType());
+    // The 2-D view of the empty tensor, so that the result's expansion
+    // folds back onto its buffer (returned without a copy).
+    Value empty = collapse(b, loc, fill.getDpsInits()[0], rowsThenLast());
     c = linalg::FillOp::create(b, loc, fill.value(), empty).getResult(0);
   } else {
     c = collapse(b, loc, out, rowsThenLast());

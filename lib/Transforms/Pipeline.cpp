@@ -90,6 +90,11 @@ void mlir::isaac::buildIsaacPipeline(OpPassManager &pm,
       bufferization::LayoutMapOption::IdentityLayoutMap;
   bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // Folds view chains (expand_shape of collapse_shape of an allocation, as
+  // 1x1 convolutions leave them) so that a returned buffer is its
+  // allocation, which buffer-results-to-out-params then replaces by the
+  // out-parameter instead of copying into it.
+  pm.addPass(createCanonicalizerPass());
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.hoistStaticAllocs = true;
   outParams.modifyPublicFunctions = true;

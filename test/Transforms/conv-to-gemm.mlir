@@ -1,12 +1,12 @@
 // RUN: isaac-opt %s --isaac-conv-to-gemm -split-input-file | FileCheck %s
 
 // A 1x1 stride-1 convolution on tensors is the GEMM (N*H*W x C)(C x K) on
-// collapsed views; the fill of its empty init is made again in 2-D so that
-// isaac-fuse-epilogues sees it, and the result is expanded back.
+// collapsed views; the fill of its empty init is made again on the 2-D view
+// so that isaac-fuse-epilogues sees it, and the result is expanded back.
 // CHECK-LABEL: func.func @hwcf_tensors
 // CHECK-DAG: %[[A:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0, 1, 2], [3]] : tensor<2x7x7x64xf32> into tensor<98x64xf32>
 // CHECK-DAG: %[[B:.*]] = tensor.collapse_shape %arg1 {{\[\[}}0, 1, 2], [3]] : tensor<1x1x64x256xf32> into tensor<64x256xf32>
-// CHECK-DAG: %[[E:.*]] = tensor.empty() : tensor<98x256xf32>
+// CHECK-DAG: %[[E:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : tensor<2x7x7x256xf32> into tensor<98x256xf32>
 // CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<98x256xf32>)
 // CHECK: %[[M:.*]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<98x64xf32>, tensor<64x256xf32>) outs(%[[F]] : tensor<98x256xf32>)
 // CHECK: %[[R:.*]] = tensor.expand_shape %[[M]] {{\[\[}}0, 1, 2], [3]] output_shape [2, 7, 7, 256]
