@@ -608,6 +608,8 @@ int runConv(const Options &o, const std::vector<KernelFile> &kernels,
             const DeviceInfo &device, cudaStream_t stream) {
   if (o.convSweep)
     return runConvSweep(o, kernels, stream);
+  if (!o.collectSamples.empty())
+    return runConvCollect(o, kernels, device, stream);
 
   CudnnLibrary cudnn;
   // One handle for the whole run: creating one is slow, and the
@@ -768,6 +770,8 @@ int runConv(const Options &o, const std::vector<KernelFile> &kernels,
 }
 
 int runConvList(const Options &o, const std::vector<KernelFile> &kernels) {
+  if (!o.collectSamples.empty())
+    return runConvCollectList(o, kernels);
   int listed = 0;
   for (const KernelFile &k : kernels) {
     if (!selectsTypes(o, k.types()) || !selectsConvLayout(o, k.convLayout()))

@@ -17,6 +17,7 @@
 #include "Problem.h"
 
 #include "isaac/Model/ConvShape.h"
+#include "isaac/Model/ConvSuites.h"
 
 #include <cstdint>
 #include <string>
@@ -24,43 +25,14 @@
 
 namespace bench {
 
-/// A convolution the user asks for: sizes, strides, padding and dilation
-/// (shape.types and shape.layout are set per run).
-struct ConvSpec {
-  std::string label; // e.g. "Conv7", "rn50.l2.0.conv2"; empty for user shapes
-  isaac::ConvShape shape;
-};
-
-/// Table 5 of the ISAAC paper (SC17, section 7.4): Conv1 to Conv14 with the
-/// N, P, Q, K, C, R, S the paper lists. The paper gives the output size
-/// only; H, W, strides and padding are those of the DeepBench layers the
-/// rows come from (baidu-research/DeepBench code/kernels/conv_problems.h,
-/// training_set), except Conv11 and Conv12, whose P, Q, K in the paper are
-/// DeepBench's K, P, Q (the same implicit GEMM size): they keep the paper's
-/// values, with stride 1 and "same" padding.
-std::vector<ConvSpec> table5ConvShapes();
-
-/// The convolutions of ResNet-50 (torchvision's resnet50, the v1.5
-/// bottleneck with the stride on the 3x3 convolution) on 224x224 images at
-/// batch 32, one entry per distinct layer shape (23), named after the
-/// first torchvision module of that shape.
-std::vector<ConvSpec> resnet50ConvShapes();
-
-/// The suite `name` (table5, resnet50); false if unknown.
-bool namedConvShapes(const std::string &name, std::vector<ConvSpec> &specs);
-
-/// Parses "N,H,W,C,K,R,S[,strideH,strideW[,padTop,padLeft[,dilationH,
-/// dilationW[,P,Q]]]]". Strides and dilations default to 1, padding to 0;
-/// P and Q follow from the output-size formula with the padding after the
-/// input equal to the padding before it, unless given. The shape must pass
-/// isaac::ConvShape::validate.
-bool parseConvShape(const std::string &text, ConvSpec &spec,
-                    std::string &error);
-
-/// One --conv-shape argument per line; blank lines and '#' comments are
-/// skipped.
-bool readConvShapesFile(const std::string &path, std::vector<ConvSpec> &specs,
-                        std::string &error);
+// The named suites and the text form of a convolution live in lib/Model
+// (isaac/Model/ConvSuites.h), shared with the conv dataset sampler.
+using isaac::ConvSpec;
+using isaac::namedConvShapes;
+using isaac::parseConvShape;
+using isaac::readConvShapesFile;
+using isaac::resnet50ConvShapes;
+using isaac::table5ConvShapes;
 
 /// The correctness sweep's problems for every kernel: filters 1x1, 3x3,
 /// 5x5, 1x3, 3x1 and 2x2, strides 1 and 2, dilations 1 and 2, padding 0,

@@ -54,6 +54,18 @@ int runConv(const Options &options, const std::vector<KernelFile> &kernels,
 /// Prints the convolution kernels and problems (--conv --list); no GPU.
 int runConvList(const Options &options, const std::vector<KernelFile> &kernels);
 
+/// Times the convolution kernels on the inputs of a samples file for the
+/// conv tuning dataset (--conv --collect); returns the exit status.
+/// ConvCollect.cpp.
+int runConvCollect(const Options &options,
+                   const std::vector<KernelFile> &kernels,
+                   const DeviceInfo &device, cudaStream_t stream);
+
+/// Prints what --conv --collect would do (--list): samples, rows already
+/// in the CSV, missing kernels, the columns and the provenance; no GPU.
+int runConvCollectList(const Options &options,
+                       const std::vector<KernelFile> &kernels);
+
 /// Prints the kernels of the directory (--list); no GPU.
 int runList(const Options &options, const std::vector<KernelFile> &kernels);
 

@@ -136,7 +136,11 @@ Without a GPU:
 
 Dataset collection (isaac-tune's samples, docs/tuning.md):
   --collect SAMPLES        time each kernel on the inputs listed for it in
-                           SAMPLES ('KERNEL M N K' lines)
+                           SAMPLES ('KERNEL M N K' lines; with --conv,
+                           'KERNEL N,H,W,C,K,R,S,sh,sw,pt,pl,dh,dw,P,Q'
+                           lines of isaac-tune sample --op conv, and the
+                           conv dataset's columns; --list prints the plan
+                           without a GPU)
   --out CSV                rows are appended; samples already in CSV are
                            skipped (resumable)
   --time-limit S           stop cleanly after S seconds
@@ -404,11 +408,15 @@ Options parseOptions(int argc, char **argv) {
       usageError("--conv takes --conv-shape(s), not --shape(s)");
     if (o.sweep)
       usageError("--conv takes --conv-sweep, not --sweep");
-    if (!o.collectSamples.empty() || o.epilogueOverhead ||
-        !o.epilogueValues.empty() || !o.cacheOut.empty() || o.batch != 1)
-      usageError("--conv does not combine with --collect, "
-                 "--epilogue-overhead, --check-epilogue, --cache-out or "
-                 "--batch");
+    if (o.epilogueOverhead || !o.epilogueValues.empty() ||
+        !o.cacheOut.empty() || o.batch != 1)
+      usageError("--conv does not combine with --epilogue-overhead, "
+                 "--check-epilogue, --cache-out or --batch");
+    if (!o.collectSamples.empty() &&
+        (convGiven || o.convSweep || !o.candidates.empty() || o.checkOnly))
+      usageError("--conv --collect times the pairs of its samples file; it "
+                 "does not combine with --conv-shape(s), --conv-sweep, "
+                 "--candidates or --check-only");
     if (o.convSweep && convGiven)
       usageError("--conv-sweep runs its own problems; it does not combine "
                  "with --conv-shape(s)");

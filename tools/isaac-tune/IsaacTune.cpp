@@ -19,12 +19,27 @@
 //       the inputs comes from thin/deep/shallow families. See
 //       docs/sampler.md.
 //
+//   isaac-tune sample --op conv --dtype TYPES --kernels N
+//                     --shapes-per-kernel R --seed S --out DIR [--chip C]
+//                     [--alpha A] [--warmup W] [--exclude FILE[,FILE...]]
+//                     [--max-gflop G]
+//       N distinct configurations of the family that searchBestConv
+//       searches for TYPES, drawn with the same categorical sampler, filter
+//       layouts nhwc_hwcf and nhwc_fhwc in turn, written as one configured
+//       convolution per kernel, and R random convolutions per kernel
+//       (`KERNEL N,H,W,C,K,R,S,sh,sw,pt,pl,dh,dw,P,Q` per line), each
+//       legal for its kernel (isConvLegal) and none of Table 5, ResNet-50
+//       or the --exclude files. See docs/sampler.md.
+//
 // MLIR-free: links isaac_model only. Bad arguments exit with code 2.
 //
 //===----------------------------------------------------------------------===//
 
+#include "isaac/Model/ConvLegality.h"
+#include "isaac/Model/ConvSuites.h"
 #include "isaac/Model/GemmConfig.h"
 #include "isaac/Model/Legality.h"
+#include "isaac/Model/Mma.h"
 #include "isaac/Model/Sampler.h"
 #include "isaac/Model/Search.h"
 
@@ -56,8 +71,15 @@ const char *const kUsage =
     "                    --seed S --out DIR [--chip C] [--alpha A] "
     "[--warmup W]\n"
     "                    [--skewed P] [--family simt|mma]\n"
+    "  isaac-tune sample --op conv --dtype TYPES --kernels N "
+    "--shapes-per-kernel R\n"
+    "                    --seed S --out DIR [--chip C] [--alpha A] "
+    "[--warmup W]\n"
+    "                    [--exclude FILE[,FILE...]] [--max-gflop G]\n"
     "TYPES: a kernel types token, f32 f64 f16 bf16 f16f32 bf16f32 tf32\n"
-    "defaults: --chip sm_90 --alpha 100 --warmup 10000 --seed 1 --skewed 0\n"
+    "       (convolutions: all but tf32)\n"
+    "defaults: --op gemm --chip sm_90 --alpha 100 --warmup 10000 --seed 1\n"
+    "          --skewed 0 --max-gflop 100\n"
     "          --uniform-proposals 1000000 --categorical-proposals 100000\n";
 
 /// Reports a usage error and returns the exit code for it.
@@ -369,16 +391,87 @@ std::string matmulFunc(size_t index, const std::string &kernel,
   return s;
 }
 
+namespace fs = std::filesystem;
+
+/// Writes `text` to `p`; false (with a message) if it cannot.
+bool writeFile(const fs::path &p, const std::string &text) {
+  FILE *f = std::fopen(p.string().c_str(), "w");
+  bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (f)
+    ok = (std::fclose(f) == 0) && ok;
+  if (!ok)
+    std::fprintf(stderr, "isaac-tune: error: cannot write '%s': %s\n",
+                 p.string().c_str(), std::strerror(errno));
+  return ok;
+}
+
+/// Creates --out; returns an error or "".
+std::string makeOutputDir(Options &o, fs::path &dir) {
+  dir = o.values["out"];
+  if (dir.empty())
+    return "--out expects a directory";
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir, ec))
+    return "cannot create output directory '" + dir.string() + "'" +
+           (ec ? ": " + ec.message() : std::string());
+  return "";
+}
+
+int runSampleConv(Options &o);
+
+/// Draws `kernels` distinct configurations from `sampler` into `chosen`,
+/// each with the kernel name `nameOf(config, index)`, and counts the
+/// duplicate draws skipped. False (with a message) when distinct
+/// configurations run out.
+template <typename NameFn>
+bool drawDistinct(CategoricalConfigSampler &sampler, uint64_t kernels,
+                  std::vector<std::pair<std::string, GemmConfig>> &chosen,
+                  uint64_t &duplicates, NameFn nameOf) {
+  std::set<std::string> seen;
+  uint64_t step = kernels >= 10 ? kernels / 10 : 1;
+  while (chosen.size() < kernels) {
+    GemmConfig c = sampler.sample();
+    if (!seen.insert(c.mangle()).second) {
+      // Near the size of the legal space (or with values the model never
+      // proposes, --alpha 0) distinct configurations run out: give up
+      // rather than loop for ever.
+      if (++duplicates > 100 * kernels + 1000000) {
+        std::fprintf(stderr,
+                     "isaac-tune: error: only %zu distinct configurations "
+                     "after %llu duplicate draws; ask for fewer --kernels\n",
+                     chosen.size(), (unsigned long long)duplicates);
+        return false;
+      }
+      continue;
+    }
+    chosen.push_back({nameOf(c, chosen.size()), c});
+    if (chosen.size() % step == 0 || chosen.size() == kernels)
+      std::fprintf(stderr, "isaac-tune: %zu/%llu kernels\n", chosen.size(),
+                   (unsigned long long)kernels);
+  }
+  return true;
+}
+
 int runSample(int argc, char **argv) {
   Options o;
   if (!o.parse(argc, argv, 2,
-               {"dtype", "kernels", "shapes-per-kernel", "seed", "out", "chip",
-                "alpha", "warmup", "skewed", "family"}))
+               {"op", "dtype", "kernels", "shapes-per-kernel", "seed", "out",
+                "chip", "alpha", "warmup", "skewed", "family", "exclude",
+                "max-gflop"}))
     return usageError(o.error);
   for (const char *req :
        {"dtype", "kernels", "shapes-per-kernel", "seed", "out"})
     if (!o.has(req))
       return usageError(std::string("sample needs --") + req);
+  std::string op = o.has("op") ? o.values["op"] : "gemm";
+  if (op == "conv")
+    return runSampleConv(o);
+  if (op != "gemm")
+    return usageError("--op expects gemm or conv, got '" + op + "'");
+  for (const char *convOnly : {"exclude", "max-gflop"})
+    if (o.has(convOnly))
+      return usageError(std::string("--") + convOnly + " is for --op conv");
   // The kernels' types token (docs/abi.md): f32, f64, f16, bf16, f16f32,
   // bf16f32 or tf32; the family is the one that compiles those types by
   // default (mma for 16-bit operands and TF32, simt for f32 and f64)
@@ -428,15 +521,9 @@ int runSample(int argc, char **argv) {
                       " " + gemmFamilyName(family) + " configurations on " +
                       chip->chip);
 
-  namespace fs = std::filesystem;
-  fs::path dir = o.values["out"];
-  if (dir.empty())
-    return usageError("--out expects a directory");
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir, ec))
-    return usageError("cannot create output directory '" + dir.string() + "'" +
-                      (ec ? ": " + ec.message() : std::string()));
+  fs::path dir;
+  if (std::string error = makeOutputDir(o, dir); !error.empty())
+    return usageError(error);
 
   std::fprintf(stderr,
                "isaac-tune: %s on %s, seed %llu: warm-up (alpha %g, %llu "
@@ -449,36 +536,19 @@ int runSample(int argc, char **argv) {
   // depend on --shapes-per-kernel.
   std::mt19937_64 shapeRng(seed ^ 0x9e3779b97f4a7c15ull);
 
-  std::set<std::string> seen;
   std::vector<std::pair<std::string, GemmConfig>> chosen; // name, config
   uint64_t duplicates = 0;
-  uint64_t step = kernels >= 10 ? kernels / 10 : 1;
-  while (chosen.size() < kernels) {
-    GemmConfig c = sampler.sample();
-    if (!seen.insert(c.mangle()).second) {
-      // Near the size of the legal space (or with values the model never
-      // proposes, --alpha 0) distinct configurations run out: give up
-      // rather than loop for ever.
-      if (++duplicates > 100 * kernels + 1000000) {
-        std::fprintf(stderr,
-                     "isaac-tune: error: only %zu distinct configurations "
-                     "after %llu duplicate draws; ask for fewer --kernels\n",
-                     chosen.size(), (unsigned long long)duplicates);
-        return 1;
-      }
-      continue;
-    }
-    const char *layout = kLayouts[chosen.size() % 4];
-    GemmKernelName name;
-    name.types = *types;
-    name.layout.transA = layout[0] == 't';
-    name.layout.transB = layout[1] == 't';
-    name.config = c;
-    chosen.push_back({name.str(), c});
-    if (chosen.size() % step == 0 || chosen.size() == kernels)
-      std::fprintf(stderr, "isaac-tune: %zu/%llu kernels\n", chosen.size(),
-                   (unsigned long long)kernels);
-  }
+  if (!drawDistinct(sampler, kernels, chosen, duplicates,
+                    [&](const GemmConfig &c, size_t index) {
+                      const char *layout = kLayouts[index % 4];
+                      GemmKernelName name;
+                      name.types = *types;
+                      name.layout.transA = layout[0] == 't';
+                      name.layout.transB = layout[1] == 't';
+                      name.config = c;
+                      return name.str();
+                    }))
+    return 1;
 
   std::string mlir;
   mlir += "// Generated by isaac-tune sample --dtype " + types->token() +
@@ -523,18 +593,8 @@ int runSample(int argc, char **argv) {
     }
   }
 
-  auto write = [&](const fs::path &p, const std::string &text) {
-    FILE *f = std::fopen(p.string().c_str(), "w");
-    bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
-    if (f)
-      ok = (std::fclose(f) == 0) && ok;
-    if (!ok)
-      std::fprintf(stderr, "isaac-tune: error: cannot write '%s': %s\n",
-                   p.string().c_str(), std::strerror(errno));
-    return ok;
-  };
-  if (!write(dir / "kernels.mlir", mlir) ||
-      !write(dir / "samples.txt", samples))
+  if (!writeFile(dir / "kernels.mlir", mlir) ||
+      !writeFile(dir / "samples.txt", samples))
     return 1;
 
   const SamplerStats &w = sampler.warmupStats(), &s = sampler.stats();
@@ -554,6 +614,279 @@ int runSample(int argc, char **argv) {
               (unsigned long long)shapeProposals,
               100.0 * double(chosen.size() * shapes) / double(shapeProposals),
               (dir / "samples.txt").string().c_str());
+  return 0;
+}
+
+//===----------------------------------------------------------------------===//
+// sample --op conv
+//===----------------------------------------------------------------------===//
+
+/// Bounds of the convolution inputs (docs/sampler.md, "Convolutions"):
+/// at least a launch's worth of work, at most --max-gflop, and tensors
+/// that one set of buffers on the GPU holds.
+constexpr double kConvMinFlops = 1e6;
+constexpr double kConvMaxBytes = 1073741824.0; // input + filters + output
+
+/// A channel count: networks mostly use multiples of 8 (the input's
+/// vectorized fetch needs vec | C), so 3/5 of the draws are multiples of 8
+/// in [8, 1024]; the rest any integer in [1, 1024], log-uniform (odd and
+/// small counts: images' 1 or 3 channels, detection heads).
+int64_t convChannels(std::mt19937_64 &rng) {
+  if (uniformUnit(rng) < 0.6)
+    return 8 * logUniformIn(rng, 1, 128);
+  return logUniformIn(rng, 1, 1024);
+}
+
+/// One convolution of the sampled distribution (every field but the types
+/// and layout); false if no output fits. Batch log-uniform in [1, 64];
+/// H log-uniform in [7, 224], W = H 3/4 of the time; filters 1x1 (1/4),
+/// 3x3 (0.45), 5x5 (0.1), 7x7 (0.08) or one of 1x3, 3x1, 1x7, 7x1, 2x2,
+/// 4x4; stride 2 a quarter of the time and always for 1x1 filters (a 1x1
+/// stride-1 convolution is compiled as a GEMM, isaac-conv-to-gemm);
+/// dilation 2 a tenth of the time (along the dimensions a filter spans);
+/// "same" padding 3/5 of the time, else none.
+bool drawConv(std::mt19937_64 &rng, ConvShape &x) {
+  x = ConvShape();
+  x.n = logUniformIn(rng, 1, 64);
+  x.h = logUniformIn(rng, 7, 224);
+  x.w = uniformUnit(rng) < 0.75 ? x.h : logUniformIn(rng, 7, 224);
+  x.c = convChannels(rng);
+  x.k = convChannels(rng);
+  static const int64_t kOther[6][2] = {{1, 3}, {3, 1}, {1, 7},
+                                       {7, 1}, {2, 2}, {4, 4}};
+  double f = uniformUnit(rng);
+  if (f < 0.25) {
+    x.r = x.s = 1;
+  } else if (f < 0.70) {
+    x.r = x.s = 3;
+  } else if (f < 0.80) {
+    x.r = x.s = 5;
+  } else if (f < 0.88) {
+    x.r = x.s = 7;
+  } else {
+    const int64_t *o = kOther[uniformIndex(rng, 6)];
+    x.r = o[0];
+    x.s = o[1];
+  }
+  int64_t stride = uniformUnit(rng) < 0.25 ? 2 : 1;
+  if (x.r == 1 && x.s == 1)
+    stride = 2;
+  x.strideH = x.strideW = stride;
+  bool dilated = uniformUnit(rng) < 0.1;
+  x.dilationH = dilated && x.r > 1 ? 2 : 1;
+  x.dilationW = dilated && x.s > 1 ? 2 : 1;
+  if (uniformUnit(rng) < 0.6) {
+    samePadding(x.h, x.r, x.strideH, x.dilationH, x.padTop, x.p);
+    samePadding(x.w, x.s, x.strideW, x.dilationW, x.padLeft, x.q);
+  } else {
+    x.p = ConvShape::outputSize(x.h, 0, 0, x.r, x.strideH, x.dilationH);
+    x.q = ConvShape::outputSize(x.w, 0, 0, x.s, x.strideW, x.dilationW);
+  }
+  return x.p >= 1 && x.q >= 1;
+}
+
+/// A configured convolution for isaac-opt --isaac-pipeline: the kernel
+/// does not depend on the shape (it reads every size at run time), so each
+/// function has the same placeholder, a 3x3 filter (a 1x1 stride-1 one
+/// would become a GEMM) on 8 channels, which every vec divides.
+std::string convFunc(size_t index, const std::string &kernel,
+                     const GemmConfig &c, const GemmTypes &types,
+                     ConvLayout layout) {
+  std::string t = dtypeName(types.ab), tc = dtypeName(types.c);
+  bool hwcf = layout == ConvLayout::NhwcHwcf;
+  std::string in = "memref<1x6x6x8x" + t + ">";
+  std::string filter =
+      std::string(hwcf ? "memref<3x3x8x8x" : "memref<8x3x3x8x") + t + ">";
+  std::string out = "memref<1x4x4x8x" + tc + ">";
+  std::string s;
+  s += "// " + kernel + "\n";
+  s += "func.func @kernel" + std::to_string(index) + "(%I: " + in +
+       ", %F: " + filter + ", %O: " + out + ") {\n";
+  s += std::string("  linalg.conv_2d_nhwc_") + (hwcf ? "hwcf" : "fhwc") +
+       " {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : "
+       "tensor<2xi64>,\n";
+  s += "    isaac.config = #isaac.gemm<" + c.str() + ">}\n";
+  s += "    ins(%I, %F : " + in + ", " + filter + ") outs(%O : " + out + ")\n";
+  s += "  return\n}\n";
+  return s;
+}
+
+int runSampleConv(Options &o) {
+  if (o.has("skewed") || o.has("family"))
+    return usageError(std::string("--op conv takes no --") +
+                      (o.has("skewed") ? "skewed" : "family") +
+                      " (the family is the one searchBestConv searches for "
+                      "the types)");
+  std::optional<GemmTypes> types = GemmTypes::parseToken(o.values["dtype"]);
+  if (!types || types->tf32)
+    return usageError("--op conv --dtype expects f32, f64, f16, bf16, f16f32 "
+                      "or bf16f32, got '" +
+                      o.values["dtype"] + "'");
+  uint64_t kernels = 0, shapes = 0, seed = 0, warmup = 10000;
+  double alpha = 100, maxGflop = 100;
+  if (!o.getUInt("kernels", 1, 100000000, kernels) ||
+      !o.getUInt("shapes-per-kernel", 1, 1000000, shapes) ||
+      !o.getUInt("seed", 0, UINT64_MAX, seed) ||
+      !o.getUInt("warmup", 0, 100000000, warmup) ||
+      !o.getDouble("alpha", 0, 1e12, alpha) ||
+      !o.getDouble("max-gflop", 0.01, 1e6, maxGflop))
+    return usageError(o.error);
+  std::optional<ChipLimits> chip;
+  if (std::string error = checkSamplerOptions(o, alpha, warmup, chip);
+      !error.empty())
+    return usageError(error);
+  // The family searchBestConv searches for these types: simt for f32,
+  // mma for 16-bit operands and, on chips with fast DMMA, f64.
+  GemmFamily family = searchFamily(types->ab, false, *chip);
+  size_t legalCount = legalConfigs(types->ab, *chip, family).size();
+  if (legalCount == 0)
+    return usageError(std::string("the ") + gemmFamilyName(family) +
+                      " family has no " + types->token() + " kernels on " +
+                      chip->chip);
+  if (kernels > legalCount)
+    return usageError("--kernels " + std::to_string(kernels) + " exceeds the " +
+                      std::to_string(legalCount) + " legal " + types->token() +
+                      " " + gemmFamilyName(family) + " configurations on " +
+                      chip->chip);
+
+  // The inputs no sample may be: isaac-bench's suites (what isaac is
+  // measured on) and the --exclude files (held-out evaluation inputs).
+  std::set<std::string> excluded;
+  std::vector<ConvSpec> specs = table5ConvShapes();
+  for (const ConvSpec &spec : resnet50ConvShapes())
+    specs.push_back(spec);
+  std::string excludeList = o.has("exclude") ? o.values["exclude"] : "";
+  for (size_t b = 0; b < excludeList.size();) {
+    size_t e = excludeList.find(',', b);
+    if (e == std::string::npos)
+      e = excludeList.size();
+    std::string error;
+    if (!readConvShapesFile(excludeList.substr(b, e - b), specs, error))
+      return usageError("--exclude: " + error);
+    b = e + 1;
+  }
+  for (const ConvSpec &spec : specs)
+    excluded.insert(convShapeText(spec.shape));
+
+  fs::path dir;
+  if (std::string error = makeOutputDir(o, dir); !error.empty())
+    return usageError(error);
+
+  std::fprintf(stderr,
+               "isaac-tune: conv %s (%s family) on %s, seed %llu: warm-up "
+               "(alpha %g, %llu accepted uniform samples)\n",
+               types->token().c_str(), gemmFamilyName(family),
+               chip->chip.c_str(), (unsigned long long)seed, alpha,
+               (unsigned long long)warmup);
+  CategoricalConfigSampler sampler(types->ab, *chip, seed, alpha, warmup,
+                                   gemmParamValues(family));
+  // Shapes come from their own stream, as for GEMMs.
+  std::mt19937_64 shapeRng(seed ^ 0x9e3779b97f4a7c15ull);
+  const ConvLayout kConvLayouts[2] = {ConvLayout::NhwcHwcf,
+                                      ConvLayout::NhwcFhwc};
+  std::vector<std::pair<std::string, GemmConfig>> chosen; // name, config
+  uint64_t duplicates = 0;
+  if (!drawDistinct(sampler, kernels, chosen, duplicates,
+                    [&](const GemmConfig &c, size_t index) {
+                      ConvKernelName name;
+                      name.types = *types;
+                      name.layout = kConvLayouts[index % 2];
+                      name.config = c;
+                      return name.str();
+                    }))
+    return 1;
+
+  // The command, as provenance: the first line of both files (isaac-bench
+  // --conv --collect copies the samples file's '#' lines into the dataset).
+  std::string command =
+      "isaac-tune sample --op conv --dtype " + types->token() + " --kernels " +
+      std::to_string(kernels) + " --shapes-per-kernel " +
+      std::to_string(shapes) + " --seed " + std::to_string(seed) + " --chip " +
+      chip->chip + " --alpha " + formatNumber(alpha) + " --warmup " +
+      std::to_string(warmup) + " --max-gflop " + formatNumber(maxGflop) +
+      (excludeList.empty() ? std::string() : " --exclude " + excludeList) +
+      " (family " + gemmFamilyName(family) + ")";
+  std::string mlir = "// Generated by " + command + "\n";
+  mlir += "// Compile with: isaac-opt kernels.mlir --isaac-pipeline=\"chip=" +
+          chip->chip + " ptx-dir=ptx\"\n\n";
+  std::string samples = "# sampled by: " + command + "\n";
+  uint64_t proposals = 0, outOfBounds = 0, illegal = 0, hitExcluded = 0;
+  double totalFlops = 0;
+  const double esz = dtypeBytes(types->ab), escz = dtypeBytes(types->c);
+  for (size_t i = 0; i < chosen.size(); ++i) {
+    const auto &[name, config] = chosen[i];
+    ConvLayout layout = kConvLayouts[i % 2];
+    mlir += convFunc(i, name, config, *types, layout);
+    if (i + 1 < chosen.size())
+      mlir += "\n";
+    uint64_t tries = 0;
+    for (uint64_t r = 0; r < shapes;) {
+      // Every kernel admits the inputs whose C its vec divides (C = 8 a
+      // third of the time): a kernel that finds none is a sampler bug.
+      if (++tries > 10000000) {
+        std::fprintf(stderr,
+                     "isaac-tune: error: no legal input for %s after %llu "
+                     "draws\n",
+                     name.c_str(), (unsigned long long)tries);
+        return 1;
+      }
+      ConvShape x;
+      ++proposals;
+      if (!drawConv(shapeRng, x))
+        continue;
+      x.types = *types;
+      x.layout = layout;
+      double flops =
+          2.0 * double(x.n * x.p * x.q) * double(x.k) * double(x.c * x.r * x.s);
+      double bytes =
+          double(x.n * x.h * x.w * x.c + x.k * x.r * x.s * x.c) * esz +
+          double(x.n * x.p * x.q * x.k) * escz;
+      if (!x.validate().empty() || flops < kConvMinFlops ||
+          flops > maxGflop * 1e9 || bytes > kConvMaxBytes) {
+        ++outOfBounds;
+        continue;
+      }
+      if (!isConvLegal(config, x, *chip)) {
+        ++illegal;
+        continue;
+      }
+      std::string text = convShapeText(x);
+      if (excluded.count(text)) {
+        ++hitExcluded;
+        continue;
+      }
+      samples += name + " " + text + "\n";
+      totalFlops += flops;
+      ++r;
+    }
+  }
+  if (!writeFile(dir / "kernels.mlir", mlir) ||
+      !writeFile(dir / "samples.txt", samples))
+    return 1;
+
+  const SamplerStats &w = sampler.warmupStats(), &s = sampler.stats();
+  std::printf("kernels: %zu distinct conv %s %s configurations (%s), "
+              "layouts nhwc_hwcf/nhwc_fhwc in turn -> %s\n",
+              chosen.size(), types->token().c_str(), gemmFamilyName(family),
+              chip->chip.c_str(), (dir / "kernels.mlir").string().c_str());
+  std::printf("warm-up (uniform): %llu proposals, %llu accepted (%.3f%%)\n",
+              (unsigned long long)w.proposals, (unsigned long long)w.accepted,
+              100 * w.acceptanceRate());
+  std::printf("categorical: %llu proposals, %llu accepted (%.3f%%), %llu "
+              "duplicates skipped\n",
+              (unsigned long long)s.proposals, (unsigned long long)s.accepted,
+              100 * s.acceptanceRate(), (unsigned long long)duplicates);
+  uint64_t lines = chosen.size() * shapes;
+  std::printf("inputs: %llu lines, %llu proposals (%.1f%% kept; %llu out of "
+              "bounds, %llu illegal for their kernel, %llu excluded), %.1f "
+              "GFLOP in all -> %s\n",
+              (unsigned long long)lines, (unsigned long long)proposals,
+              100.0 * double(lines) / double(proposals),
+              (unsigned long long)outOfBounds, (unsigned long long)illegal,
+              (unsigned long long)hitExcluded, totalFlops / 1e9,
+              (dir / "samples.txt").string().c_str());
+  std::printf("excluded inputs: %zu (Table 5, ResNet-50%s)\n", excluded.size(),
+              excludeList.empty() ? "" : ", --exclude");
   return 0;
 }
 
