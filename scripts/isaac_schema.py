@@ -83,6 +83,10 @@ class Schema:
         self.by_name = {p.name: p for p in self.params}
         (legacy,) = _rows(text, "GEMM_LEGACY_VECTOR")
         self.legacy = legacy
+        # The learned models' nine parameters per family (Features.h).
+        self.feature_vectors = {}  # family token -> [parameter names]
+        for row in _rows(text, "GEMM_FEATURE_VECTOR"):
+            self.feature_vectors[token_of[row[0]]] = row[1:]
         self.types = {}  # token -> (ab, c, tf32)
         for token, ab, c, tf32 in _rows(text, "GEMM_TYPES"):
             self.types[token] = (ab.lower(), c.lower(), tf32 == "true")

@@ -92,6 +92,12 @@ std::vector<Violation> isaac::checkConvLegality(const GemmConfig &c,
   return out;
 }
 
+bool isaac::meetsConvRules(const GemmConfig &c, const ConvShape &shape) {
+  Report r{/*quick=*/true, false, nullptr};
+  checkConvRules(c, shape, r);
+  return !r.broken;
+}
+
 bool isaac::isConvLegal(const GemmConfig &c, const ConvShape &shape,
                         const ChipLimits &chip) {
   if (!isLegal(c, shape.types.ab, chip))

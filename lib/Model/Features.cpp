@@ -15,27 +15,95 @@
 
 using namespace isaac;
 
+const std::array<GemmParam, 9> &isaac::featureParams(GemmFamily family) {
+  static const auto table = [] {
+    std::array<std::array<GemmParam, 9>, kNumGemmFamilies> out{};
+#define GEMM_FEATURE_VECTOR(F, P0, P1, P2, P3, P4, P5, P6, P7, P8)             \
+  out[static_cast<int>(GemmFamily::F)] = {GemmParam::P0, GemmParam::P1,        \
+                                          GemmParam::P2, GemmParam::P3,        \
+                                          GemmParam::P4, GemmParam::P5,        \
+                                          GemmParam::P6, GemmParam::P7,        \
+                                          GemmParam::P8};
+#include "isaac/Model/GemmParams.def"
+    return out;
+  }();
+  return table[static_cast<int>(family)];
+}
+
+std::array<int, 9> isaac::featureValues(const GemmConfig &c) {
+  const std::array<GemmParam, 9> &params = featureParams(c.family);
+  std::array<int, 9> v;
+  for (int i = 0; i < 9; ++i)
+    v[i] = c.get(params[i]);
+  return v;
+}
+
+namespace {
+/// Pointers into a fixed array of names, as featureNames() returns them.
+template <size_t N> struct NameList {
+  std::array<std::string, N> names;
+  std::array<const char *, N> pointers;
+  void point() {
+    for (size_t i = 0; i < N; ++i)
+      pointers[i] = names[i].c_str();
+  }
+};
+
+/// The names of features kNumShapeFeatures.. (GEMM) or
+/// kNumConvShapeFeatures.. (conv): the family's parameters, then the
+/// derived ones.
+std::array<std::string, kNumConfigFeatures> configNames(GemmFamily family) {
+  std::array<std::string, kNumConfigFeatures> out;
+  for (int i = 0; i < 9; ++i)
+    out[i] =
+        std::string("log2_") + gemmParamInfo(featureParams(family)[i]).name;
+  const char *derived[5] = {"log2_bm", "log2_bn", "log2_kt", "log2_waves",
+                            "log2_stage"};
+  for (int i = 0; i < 5; ++i)
+    out[9 + i] = derived[i];
+  return out;
+}
+} // namespace
+
 const char *const *isaac::featureNames() {
-  // Features 5..13 are the legacy tuning vector, named after its
-  // parameters in GemmParams.def.
-  static const auto names = [] {
-    std::array<std::string, kNumFeatures> out = {
-        "log2_m",  "log2_n",  "log2_k",  "trans_a",    "trans_b",   "", "",
-        "",        "",        "",        "",           "",          "", "",
-        "log2_bm", "log2_bn", "log2_kt", "log2_waves", "log2_stage"};
+  // Features 5..13 are the legacy tuning vector (simt's feature vector).
+  static const auto list = [] {
+    NameList<kNumFeatures> l;
+    const char *shape[kNumShapeFeatures] = {"log2_m", "log2_n", "log2_k",
+                                            "trans_a", "trans_b"};
+    for (int i = 0; i < kNumShapeFeatures; ++i)
+      l.names[i] = shape[i];
+    std::array<std::string, kNumConfigFeatures> config =
+        configNames(GemmFamily::Simt);
+    for (int i = 0; i < kNumConfigFeatures; ++i)
+      l.names[kNumShapeFeatures + i] = config[i];
     static_assert(std::size(kLegacyParams) == 9, "features 5..13");
-    for (int i = 0; i < 9; ++i)
-      out[kNumShapeFeatures + i] =
-          std::string("log2_") + gemmParamInfo(kLegacyParams[i]).name;
+    l.point();
+    return l;
+  }();
+  return list.pointers.data();
+}
+
+const char *const *isaac::convFeatureNames(GemmFamily family) {
+  static const auto lists = [] {
+    std::array<NameList<kNumConvFeatures>, kNumGemmFamilies> out;
+    const char *shape[kNumConvShapeFeatures] = {
+        "log2_n",        "log2_p",          "log2_q",          "log2_k",
+        "log2_c",        "log2_r",          "log2_s",          "log2_stride_h",
+        "log2_stride_w", "log2_dilation_h", "log2_dilation_w", "fhwc",
+        "log2_c_align"};
+    for (int f = 0; f < kNumGemmFamilies; ++f) {
+      for (int i = 0; i < kNumConvShapeFeatures; ++i)
+        out[f].names[i] = shape[i];
+      std::array<std::string, kNumConfigFeatures> config =
+          configNames(static_cast<GemmFamily>(f));
+      for (int i = 0; i < kNumConfigFeatures; ++i)
+        out[f].names[kNumConvShapeFeatures + i] = config[i];
+      out[f].point();
+    }
     return out;
   }();
-  static const auto pointers = [] {
-    std::array<const char *, kNumFeatures> out;
-    for (int i = 0; i < kNumFeatures; ++i)
-      out[i] = names[i].c_str();
-    return out;
-  }();
-  return pointers.data();
+  return lists[static_cast<int>(family)].pointers.data();
 }
 
 static inline float flog2(int64_t x) {
@@ -55,7 +123,7 @@ void isaac::computeFeatures(const GemmShape &s, const GemmConfig &c, int numSMs,
   out[2] = flog2(s.k);
   out[3] = s.layout.transA ? 1.0f : 0.0f;
   out[4] = s.layout.transB ? 1.0f : 0.0f;
-  const std::array<int, 9> params = c.values();
+  const std::array<int, 9> params = featureValues(c);
   for (int i = 0; i < 9; ++i)
     out[5 + i] = flog2(params[i]);
   int64_t bm = cdiv(s.m, c.ml), bn = cdiv(s.n, c.nl);
@@ -114,7 +182,7 @@ FeatureBuilder::FeatureBuilder(const GemmShape &s, int sms)
 }
 
 void FeatureBuilder::fillConfigPart(const GemmConfig &c, float *out) const {
-  const std::array<int, 9> params = c.values();
+  const std::array<int, 9> params = featureValues(c);
   int e[9];
   bool small = true;
   for (int i = 0; i < 9; ++i) {
@@ -141,4 +209,36 @@ void FeatureBuilder::fill(const GemmConfig &c, float *out) const {
   for (int i = 0; i < kNumShapeFeatures; ++i)
     out[i] = shapeF[i];
   fillConfigPart(c, out + kNumShapeFeatures);
+}
+
+//===----------------------------------------------------------------------===//
+// Convolutions
+//===----------------------------------------------------------------------===//
+
+void isaac::computeConvShapeFeatures(const ConvShape &s, float *out) {
+  out[0] = flog2(s.n);
+  out[1] = flog2(s.p);
+  out[2] = flog2(s.q);
+  out[3] = flog2(s.k);
+  out[4] = flog2(s.c);
+  out[5] = flog2(s.r);
+  out[6] = flog2(s.s);
+  out[7] = flog2(s.strideH);
+  out[8] = flog2(s.strideW);
+  out[9] = flog2(s.dilationH);
+  out[10] = flog2(s.dilationW);
+  out[11] = s.layout == ConvLayout::NhwcFhwc ? 1.0f : 0.0f;
+  int64_t align = 1;
+  while (align < 64 && s.c % (2 * align) == 0)
+    align *= 2;
+  out[12] = flog2(align);
+}
+
+void isaac::computeConvFeatures(const ConvShape &s, const GemmConfig &c,
+                                int numSMs, float *out) {
+  computeConvShapeFeatures(s, out);
+  float gemm[kNumFeatures];
+  computeFeatures(s.gemmShape(), c, numSMs, gemm);
+  for (int i = 0; i < kNumConfigFeatures; ++i)
+    out[kNumConvShapeFeatures + i] = gemm[kNumShapeFeatures + i];
 }

@@ -193,13 +193,14 @@ void MLPModel::forwardMean(const Layer *firsts, size_t mBegin, size_t mEnd,
 }
 
 void MLPModel::predictFeatures(const float *x, size_t n, float *y) const {
+  const int nf = numFeatures();
   std::vector<float> work(2 * size_t(maxWidth_) * kB);
-  std::vector<float> block(size_t(kNumFeatures) * kB);
+  std::vector<float> block(size_t(nf) * kB);
   for (size_t base = 0; base < n; base += kB) {
     size_t cnt = std::min<size_t>(kB, n - base);
     for (size_t b = 0; b < kB; ++b) {
-      const float *row = x + (base + std::min(b, cnt - 1)) * kNumFeatures;
-      for (int f = 0; f < kNumFeatures; ++f)
+      const float *row = x + (base + std::min(b, cnt - 1)) * size_t(nf);
+      for (int f = 0; f < nf; ++f)
         block[size_t(f) * kB + b] = row[f];
     }
     forwardMean(nullptr, 0, folded_.size(), block.data(), cnt, y + base,
@@ -210,13 +211,36 @@ void MLPModel::predictFeatures(const float *x, size_t n, float *y) const {
 void MLPModel::predict(const GemmShape &shape, const GemmConfig *configs,
                        size_t n, float *y, size_t firstMember,
                        size_t numMembers) const {
+  if (op_ != ModelOp::Gemm) { // a conv model predicts no GEMM
+    std::fill(y, y + n, std::numeric_limits<float>::quiet_NaN());
+    return;
+  }
+  FeatureBuilder fb(shape, numSMs_);
+  predictWith(fb.shapeFeatures(), fb, configs, n, y, firstMember, numMembers);
+}
+
+void MLPModel::predictConv(const ConvShape &shape, const GemmConfig *configs,
+                           size_t n, float *y, size_t firstMember,
+                           size_t numMembers) const {
+  if (op_ != ModelOp::Conv) { // a GEMM model predicts no convolution
+    std::fill(y, y + n, std::numeric_limits<float>::quiet_NaN());
+    return;
+  }
+  float sf[kNumConvShapeFeatures];
+  computeConvShapeFeatures(shape, sf);
+  FeatureBuilder fb(shape.gemmShape(), numSMs_);
+  predictWith(sf, fb, configs, n, y, firstMember, numMembers);
+}
+
+void MLPModel::predictWith(const float *sf, const FeatureBuilder &fb,
+                           const GemmConfig *configs, size_t n, float *y,
+                           size_t firstMember, size_t numMembers) const {
   size_t mBegin = std::min(firstMember, folded_.size() - 1);
   size_t mEnd = mBegin + std::min(numMembers, folded_.size() - mBegin);
-  FeatureBuilder fb(shape, numSMs_);
   // First layer restricted to the configuration-dependent features, the
   // shape-only ones folded into its bias.
-  constexpr int kC = kNumFeatures - kNumShapeFeatures;
-  const float *sf = fb.shapeFeatures();
+  constexpr int kC = kNumConfigFeatures;
+  const int nf = numFeatures(), ns = numShapeFeatures();
   std::vector<Layer> firsts(folded_.size());
   for (size_t mi = mBegin; mi < mEnd; ++mi) {
     const Layer &f = folded_[mi][0];
@@ -226,12 +250,12 @@ void MLPModel::predict(const GemmShape &shape, const GemmConfig *configs,
     first.w.resize(size_t(f.out) * kC);
     first.b.resize(f.out);
     for (int o = 0; o < f.out; ++o) {
-      const float *row = f.w.data() + size_t(o) * kNumFeatures;
+      const float *row = f.w.data() + size_t(o) * nf;
       double acc = f.b[o];
-      for (int i = 0; i < kNumShapeFeatures; ++i)
+      for (int i = 0; i < ns; ++i)
         acc += double(row[i]) * sf[i];
       first.b[o] = float(acc);
-      std::memcpy(first.w.data() + size_t(o) * kC, row + kNumShapeFeatures,
+      std::memcpy(first.w.data() + size_t(o) * kC, row + ns,
                   kC * sizeof(float));
     }
   }
@@ -630,13 +654,17 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
   const Line *l = r.expect("dtype", 1, error);
   if (!l)
     return nullptr;
-  if (l->tokens[1] == "f32")
-    m->dtype_ = DType::F32;
-  else if (l->tokens[1] == "f64")
-    m->dtype_ = DType::F64;
-  else {
-    error = r.where(*l) + "unknown dtype '" + l->tokens[1] + "'";
-    return nullptr;
+  {
+    bool known = false;
+    for (DType t : {DType::F32, DType::F64, DType::F16, DType::BF16})
+      if (l->tokens[1] == dtypeName(t)) {
+        m->dtype_ = t;
+        known = true;
+      }
+    if (!known) {
+      error = r.where(*l) + "unknown dtype '" + l->tokens[1] + "'";
+      return nullptr;
+    }
   }
   if (!(l = r.expect("chip", 1, error)))
     return nullptr;
@@ -667,21 +695,36 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
   for (size_t i = 1; i < l->tokens.size(); ++i)
     m->data_ += (i > 1 ? " " : "") + l->tokens[i];
 
-  // Version 2: the support, one record per configuration parameter.
+  // Version 2: the support, one record per tuning parameter of the
+  // features' family (featureParams: simt's legacy vector, or mma's), in
+  // that order. The family is the one whose order the names follow; the
+  // features record below must be of the same family.
+  std::vector<GemmFamily> supportFamilies;
+  for (int f = 0; f < kNumGemmFamilies; ++f)
+    supportFamilies.push_back(static_cast<GemmFamily>(f));
   if (version >= 2) {
-    for (const ParamRange &range : gemmParamRanges()) {
-      const char *p = range.name;
+    for (size_t pi = 0; pi < 9; ++pi) {
       if (!(l = r.expect("support", -1, error)))
         return nullptr;
-      if (l->tokens.size() < 3 || l->tokens[1] != p) {
+      std::vector<GemmFamily> fits;
+      for (GemmFamily f : supportFamilies)
+        if (l->tokens.size() >= 3 &&
+            l->tokens[1] == gemmParamInfo(featureParams(f)[pi]).name)
+          fits.push_back(f);
+      if (fits.empty()) {
+        const std::array<GemmParam, 9> &want =
+            featureParams(supportFamilies.front());
         std::string order;
-        for (const ParamRange &q : gemmParamRanges())
-          order += std::string(order.empty() ? "" : " ") + q.name;
-        error = r.where(*l) + "expected 'support " + p +
+        for (GemmParam q : want)
+          order +=
+              std::string(order.empty() ? "" : " ") + gemmParamInfo(q).name;
+        error = r.where(*l) + "expected 'support " +
+                gemmParamInfo(want[pi]).name +
                 " <values>' (the parameters in the order " + order +
                 ", each with at least one value)";
         return nullptr;
       }
+      supportFamilies = fits;
       std::vector<int> values;
       for (size_t i = 2; i < l->tokens.size(); ++i) {
         long v = 0;
@@ -699,20 +742,60 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
     }
   }
 
+  // The features: GEMM's (featureNames()) or a family's conv features.
   if (!(l = r.expect("features", -1, error)))
     return nullptr;
   {
-    std::string want;
-    for (int i = 0; i < kNumFeatures; ++i)
-      want += std::string(i ? " " : "") + featureNames()[i];
+    auto join = [](const char *const *names, int n) {
+      std::string out;
+      for (int i = 0; i < n; ++i)
+        out += std::string(i ? " " : "") + names[i];
+      return out;
+    };
     std::string have;
     for (size_t i = 2; i < l->tokens.size(); ++i)
       have += std::string(i > 2 ? " " : "") + l->tokens[i];
-    if (l->tokens.size() < 2 || l->tokens[1] != std::to_string(kNumFeatures) ||
-        have != want) {
-      error = r.where(*l) + "the model's features differ from this build's (" +
-              std::to_string(kNumFeatures) + ": " + want +
-              "); retrain it with tools/isaac-tune/train.py";
+    const std::string &count = l->tokens.size() >= 2 ? l->tokens[1] : "";
+    bool found = false;
+    if (count == std::to_string(kNumFeatures) &&
+        have == join(featureNames(), kNumFeatures)) {
+      m->op_ = ModelOp::Gemm;
+      m->family_ = GemmFamily::Simt;
+      found = true;
+    }
+    for (int f = 0; f < kNumGemmFamilies && !found; ++f) {
+      GemmFamily family = static_cast<GemmFamily>(f);
+      if (count == std::to_string(kNumConvFeatures) &&
+          have == join(convFeatureNames(family), kNumConvFeatures)) {
+        m->op_ = ModelOp::Conv;
+        m->family_ = family;
+        found = true;
+      }
+    }
+    if (!found) {
+      // Name the definition the file looks closest to: conv's if it
+      // starts like one.
+      bool conv = l->tokens.size() > 3 && l->tokens[3] == "log2_p";
+      error = r.where(*l) + "the model's features differ from this build's (";
+      if (conv) {
+        for (int f = 0; f < kNumGemmFamilies; ++f)
+          error += std::string(f ? "; or " : "") +
+                   std::to_string(kNumConvFeatures) + ": " +
+                   join(convFeatureNames(static_cast<GemmFamily>(f)),
+                        kNumConvFeatures);
+      } else {
+        error += std::to_string(kNumFeatures) + ": " +
+                 join(featureNames(), kNumFeatures);
+      }
+      error += "); retrain it with tools/isaac-tune/train.py";
+      return nullptr;
+    }
+    if (!m->support_.empty() &&
+        std::find(supportFamilies.begin(), supportFamilies.end(), m->family_) ==
+            supportFamilies.end()) {
+      error = r.where(*l) + "the features are of the " +
+              gemmFamilyName(m->family_) +
+              " family, the support records of another";
       return nullptr;
     }
   }
@@ -731,9 +814,10 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
     }
     m->sizes_.push_back(int(v));
   }
-  if (m->sizes_.front() != kNumFeatures || m->sizes_.back() != 1) {
-    error = r.where(*l) + "the first layer size must be " +
-            std::to_string(kNumFeatures) + " (features) and the last 1";
+  const int nf = m->op_ == ModelOp::Conv ? kNumConvFeatures : kNumFeatures;
+  if (m->sizes_.front() != nf || m->sizes_.back() != 1) {
+    error = r.where(*l) + "the first layer size must be " + std::to_string(nf) +
+            " (features) and the last 1";
     return nullptr;
   }
   {
@@ -752,13 +836,13 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
   // Standardization: means and standard deviations of log2 sizes and of
   // log2 TFLOPS, within the bounds of docs/model-format.md.
   std::vector<double> v;
-  if (!(l = r.expect("input-mean", kNumFeatures, error)) ||
-      !r.numbers(kNumFeatures, v, 1, *l, error) ||
+  if (!(l = r.expect("input-mean", nf, error)) ||
+      !r.numbers(size_t(nf), v, 1, *l, error) ||
       !r.within(v, -kMLPMaxAbsMean, kMLPMaxAbsMean, 1, *l, "input-mean", error))
     return nullptr;
   m->inMean_.assign(v.begin(), v.end());
-  if (!(l = r.expect("input-std", kNumFeatures, error)) ||
-      !r.numbers(kNumFeatures, v, 1, *l, error))
+  if (!(l = r.expect("input-std", nf, error)) ||
+      !r.numbers(size_t(nf), v, 1, *l, error))
     return nullptr;
   for (double s : v)
     if (!(s > 0)) {
@@ -909,7 +993,87 @@ const std::vector<std::pair<GemmShape, GemmConfig>> &MLPModel::probeSet() {
   return probes;
 }
 
+const std::vector<std::pair<ConvShape, GemmConfig>> &
+MLPModel::convProbeSet(GemmFamily family) {
+  // Convolutions across the range the features span: tiny, wide, deep,
+  // strided and dilated, non-square, both filter layouts; with the
+  // smallest, the largest and typical configurations of the family (legal
+  // or not, as for GEMMs).
+  static const auto probes = [] {
+    std::array<std::vector<std::pair<ConvShape, GemmConfig>>, kNumGemmFamilies>
+        out;
+    // N H W C K R S stride dilation P Q
+    const int64_t shapes[][11] = {{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+                                  {64, 224, 224, 3, 64, 7, 7, 2, 1, 112, 112},
+                                  {32, 7, 7, 2048, 2048, 3, 3, 1, 1, 7, 7},
+                                  {1, 512, 512, 1, 1, 1, 7, 1, 2, 512, 500},
+                                  {8, 56, 56, 256, 1024, 1, 1, 2, 1, 28, 28},
+                                  {1, 33, 33, 4096, 4096, 3, 3, 1, 16, 33, 33}};
+    for (int f = 0; f < kNumGemmFamilies; ++f) {
+      GemmFamily family = static_cast<GemmFamily>(f);
+      std::vector<GemmConfig> configs;
+      // Every feature parameter at 1, at its range's top, and three
+      // typical vectors (the GEMM probes' legacy vectors).
+      const std::array<GemmParam, 9> &params = featureParams(family);
+      const int typical[3][9] = {{64, 64, 8, 8, 8, 1, 1, 1, 4},
+                                 {128, 16, 4, 2, 32, 2, 2, 16, 2},
+                                 {16, 128, 2, 8, 16, 1, 4, 256, 1}};
+      for (int v = 0; v < 5; ++v) {
+        GemmConfig c;
+        c.family = family;
+        for (int i = 0; i < 9; ++i) {
+          const GemmParamInfo &info = gemmParamInfo(params[i]);
+          c.set(params[i], v == 0   ? 1
+                           : v == 1 ? info.hi
+                                    : std::max(info.lo, typical[v - 2][i]));
+        }
+        configs.push_back(c);
+      }
+      int layout = 0;
+      for (const auto &sh : shapes) {
+        ConvShape x;
+        x.n = sh[0];
+        x.h = sh[1];
+        x.w = sh[2];
+        x.c = sh[3];
+        x.k = sh[4];
+        x.r = sh[5];
+        x.s = sh[6];
+        x.strideH = x.strideW = sh[7];
+        x.dilationH = x.dilationW = sh[8];
+        x.p = sh[9];
+        x.q = sh[10];
+        x.layout = layout++ % 2 ? ConvLayout::NhwcFhwc : ConvLayout::NhwcHwcf;
+        for (const GemmConfig &c : configs)
+          out[f].push_back({x, c});
+      }
+    }
+    return out;
+  }();
+  return probes[static_cast<int>(family)];
+}
+
 int MLPModel::checkProbes(std::string &message) const {
+  if (op_ == ModelOp::Conv) {
+    const auto &probes = convProbeSet(family_);
+    for (size_t mi = 0; mi < folded_.size(); ++mi)
+      for (const auto &[x, c] : probes) {
+        float y = 0;
+        predictConv(x, &c, 1, &y, mi, 1);
+        if (std::isfinite(y) && std::fabs(y) <= kMLPMaxAbsPrediction)
+          continue;
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%g", double(y));
+        message = "member " + std::to_string(mi) + " predicts " + buf +
+                  " (log2 TFLOPS) on the probe " + x.str() + " #isaac.gemm<" +
+                  c.str() +
+                  ">; a usable model predicts finite values within [-" +
+                  boundStr(kMLPMaxAbsPrediction) + ", " +
+                  boundStr(kMLPMaxAbsPrediction) + "]";
+        return int(mi);
+      }
+    return -1;
+  }
   // One predict() per member and probe shape (the probes come five
   // configurations to a shape).
   const auto &probes = probeSet();
@@ -954,9 +1118,11 @@ int MLPModel::checkProbes(std::string &message) const {
 //===----------------------------------------------------------------------===//
 
 bool MLPModel::inSupport(const GemmConfig &c) const {
+  if (c.family != family_)
+    return false;
   if (support_.empty())
     return true;
-  const std::array<int, 9> params = c.values();
+  const std::array<int, 9> params = featureValues(c);
   for (int i = 0; i < 9; ++i)
     if (!std::binary_search(support_[i].begin(), support_[i].end(), params[i]))
       return false;
@@ -966,10 +1132,10 @@ bool MLPModel::inSupport(const GemmConfig &c) const {
 std::string MLPModel::supportString() const {
   if (support_.empty())
     return "all";
-  const std::vector<ParamRange> &params = gemmParamRanges();
+  const std::array<GemmParam, 9> &params = featureParams(family_);
   std::string s;
   for (size_t i = 0; i < params.size(); ++i) {
-    s += (i ? "; " : "") + std::string(params[i].name);
+    s += (i ? "; " : "") + std::string(gemmParamInfo(params[i]).name);
     for (int v : support_[i])
       s += " " + std::to_string(v);
   }

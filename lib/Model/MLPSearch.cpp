@@ -74,6 +74,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "isaac/Model/ConvLegality.h"
 #include "isaac/Model/Features.h"
 #include "isaac/Model/MLP.h"
 
@@ -104,7 +105,7 @@ namespace {
 /// their zero activations.
 constexpr int kLanes = 32;
 constexpr int kNumParams = 9;
-constexpr int kC = kNumFeatures - kNumShapeFeatures; ///< inputs per config
+constexpr int kC = kNumConfigFeatures; ///< inputs per config
 
 #if defined(__GNUC__) || defined(__clang__)
 #define ISAAC_ALWAYS_INLINE inline __attribute__((always_inline))
@@ -774,8 +775,16 @@ namespace isaac {
 
 struct MLPModel::SearchCache {
   std::mutex mutex;
-  std::map<std::pair<int, std::string>, std::shared_ptr<const SpaceIndex>>
+  /// (dtype, chip, vec widths admitted: a bit per log2 vec, 0 for all):
+  /// a GEMM's S (mask 0) or a simt convolution's.
+  std::map<std::tuple<int, std::string, unsigned>,
+           std::shared_ptr<const SpaceIndex>>
       spaces;
+  /// The same for the other families' convolutions: S as a list, in the
+  /// order of legalConfigs().
+  std::map<std::tuple<int, std::string, unsigned>,
+           std::shared_ptr<const std::vector<GemmConfig>>>
+      lists;
 };
 
 std::shared_ptr<MLPModel::SearchCache> MLPModel::newSearchCache() {
@@ -795,13 +804,17 @@ public:
 
   std::vector<Ranked> searchBest(const GemmShape &shape, const ChipLimits &chip,
                                  unsigned k, size_t *evaluated) override;
+  /// ConvMLPSearch::search().
+  std::vector<Ranked> searchConv(const ConvShape &shape, const ChipLimits &chip,
+                                 unsigned k, size_t *evaluated);
+  const MLPModel &getModel() const { return *model; }
 
   /// scoreLegalSpace().
   std::vector<float> scores(const GemmShape &shape, const ChipLimits &chip,
                             size_t member);
 
   double cost(const GemmShape &shape, const GemmConfig &c) override {
-    if (!model->inSupport(c))
+    if (model->op() != ModelOp::Gemm || !model->inSupport(c))
       return std::numeric_limits<double>::infinity();
     float y = 0;
     model->predict(shape, &c, 1, &y);
@@ -811,13 +824,20 @@ public:
 private:
   class Context;
   class Scorer;
+  /// The search of a context made at `tStart` (the steps of makeMLPCost's
+  /// definition) on `shape` (a convolution's implicit GEMM).
+  std::vector<Ranked> searchIn(Context &ctx, const GemmShape &shape, unsigned k,
+                               size_t *evaluated,
+                               std::chrono::steady_clock::time_point tStart);
   /// `firstNegatives`: rows of the last hidden layer to compute with the
   /// positive ones before the bound (the others only for blocks it does
   /// not prune).
   static TiledNet tileNet(const MLPModel::Net &net,
                           const std::vector<int> &firstNegatives = {});
-  std::shared_ptr<const SpaceIndex> spaceFor(DType dtype,
-                                             const ChipLimits &chip);
+  std::shared_ptr<const SpaceIndex>
+  spaceFor(DType dtype, const ChipLimits &chip, unsigned vecMask = 0);
+  std::shared_ptr<const std::vector<GemmConfig>>
+  listFor(DType dtype, const ChipLimits &chip, unsigned vecMask);
 
   std::shared_ptr<const MLPModel> model;
   size_t prescreen;
@@ -953,24 +973,57 @@ private:
   std::vector<uint8_t> nz;
 };
 
-/// The search of one shape: S, its features and the members' scores.
+/// The search of one shape: S, its features and the members' scores. S
+/// is a SpaceIndex (simt: a GEMM's, or a convolution's with the vec widths
+/// the conv rules admit) or, for the other families' convolutions, a list
+/// of configurations in the order of legalConfigs().
 class MLPRanker::Context {
 public:
   Context(MLPRanker &r, const GemmShape &shape, const ChipLimits &chip)
       : r(r), space(r.spaceFor(shape.dtype, chip)), fb(shape, r.model->numSMs_),
-        firsts(r.model->folded_.size()) {}
+        firsts(r.model->folded_.size()) {
+    shapeF.assign(fb.shapeFeatures(), fb.shapeFeatures() + kNumShapeFeatures);
+  }
+  /// A convolution: the configurations of the model's family in its
+  /// support that the conv rules admit. The conv rules read a
+  /// configuration's family and vec only (ConvLegality.h), so they keep
+  /// the vec widths `vecMask` has (isaac-model-test conv-mlp-topk-diff
+  /// checks S against isConvLegal on every configuration).
+  Context(MLPRanker &r, const ConvShape &shape, const ChipLimits &chip,
+          unsigned vecMask)
+      : r(r), fb(shape.gemmShape(), r.model->numSMs_),
+        firsts(r.model->folded_.size()) {
+    if (r.model->family() == GemmFamily::Simt)
+      space = r.spaceFor(shape.types.ab, chip, vecMask);
+    else
+      list = r.listFor(shape.types.ab, chip, vecMask);
+    shapeF.resize(kNumConvShapeFeatures);
+    computeConvShapeFeatures(shape, shapeF.data());
+  }
 
-  size_t size() const { return space->n; }
-  GemmConfig configAt(size_t pos) const { return space->configAt(pos); }
+  size_t size() const { return space ? space->n : list->size(); }
+  GemmConfig configAt(size_t pos) const {
+    return space ? space->configAt(pos) : (*list)[pos];
+  }
+  /// A key whose order over positions is the order of legalConfigs().
+  uint64_t orderKey(size_t pos) const {
+    return space ? legalKey(space->configAt(pos)) : uint64_t(pos);
+  }
   /// The positions in the order of legalConfigs().
   std::vector<uint32_t> legalOrder() const {
+    std::vector<uint32_t> order;
+    if (!space) {
+      order.resize(list->size());
+      std::iota(order.begin(), order.end(), 0u);
+      return order;
+    }
     std::vector<std::pair<uint64_t, uint32_t>> keyed;
     keyed.reserve(space->n);
     for (size_t g = 0; g < space->groups(); ++g)
       for (uint32_t p = space->offset[g]; p < space->offset[g + 1]; ++p)
         keyed.push_back({legalKey(space->config(g, p - space->offset[g])), p});
     std::sort(keyed.begin(), keyed.end());
-    std::vector<uint32_t> order(keyed.size());
+    order.resize(keyed.size());
     for (size_t i = 0; i < keyed.size(); ++i)
       order[i] = keyed[i].second;
     return order;
@@ -984,16 +1037,16 @@ public:
       return firsts[m];
     const MLPModel::Layer &f = r.model->folded_[m][0];
     const TiledNet &net = r.nets[m];
-    const float *sf = fb.shapeFeatures();
+    const float *sf = shapeF.data();
+    const int nf = r.model->numFeatures(), ns = r.model->numShapeFeatures();
     std::vector<float> w(size_t(f.out) * kC), b(size_t(f.out));
     for (int o = 0; o < f.out; ++o) {
-      const float *row = f.w.data() + size_t(o) * kNumFeatures;
+      const float *row = f.w.data() + size_t(o) * size_t(nf);
       double acc = f.b[size_t(o)];
-      for (int i = 0; i < kNumShapeFeatures; ++i)
+      for (int i = 0; i < ns; ++i)
         acc += double(row[i]) * sf[i];
       b[size_t(o)] = float(acc);
-      std::memcpy(w.data() + size_t(o) * kC, row + kNumShapeFeatures,
-                  kC * sizeof(float));
+      std::memcpy(w.data() + size_t(o) * kC, row + ns, kC * sizeof(float));
     }
     std::vector<int> rows(size_t(f.out));
     std::iota(rows.begin(), rows.end(), 0);
@@ -1012,6 +1065,11 @@ public:
   /// (prune+1)-th best found so far is left at -infinity.
   /// Returns how many configurations were left at -infinity.
   size_t scoreAll(size_t m, std::vector<float> &y, size_t prune = 0) {
+    if (!space) { // a list: every configuration, on the threads
+      y.resize(list->size());
+      scoreListThreaded(m, *list, y.data());
+      return 0;
+    }
     const size_t n = space->n;
     y.resize(n);
     const TiledNet &net = r.nets[m];
@@ -1327,7 +1385,10 @@ public:
   /// neither among the `prune` best nor the next. The others (a few
   /// thousand) are scored exactly (scoreList).
   size_t screen(std::vector<float> &y, size_t prune) {
+    if (!space)
+      return SIZE_MAX; // the split sum follows a SpaceIndex's groups
     const MLPModel::Layer &f = r.model->folded_[0][0];
+    const int nf = r.model->numFeatures(), ns = r.model->numShapeFeatures();
     const MLPModel::Layer &o = r.model->folded_[0][1];
     const int rows = f.out;
     const size_t n = space->n, nKG = space->kgs.size();
@@ -1339,22 +1400,20 @@ public:
     static constexpr int kB[6] = {7, 9, 10, 11, 12, 13};
     // The bias with the shape folded in, exactly as first() (and predict)
     // folds it, and the weights of alpha (row-major) and beta (input-major).
-    const float *sf = fb.shapeFeatures();
+    const float *sf = shapeF.data();
     std::vector<float> bias(static_cast<size_t>(rows)),
         wA(static_cast<size_t>(rows) * kAlphaInputs),
         wB(6 * static_cast<size_t>(rows));
     for (int j = 0; j < rows; ++j) {
-      const float *row = f.w.data() + size_t(j) * kNumFeatures;
+      const float *row = f.w.data() + size_t(j) * size_t(nf);
       double acc = f.b[size_t(j)];
-      for (int i = 0; i < kNumShapeFeatures; ++i)
+      for (int i = 0; i < ns; ++i)
         acc += double(row[i]) * sf[i];
       bias[size_t(j)] = float(acc);
       for (int q = 0; q < kAlphaInputs; ++q)
-        wA[size_t(j) * kAlphaInputs + size_t(q)] =
-            row[kNumShapeFeatures + kA[q]];
+        wA[size_t(j) * kAlphaInputs + size_t(q)] = row[ns + kA[q]];
       for (int q = 0; q < 6; ++q)
-        wB[size_t(q) * size_t(rows) + size_t(j)] =
-            row[kNumShapeFeatures + kB[q]];
+        wB[size_t(q) * size_t(rows) + size_t(j)] = row[ns + kB[q]];
     }
     // The derived features of each group, and the largest value of each
     // config input over S (all are >= 0: log2 of sizes).
@@ -1379,10 +1438,10 @@ public:
     auto gamma = [&](double m) { return m * u / (1 - m * u); };
     double eps = 0, mag = 2 * std::fabs(double(o.b[0]));
     for (int j = 0; j < rows; ++j) {
-      const float *row = f.w.data() + size_t(j) * kNumFeatures;
+      const float *row = f.w.data() + size_t(j) * size_t(nf);
       double m = std::fabs(double(bias[size_t(j)]));
       for (int i = 0; i < kC; ++i)
-        m += std::fabs(double(row[kNumShapeFeatures + i])) * xmax[i];
+        m += std::fabs(double(row[ns + i])) * xmax[i];
       const double w = std::fabs(double(o.w[size_t(j)]));
       eps += w * 2 * gamma(40) * m;
       mag += w * 2 * m * (1 + gamma(40));
@@ -1510,10 +1569,38 @@ public:
     }
   }
 
+  /// scoreList of all of `configs` on the ranker's threads (the members'
+  /// first layers are made here first, not concurrently).
+  void scoreListThreaded(size_t m, const std::vector<GemmConfig> &configs,
+                         float *y) {
+    first(m);
+    const size_t n = configs.size();
+    constexpr size_t kChunk = 4096; // a multiple of kLanes
+    const size_t chunks = (n + kChunk - 1) / kChunk;
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+      std::vector<GemmConfig> part;
+      for (size_t c; (c = next.fetch_add(1)) < chunks;) {
+        size_t b = c * kChunk, e = std::min(n, b + kChunk);
+        part.assign(configs.begin() + long(b), configs.begin() + long(e));
+        scoreList(m, part, y + b);
+      }
+    };
+    size_t nThreads = n >= 65536 ? std::min<size_t>(r.threads, chunks) : 1;
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < nThreads; ++t)
+      pool.emplace_back(work);
+    work();
+    for (std::thread &t : pool)
+      t.join();
+  }
+
 private:
   MLPRanker &r;
   std::shared_ptr<const SpaceIndex> space;
+  std::shared_ptr<const std::vector<GemmConfig>> list;
   FeatureBuilder fb;
+  std::vector<float> shapeF; ///< the model's shape features of the input
   std::vector<std::vector<TiledLayer>> firsts;
 };
 
@@ -1573,7 +1660,8 @@ TiledNet MLPRanker::tileNet(const MLPModel::Net &net,
                                net[last].in, t.rowOf, size_t(t.nFirst), true);
   // Interval bounds over every input the features can take (each in
   // [0, 64]: log2 of 64-bit sizes, or 0/1).
-  std::vector<double> lo(kNumFeatures, 0.0), hi(kNumFeatures, 64.0);
+  std::vector<double> lo(size_t(net.front().in), 0.0),
+      hi(size_t(net.front().in), 64.0);
   for (const MLPModel::Layer &L : net) {
     std::vector<double> nlo(size_t(L.out)), nhi(size_t(L.out));
     for (int o = 0; o < L.out; ++o) {
@@ -1595,19 +1683,55 @@ TiledNet MLPRanker::tileNet(const MLPModel::Net &net,
   return t;
 }
 
-std::shared_ptr<const SpaceIndex> MLPRanker::spaceFor(DType dtype,
-                                                      const ChipLimits &chip) {
+std::shared_ptr<const SpaceIndex>
+MLPRanker::spaceFor(DType dtype, const ChipLimits &chip, unsigned vecMask) {
   MLPModel::SearchCache &cache = *model->searchCache_;
   std::lock_guard<std::mutex> lock(cache.mutex);
-  auto key = std::make_pair(int(dtype), chip.chip);
+  auto key = std::make_tuple(int(dtype), chip.chip, vecMask);
   auto it = cache.spaces.find(key);
   if (it != cache.spaces.end())
     return it->second;
-  return cache.spaces[key] = buildSpace(dtype, chip, model->support_, threads);
+  std::vector<std::vector<int>> support = model->support_;
+  if (vecMask) {
+    // The supported vec widths the mask admits (an empty list would admit
+    // every width: an empty S instead).
+    support.resize(gemmParamRanges().size());
+    constexpr size_t kVec = 8; // vec's place in the legacy vector
+    std::vector<int> vecs;
+    for (int v : support[kVec].empty()
+                     ? familyParamValues(GemmFamily::Simt, GemmParam::vec)
+                     : support[kVec])
+      if ((vecMask >> log2Of(v)) & 1u)
+        vecs.push_back(v);
+    if (vecs.empty()) {
+      auto empty = std::make_shared<SpaceIndex>();
+      empty->offset = {0};
+      return cache.spaces[key] = empty;
+    }
+    support[kVec] = vecs;
+  }
+  return cache.spaces[key] = buildSpace(dtype, chip, support, threads);
+}
+
+std::shared_ptr<const std::vector<GemmConfig>>
+MLPRanker::listFor(DType dtype, const ChipLimits &chip, unsigned vecMask) {
+  MLPModel::SearchCache &cache = *model->searchCache_;
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  auto key = std::make_tuple(int(dtype), chip.chip, vecMask);
+  auto it = cache.lists.find(key);
+  if (it != cache.lists.end())
+    return it->second;
+  auto list = std::make_shared<std::vector<GemmConfig>>();
+  for (const GemmConfig &c : legalConfigs(dtype, chip, model->family()))
+    if ((vecMask >> log2Of(c.vec)) & 1u && model->inSupport(c))
+      list->push_back(c);
+  return cache.lists[key] = list;
 }
 
 std::vector<float> MLPRanker::scores(const GemmShape &shape,
                                      const ChipLimits &chip, size_t member) {
+  if (model->op() != ModelOp::Gemm)
+    return {};
   Context ctx(*this, shape, chip);
   std::vector<float> y;
   ctx.scoreAll(std::min(member, model->folded_.size() - 1), y);
@@ -1621,10 +1745,45 @@ std::vector<float> MLPRanker::scores(const GemmShape &shape,
 std::vector<Ranked> MLPRanker::searchBest(const GemmShape &shape,
                                           const ChipLimits &chip, unsigned k,
                                           size_t *evaluated) {
+  if (evaluated)
+    *evaluated = 0;
+  if (model->op() != ModelOp::Gemm)
+    return {}; // a conv model ranks no GEMM
+  const auto tStart = std::chrono::steady_clock::now();
+  Context ctx(*this, shape, chip);
+  return searchIn(ctx, shape, k, evaluated, tStart);
+}
+
+std::vector<Ranked> MLPRanker::searchConv(const ConvShape &shape,
+                                          const ChipLimits &chip, unsigned k,
+                                          size_t *evaluated) {
+  if (evaluated)
+    *evaluated = 0;
+  if (model->op() != ModelOp::Conv)
+    return {};
+  const auto tStart = std::chrono::steady_clock::now();
+  // The vec widths the conv rules admit on this shape (they read the
+  // family and vec of a configuration only).
+  unsigned vecMask = 0;
+  for (int v : familyParamValues(model->family(), GemmParam::vec)) {
+    GemmConfig probe;
+    probe.family = model->family();
+    probe.vec = v;
+    if (meetsConvRules(probe, shape))
+      vecMask |= 1u << log2Of(v);
+  }
+  if (!vecMask)
+    return {};
+  Context ctx(*this, shape, chip, vecMask);
+  return searchIn(ctx, shape.gemmShape(), k, evaluated, tStart);
+}
+
+std::vector<Ranked>
+MLPRanker::searchIn(Context &ctx, const GemmShape &shape, unsigned k,
+                    size_t *evaluated,
+                    std::chrono::steady_clock::time_point tStart) {
   const size_t members = model->folded_.size();
   auto clock = [] { return std::chrono::steady_clock::now(); };
-  const auto tStart = clock();
-  Context ctx(*this, shape, chip);
   const auto tSpace = clock();
   auto tScored = tSpace;
   const size_t n = ctx.size();
@@ -1659,7 +1818,7 @@ std::vector<Ranked> MLPRanker::searchBest(const GemmShape &shape,
   auto sortLegal = [&](std::vector<uint32_t> &pos) {
     std::vector<std::pair<uint64_t, uint32_t>> keyed;
     for (uint32_t p : pos)
-      keyed.push_back({legalKey(ctx.configAt(p)), p});
+      keyed.push_back({ctx.orderKey(p), p});
     std::sort(keyed.begin(), keyed.end());
     for (size_t i = 0; i < pos.size(); ++i)
       pos[i] = keyed[i].second;
@@ -1838,3 +1997,16 @@ std::vector<float> isaac::scoreLegalSpace(std::shared_ptr<const MLPModel> model,
   return MLPRanker(std::move(model), kEnsemblePrescreen, threads)
       .scores(shape, chip, member);
 }
+
+ConvMLPSearch::ConvMLPSearch(std::shared_ptr<const MLPModel> model,
+                             size_t prescreen, unsigned threads)
+    : ranker(
+          std::make_shared<MLPRanker>(std::move(model), prescreen, threads)) {}
+
+std::vector<Ranked> ConvMLPSearch::search(const ConvShape &shape,
+                                          const ChipLimits &chip, unsigned k,
+                                          size_t *evaluated) const {
+  return ranker->searchConv(shape, chip, k, evaluated);
+}
+
+const MLPModel &ConvMLPSearch::model() const { return ranker->getModel(); }

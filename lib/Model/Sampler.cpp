@@ -6,9 +6,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "isaac/Model/Sampler.h"
+#include "isaac/Model/ConvSuites.h"
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 
 using namespace isaac;
 
@@ -25,6 +27,63 @@ uint64_t isaac::uniformIndex(std::mt19937_64 &rng, uint64_t n) {
 
 double isaac::uniformUnit(std::mt19937_64 &rng) {
   return double(rng() >> 11) * 0x1.0p-53;
+}
+
+int64_t isaac::logUniformIn(std::mt19937_64 &rng, int64_t lo, int64_t hi) {
+  double l = std::log(double(lo)), h = std::log(double(hi) + 1.0);
+  int64_t v = static_cast<int64_t>(
+      std::floor(std::exp(l + uniformUnit(rng) * (h - l))));
+  return v < lo ? lo : (v > hi ? hi : v);
+}
+
+/// A channel count: networks mostly use multiples of 8 (the input's
+/// vectorized fetch needs vec | C), so 3/5 of the draws are multiples of 8
+/// in [8, 1024]; the rest any integer in [1, 1024], log-uniform (odd and
+/// small counts: images' 1 or 3 channels, detection heads).
+static int64_t convChannels(std::mt19937_64 &rng) {
+  if (uniformUnit(rng) < 0.6)
+    return 8 * logUniformIn(rng, 1, 128);
+  return logUniformIn(rng, 1, 1024);
+}
+
+bool isaac::drawConvInput(std::mt19937_64 &rng, ConvShape &x) {
+  x = ConvShape();
+  x.n = logUniformIn(rng, 1, 64);
+  x.h = logUniformIn(rng, 7, 224);
+  x.w = uniformUnit(rng) < 0.75 ? x.h : logUniformIn(rng, 7, 224);
+  x.c = convChannels(rng);
+  x.k = convChannels(rng);
+  static const int64_t kOther[6][2] = {{1, 3}, {3, 1}, {1, 7},
+                                       {7, 1}, {2, 2}, {4, 4}};
+  double f = uniformUnit(rng);
+  if (f < 0.25) {
+    x.r = x.s = 1;
+  } else if (f < 0.70) {
+    x.r = x.s = 3;
+  } else if (f < 0.80) {
+    x.r = x.s = 5;
+  } else if (f < 0.88) {
+    x.r = x.s = 7;
+  } else {
+    const int64_t *o = kOther[uniformIndex(rng, 6)];
+    x.r = o[0];
+    x.s = o[1];
+  }
+  int64_t stride = uniformUnit(rng) < 0.25 ? 2 : 1;
+  if (x.r == 1 && x.s == 1)
+    stride = 2;
+  x.strideH = x.strideW = stride;
+  bool dilated = uniformUnit(rng) < 0.1;
+  x.dilationH = dilated && x.r > 1 ? 2 : 1;
+  x.dilationW = dilated && x.s > 1 ? 2 : 1;
+  if (uniformUnit(rng) < 0.6) {
+    samePadding(x.h, x.r, x.strideH, x.dilationH, x.padTop, x.p);
+    samePadding(x.w, x.s, x.strideW, x.dilationW, x.padLeft, x.q);
+  } else {
+    x.p = ConvShape::outputSize(x.h, 0, 0, x.r, x.strideH, x.dilationH);
+    x.q = ConvShape::outputSize(x.w, 0, 0, x.s, x.strideW, x.dilationW);
+  }
+  return x.p >= 1 && x.q >= 1;
 }
 
 bool ParamBox::contains(const GemmConfig &c) const {

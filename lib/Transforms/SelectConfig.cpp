@@ -11,9 +11,11 @@
 // Each choice is reported by a remark naming its source.
 //
 // Convolutions (linalg.conv_2d_nhwc_hwcf / _fhwc, ConvMatch.h) get the
-// #isaac.gemm of their implicit GEMM, searched in the simt space less the
-// conv-only rules (lib/Model/ConvLegality.cpp) and ranked by the analytic
-// heuristic: the trained models and the tuning cache are GEMMs'.
+// #isaac.gemm of their implicit GEMM, searched in the space of their
+// types' family less the conv-only rules (lib/Model/ConvLegality.cpp) and
+// ranked by the conv model <model-dir>/<chip>/conv-<dtype>.mlp where that
+// file exists (ConvMLPSearch), by the analytic heuristic otherwise; the
+// tuning cache is GEMMs'.
 //
 //===----------------------------------------------------------------------===//
 
@@ -179,6 +181,25 @@ struct SelectConfigPass
     bool mma = false;
   };
 
+  /// The directory holding <chip>/<op>-<dtype>.mlp: model-dir, or the
+  /// source tree's models/. An explicit model-dir must exist: a mistyped
+  /// path would otherwise fall back to the heuristic without a word (an
+  /// error on `op`, and `failed`).
+  std::string modelDirectory(Operation *op, bool &failed) {
+    std::string dir = modelDir.empty() ? std::string(ISAAC_MODELS_DIR)
+                                       : std::string(modelDir);
+    failed = false;
+    if (!modelDir.empty() && !llvm::sys::fs::is_directory(dir)) {
+      op->emitError() << "isaac: model-dir '" << dir << "' "
+                      << (llvm::sys::fs::exists(dir)
+                              ? "is not a directory (it names the directory "
+                                "holding <chip>/gemm-<dtype>.mlp)"
+                              : "does not exist");
+      failed = true;
+    }
+    return dir;
+  }
+
   Ranker &getRanker(::isaac::DType dtype, bool tf32,
                     const ::isaac::ChipLimits &limits, Operation *op) {
     Ranker &r = rankers[tf32 ? -1 : static_cast<int>(dtype)];
@@ -199,21 +220,12 @@ struct SelectConfigPass
       r.noModel = "model-dir=none";
       return r;
     }
-    // An explicit model-dir must exist: a mistyped path would otherwise
-    // fall back to the heuristic without a word. Under the default (the
-    // source tree's models/), a missing file is the normal case of a chip
-    // without a trained model; the remark says where it looked.
-    std::string dir = modelDir.empty() ? std::string(ISAAC_MODELS_DIR)
-                                       : std::string(modelDir);
-    if (!modelDir.empty() && !llvm::sys::fs::is_directory(dir)) {
-      op->emitError() << "isaac: model-dir '" << dir << "' "
-                      << (llvm::sys::fs::exists(dir)
-                              ? "is not a directory (it names the directory "
-                                "holding <chip>/gemm-<dtype>.mlp)"
-                              : "does not exist");
-      r.failed = true;
+    // Under the default (the source tree's models/), a missing file is
+    // the normal case of a chip without a trained model; the remark says
+    // where it looked.
+    std::string dir = modelDirectory(op, r.failed);
+    if (r.failed)
       return r;
-    }
     SmallString<256> path(dir);
     llvm::sys::path::append(
         path, chip, std::string("gemm-") + ::isaac::dtypeName(dtype) + ".mlp");
@@ -229,6 +241,9 @@ struct SelectConfigPass
       err = path.str().str() + ": the model is for " +
             ::isaac::dtypeName(m->dtype()) + " on " + m->chip() + ", not " +
             ::isaac::dtypeName(dtype) + " on " + chip;
+    else if (m && m->op() != ::isaac::ModelOp::Gemm)
+      err = path.str().str() + ": the model ranks convolutions (its " +
+            "features are a conv model's), not GEMMs";
     if (!err.empty()) {
       op->emitError() << "isaac: cannot use the trained model: " << err;
       r.failed = true;
@@ -265,6 +280,7 @@ struct SelectConfigPass
       }
     }
     rankers.clear();
+    convRankers.clear();
 
     bool anyFailed = false;
     module.walk([&](Operation *op) {
@@ -430,8 +446,18 @@ struct SelectConfigPass
         op->emitRemark() << "isaac: left untouched: " << reason;
       return success();
     }
-    std::vector<::isaac::Ranked> best = ::isaac::searchBestConv(
-        match->shape, limits, heuristicCost(limits), topk);
+    // The conv model where one exists; the heuristic otherwise, or where
+    // the model's support holds no legal configuration of the convolution.
+    ConvRanker &ranker = getConvRanker(match->shape.types.ab, limits, op);
+    if (ranker.failed)
+      return failure();
+    std::vector<::isaac::Ranked> best;
+    if (ranker.search)
+      best = ranker.search->search(match->shape, limits, topk);
+    bool outsideSupport = ranker.search && best.empty();
+    if (best.empty())
+      best = ::isaac::searchBestConv(match->shape, limits,
+                                     heuristicCost(limits), topk);
     if (best.empty())
       return op->emitError()
              << "isaac: no legal configuration for this convolution on "
@@ -447,15 +473,91 @@ struct SelectConfigPass
                   ArrayAttr::get(ctx, cands));
     }
     ::isaac::GemmShape g = match->shape.gemmShape();
-    op->emitRemark() << "isaac: convolution configured as its implicit GEMM "
-                     << g.m << "x" << g.n << "x" << g.k
-                     << " (N*P*Q x K x C*R*S), "
-                     << ::isaac::gemmFamilyName(best.front().config.family)
-                     << " family, by the analytic heuristic (trained models "
-                        "and tuning caches are GEMMs')";
+    InFlightDiagnostic remark = op->emitRemark();
+    remark << "isaac: convolution configured as its implicit GEMM " << g.m
+           << "x" << g.n << "x" << g.k << " (N*P*Q x K x C*R*S), "
+           << ::isaac::gemmFamilyName(best.front().config.family)
+           << " family, ";
+    if (outsideSupport)
+      remark << "by the analytic heuristic: every legal configuration lies "
+                "outside the training support of "
+             << ranker.modelPath << " ("
+             << ranker.search->model().supportString() << ")";
+    else if (ranker.search)
+      remark << "by the trained model " << ranker.modelPath << " ("
+             << (ranker.search->model().synthetic()
+                     ? "trained on SYNTHETIC data, not measurements"
+                     : "trained on measurements")
+             << ")";
+    else
+      remark << "by the analytic heuristic (no conv model: " << ranker.noModel
+             << ")";
     return success();
   }
 
+  /// The conv model of one operand type, resolved on first use.
+  struct ConvRanker {
+    bool resolved = false;
+    bool failed = false;
+    std::string modelPath; ///< empty: analytic heuristic
+    std::string noModel;   ///< without a model: why, for the remark
+    std::shared_ptr<::isaac::ConvMLPSearch> search;
+  };
+
+  ConvRanker &getConvRanker(::isaac::DType dtype,
+                            const ::isaac::ChipLimits &limits, Operation *op) {
+    ConvRanker &r = convRankers[static_cast<int>(dtype)];
+    if (r.resolved)
+      return r;
+    r.resolved = true;
+    if (modelDir == "none") {
+      r.noModel = "model-dir=none";
+      return r;
+    }
+    std::string dir = modelDirectory(op, r.failed);
+    if (r.failed)
+      return r;
+    SmallString<256> path(dir);
+    llvm::sys::path::append(
+        path, chip, std::string("conv-") + ::isaac::dtypeName(dtype) + ".mlp");
+    if (!llvm::sys::fs::exists(path)) {
+      r.noModel = "no file " + path.str().str();
+      return r;
+    }
+    std::string err;
+    std::shared_ptr<const ::isaac::MLPModel> m =
+        ::isaac::MLPModel::loadShared(path.str().str(), err);
+    // The family the convolution's space is searched in (searchFamily):
+    // a model of another family ranks none of it.
+    ::isaac::GemmFamily family = ::isaac::searchFamily(dtype, false, limits);
+    if (m && (m->chip() != chip || m->dtype() != dtype))
+      err = path.str().str() + ": the model is for " +
+            ::isaac::dtypeName(m->dtype()) + " on " + m->chip() + ", not " +
+            ::isaac::dtypeName(dtype) + " on " + chip;
+    else if (m && m->op() != ::isaac::ModelOp::Conv)
+      err = path.str().str() + ": the model ranks GEMMs (its features are a " +
+            "GEMM model's), not convolutions";
+    else if (m && m->family() != family)
+      err = path.str().str() + ": the model ranks " +
+            ::isaac::gemmFamilyName(m->family()) + " configurations; " +
+            ::isaac::dtypeName(dtype) + " convolutions on " + chip +
+            " are searched in the " + ::isaac::gemmFamilyName(family) +
+            " family";
+    if (!err.empty()) {
+      op->emitError() << "isaac: cannot use the trained conv model: " << err;
+      r.failed = true;
+      return r;
+    }
+    r.modelPath = path.str().str();
+    // Scores the space on every core unless the context runs
+    // single-threaded (-mlir-disable-threading).
+    r.search = std::make_shared<::isaac::ConvMLPSearch>(
+        std::move(m), ::isaac::kEnsemblePrescreen,
+        op->getContext()->isMultithreadingEnabled() ? 0 : 1);
+    return r;
+  }
+
   std::map<int, Ranker> rankers;
+  std::map<int, ConvRanker> convRankers;
 };
 } // namespace

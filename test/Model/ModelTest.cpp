@@ -52,6 +52,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ConvModelTest.h"
+
 #include "isaac/Model/AnalyticModel.h"
 #include "isaac/Model/Features.h"
 #include "isaac/Model/Legality.h"
@@ -638,6 +640,8 @@ static int runMLPInfo(const char *path) {
   std::printf("model %s: %s %s, %d SMs, layers %s, %zu parameters, data %s\n",
               path, dtypeName(m->dtype()), m->chip().c_str(), m->numSMs(),
               layers.c_str(), m->numParams(), m->data().c_str());
+  std::printf("ranks: %s (%s configurations, %d features)\n", m->opName(),
+              gemmFamilyName(m->family()), m->numFeatures());
   std::printf("members: %zu\n", m->numMembers());
   std::printf("support: %s\n", m->supportString().c_str());
   return 0;
@@ -656,6 +660,8 @@ static int runMLPCheck(const char *modelPath, const char *vecPath) {
   auto model = loadModel(modelPath);
   if (!model)
     return 1;
+  if (model->op() == ModelOp::Conv)
+    return runConvMLPCheck(*model, vecPath);
   std::ifstream in(vecPath);
   std::string line;
   if (!in || !std::getline(in, line) || line != "isaac-mlp-vectors 1") {
@@ -818,8 +824,8 @@ static int runMLPFuzz(const char *path, long iterations) {
     err.clear();
     std::unique_ptr<MLPModel> m = MLPModel::parse(t, "fuzz", err);
     if (m) {
-      // Loaded: it must still run.
-      std::vector<float> x(kNumFeatures, 1.0f);
+      // Loaded: it must still run (on as many features as it has).
+      std::vector<float> x(size_t(m->numFeatures()), 1.0f);
       float y = 0;
       m->predictFeatures(x.data(), 1, &y);
     } else {
@@ -1407,6 +1413,8 @@ static int runKernelNames(uint64_t seed, int n) {
 }
 
 int main(int argc, char **argv) {
+  if (int status = runConvModelCommand(argc, argv); status >= 0)
+    return status;
   if (argc >= 2 && std::strcmp(argv[1], "legality") == 0)
     return runLegality();
   if (argc == 2 && std::strcmp(argv[1], "schema") == 0)
@@ -1462,6 +1470,12 @@ int main(int argc, char **argv) {
                "       | mlp-prescreen MODEL SHAPES|random:N [PRESCREEN]\n"
                "       | mlp-topk MODEL SHAPES [K]\n"
                "       | mlp-topk-diff MODEL SHAPES|random:N [K [PRESCREEN]]\n"
-               "       | mlp-kernel-check MODEL SHAPES|random:N\n");
+               "       | mlp-kernel-check MODEL SHAPES|random:N\n"
+               "       | conv-synthetic SEED ROWS PER_SHAPE TYPES [CHIP]\n"
+               "       | conv-shapes FILE\n"
+               "       | conv-random-configs SEED N TYPES LAYOUT SHAPE "
+               "[CHIP]\n"
+               "       | conv-mlp-topk-diff MODEL CONV_SHAPES|random:N "
+               "[K [PRESCREEN]]\n");
   return 2;
 }

@@ -2,14 +2,15 @@
 // RUN: isaac-opt %s --isaac-select-config="topk=3" -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=TOPK
 
 // Convolutions get the #isaac.gemm of their implicit GEMM (M = N*P*Q,
-// N = K, K = C*R*S), simt, ranked by the analytic heuristic whatever the
-// model directory; the remark gives the GEMM's dimensions.
+// N = K, K = C*R*S), simt, ranked by the analytic heuristic where no conv
+// model exists (select-config-conv-model.mlir has one); the remark gives
+// the GEMM's dimensions.
 // CHECK-LABEL: func.func @hwcf
 // CHECK: linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, isaac.config = #isaac.gemm<ml = {{[0-9]+}}, nl = {{[0-9]+}}, ms = {{[0-9]+}}, ns = {{[0-9]+}}, u = {{[0-9]+}}, ks = {{[0-9]+}}, kl = {{[0-9]+}}, kg = {{[0-9]+}}, vec = {{[0-9]+}}>, strides = dense<1> : tensor<2xi64>}
 // TOPK-LABEL: func.func @hwcf
 // TOPK: isaac.candidates = [#isaac.gemm<{{[^>]*}}>, #isaac.gemm<{{[^>]*}}>, #isaac.gemm<{{[^>]*}}>]
 func.func @hwcf(%in: memref<1x34x34x16xf32>, %f: memref<3x3x16x32xf32>, %out: memref<1x32x32x32xf32>) {
-  // expected-remark @below {{isaac: convolution configured as its implicit GEMM 1024x32x144 (N*P*Q x K x C*R*S), simt family, by the analytic heuristic (trained models and tuning caches are GEMMs')}}
+  // expected-remark @below {{isaac: convolution configured as its implicit GEMM 1024x32x144 (N*P*Q x K x C*R*S), simt family, by the analytic heuristic (no conv model: }}
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
     ins(%in, %f : memref<1x34x34x16xf32>, memref<3x3x16x32xf32>) outs(%out : memref<1x32x32x32xf32>)
   return

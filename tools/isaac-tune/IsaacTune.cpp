@@ -317,16 +317,6 @@ constexpr double kMinFlops = 1e6;
 constexpr double kMaxFlops = 2e11;
 constexpr double kMaxOperandBytes = 2147483648.0; // 2 GiB, A + B + C
 
-/// Integer drawn log-uniformly in [lo, hi]:
-/// floor(exp(ln lo + U[0, 1) * (ln(hi + 1) - ln lo))). With lo = 1 this is
-/// floor(exp(U * ln(hi + 1))) exactly, the inputs of the first datasets.
-int64_t logUniformIn(std::mt19937_64 &rng, int64_t lo, int64_t hi) {
-  double l = std::log(double(lo)), h = std::log(double(hi) + 1.0);
-  int64_t v = static_cast<int64_t>(
-      std::floor(std::exp(l + uniformUnit(rng) * (h - l))));
-  return v < lo ? lo : (v > hi ? hi : v);
-}
-
 /// The skewed input families of `--skewed` (docs/sampler.md): the
 /// applications' shapes that plain log-uniform sampling rarely draws
 /// together — a thin operand against two wide dimensions, or a reduction
@@ -621,69 +611,12 @@ int runSample(int argc, char **argv) {
 // sample --op conv
 //===----------------------------------------------------------------------===//
 
-/// Bounds of the convolution inputs (docs/sampler.md, "Convolutions"):
+/// Bounds of the convolution inputs (drawConvInput's distribution,
+/// docs/sampler.md, "Convolutions"):
 /// at least a launch's worth of work, at most --max-gflop, and tensors
 /// that one set of buffers on the GPU holds.
 constexpr double kConvMinFlops = 1e6;
 constexpr double kConvMaxBytes = 1073741824.0; // input + filters + output
-
-/// A channel count: networks mostly use multiples of 8 (the input's
-/// vectorized fetch needs vec | C), so 3/5 of the draws are multiples of 8
-/// in [8, 1024]; the rest any integer in [1, 1024], log-uniform (odd and
-/// small counts: images' 1 or 3 channels, detection heads).
-int64_t convChannels(std::mt19937_64 &rng) {
-  if (uniformUnit(rng) < 0.6)
-    return 8 * logUniformIn(rng, 1, 128);
-  return logUniformIn(rng, 1, 1024);
-}
-
-/// One convolution of the sampled distribution (every field but the types
-/// and layout); false if no output fits. Batch log-uniform in [1, 64];
-/// H log-uniform in [7, 224], W = H 3/4 of the time; filters 1x1 (1/4),
-/// 3x3 (0.45), 5x5 (0.1), 7x7 (0.08) or one of 1x3, 3x1, 1x7, 7x1, 2x2,
-/// 4x4; stride 2 a quarter of the time and always for 1x1 filters (a 1x1
-/// stride-1 convolution is compiled as a GEMM, isaac-conv-to-gemm);
-/// dilation 2 a tenth of the time (along the dimensions a filter spans);
-/// "same" padding 3/5 of the time, else none.
-bool drawConv(std::mt19937_64 &rng, ConvShape &x) {
-  x = ConvShape();
-  x.n = logUniformIn(rng, 1, 64);
-  x.h = logUniformIn(rng, 7, 224);
-  x.w = uniformUnit(rng) < 0.75 ? x.h : logUniformIn(rng, 7, 224);
-  x.c = convChannels(rng);
-  x.k = convChannels(rng);
-  static const int64_t kOther[6][2] = {{1, 3}, {3, 1}, {1, 7},
-                                       {7, 1}, {2, 2}, {4, 4}};
-  double f = uniformUnit(rng);
-  if (f < 0.25) {
-    x.r = x.s = 1;
-  } else if (f < 0.70) {
-    x.r = x.s = 3;
-  } else if (f < 0.80) {
-    x.r = x.s = 5;
-  } else if (f < 0.88) {
-    x.r = x.s = 7;
-  } else {
-    const int64_t *o = kOther[uniformIndex(rng, 6)];
-    x.r = o[0];
-    x.s = o[1];
-  }
-  int64_t stride = uniformUnit(rng) < 0.25 ? 2 : 1;
-  if (x.r == 1 && x.s == 1)
-    stride = 2;
-  x.strideH = x.strideW = stride;
-  bool dilated = uniformUnit(rng) < 0.1;
-  x.dilationH = dilated && x.r > 1 ? 2 : 1;
-  x.dilationW = dilated && x.s > 1 ? 2 : 1;
-  if (uniformUnit(rng) < 0.6) {
-    samePadding(x.h, x.r, x.strideH, x.dilationH, x.padTop, x.p);
-    samePadding(x.w, x.s, x.strideW, x.dilationW, x.padLeft, x.q);
-  } else {
-    x.p = ConvShape::outputSize(x.h, 0, 0, x.r, x.strideH, x.dilationH);
-    x.q = ConvShape::outputSize(x.w, 0, 0, x.s, x.strideW, x.dilationW);
-  }
-  return x.p >= 1 && x.q >= 1;
-}
 
 /// A configured convolution for isaac-opt --isaac-pipeline: the kernel
 /// does not depend on the shape (it reads every size at run time), so each
@@ -832,7 +765,7 @@ int runSampleConv(Options &o) {
       }
       ConvShape x;
       ++proposals;
-      if (!drawConv(shapeRng, x))
+      if (!drawConvInput(shapeRng, x))
         continue;
       x.types = *types;
       x.layout = layout;

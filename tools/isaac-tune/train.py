@@ -10,7 +10,13 @@ writes the best one (or --arch) in the format of docs/model-format.md.
 
     python3 tools/isaac-tune/train.py data/sm_90/gemm-f32-h100.csv.xz [more.csv.xz ...]
 
-writes models/sm_90/gemm-f32.mlp. Python 3 and numpy only; deterministic
+writes models/sm_90/gemm-f32.mlp. A convolution dataset (docs/tuning.md,
+"Convolution datasets": a `kernel` column and the convolution's sizes)
+trains a conv model with the conv features of Features.h instead:
+
+    python3 tools/isaac-tune/train.py data/sm_90/conv-f16-h100.csv.xz
+
+writes models/sm_90/conv-f16.mlp. Python 3 and numpy only; deterministic
 given --seed.
 """
 
@@ -46,6 +52,27 @@ CONFIG_FIELDS = list(SCHEMA.legacy)
 FEATURE_NAMES = (["log2_m", "log2_n", "log2_k", "trans_a", "trans_b"] +
                  ["log2_" + f for f in CONFIG_FIELDS] +
                  ["log2_bm", "log2_bn", "log2_kt", "log2_waves", "log2_stage"])
+
+# The convolution features of Features.h: the convolution's own, then the
+# configuration's (the family's nine parameters, the five derived ones of
+# the implicit GEMM). The parameters are the family's GEMM_FEATURE_VECTOR.
+CONV_SHAPE_FEATURES = ["log2_n", "log2_p", "log2_q", "log2_k", "log2_c",
+                       "log2_r", "log2_s", "log2_stride_h", "log2_stride_w",
+                       "log2_dilation_h", "log2_dilation_w", "fhwc",
+                       "log2_c_align"]
+DERIVED_FEATURES = ["log2_bm", "log2_bn", "log2_kt", "log2_waves",
+                    "log2_stage"]
+# The convolution's columns in a conv dataset, in the order of its key.
+CONV_SHAPE_COLUMNS = ["n", "h", "w", "c", "k", "r", "s", "p", "q",
+                      "stride_h", "stride_w", "dilation_h", "dilation_w",
+                      "pad_top", "pad_left"]
+
+
+def conv_feature_names(family):
+    return (CONV_SHAPE_FEATURES +
+            ["log2_" + f for f in SCHEMA.feature_vectors[family]] +
+            DERIVED_FEATURES)
+
 
 # Multiprocessors of the part each chip name stands for (getChipLimits in
 # lib/Model/Legality.cpp); the model file records the value it used.
@@ -96,6 +123,38 @@ def features(m, n, k, trans_a, trans_b, cfg, num_sms, batch=None):
     cols += [flog2(c[f]) for f in CONFIG_FIELDS]
     cols += [flog2(bm), flog2(bn), flog2(cdiv(k, c["kg"] * c["u"])),
              flog2(cdiv(batch * bm * bn * c["kg"], max(int(num_sms), 1))),
+             flog2(c["u"] * (c["ml"] + c["nl"]))]
+    return np.stack(cols, axis=1).astype(np.float32)
+
+
+def conv_features(cv, cfg, family, num_sms):
+    """Feature matrix (rows x 27, float32) of a conv model (Features.h,
+    computeConvFeatures). cv: dict of integer arrays keyed by
+    CONV_SHAPE_COLUMNS plus "fhwc"; cfg: dict of integer arrays keyed by
+    the family's feature parameters."""
+    x = {c: np.asarray(cv[c], dtype=np.int64) for c in CONV_SHAPE_COLUMNS}
+    fields = SCHEMA.feature_vectors[family]
+    c = {f: np.asarray(cfg[f], dtype=np.int64) for f in fields}
+    align = np.ones_like(x["c"])
+    while True:  # the largest power of two dividing C, at most 64
+        more = (align < 64) & (x["c"] % (2 * align) == 0)
+        if not more.any():
+            break
+        align = np.where(more, 2 * align, align)
+    # The implicit GEMM: M = N*P*Q, N = K, K = C*R*S, batch 1.
+    m = x["n"] * x["p"] * x["q"]
+    n = x["k"]
+    k = x["c"] * x["r"] * x["s"]
+    bm = cdiv(m, c["ml"])
+    bn = cdiv(n, c["nl"])
+    cols = [flog2(x["n"]), flog2(x["p"]), flog2(x["q"]), flog2(x["k"]),
+            flog2(x["c"]), flog2(x["r"]), flog2(x["s"]),
+            flog2(x["stride_h"]), flog2(x["stride_w"]),
+            flog2(x["dilation_h"]), flog2(x["dilation_w"]),
+            np.asarray(cv["fhwc"], dtype=np.float32), flog2(align)]
+    cols += [flog2(c[f]) for f in fields]
+    cols += [flog2(bm), flog2(bn), flog2(cdiv(k, c["kg"] * c["u"])),
+             flog2(cdiv(bm * bn * c["kg"], max(int(num_sms), 1))),
              flog2(c["u"] * (c["ml"] + c["nl"]))]
     return np.stack(cols, axis=1).astype(np.float32)
 
@@ -190,6 +249,123 @@ def read_dataset(path, dtype):
     d.ta, d.tb, d.batch = a[:, 12], a[:, 13], a[:, 14]
     d.tflops = np.array([r[-1] for r in rows], dtype=np.float64)
     d.failed, d.other_dtype, d.bad = failed, other_dtype, bad
+    gemm_views(d)
+    return d
+
+
+def gemm_views(d):
+    """What the op-independent steps read: the configuration fields, the
+    feature names, the columns whose distinct tuples are input shapes, and
+    the layout columns (support counts distinct (layout, configuration))."""
+    d.op, d.family = "gemm", "simt"
+    d.fields, d.names = CONFIG_FIELDS, FEATURE_NAMES
+    d.shape_cols = [d.m, d.n, d.k]
+    d.layout_cols = [d.ta, d.tb]
+    d.layout_count = 4
+    d.layout_code = d.ta * 2 + d.tb
+
+
+def conv_views(d):
+    d.op = "conv"
+    d.fields = SCHEMA.feature_vectors[d.family]
+    d.names = conv_feature_names(d.family)
+    d.shape_cols = [d.conv[c] for c in CONV_SHAPE_COLUMNS]
+    d.layout_cols = [d.conv["fhwc"]]
+    d.layout_count = 2
+    d.layout_code = d.conv["fhwc"]
+
+
+def dataset_op(path):
+    """"conv" for a conv dataset (its header has a `kernel` column), else
+    "gemm"."""
+    opener = lzma.open if path.endswith(".xz") else open
+    with opener(path, "rt", newline="") as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                return "conv" if "kernel" in next(csv.reader([line])) else \
+                    "gemm"
+    return "gemm"
+
+
+CONV_COLUMNS = ["kernel", "dtype", "layout"] + CONV_SHAPE_COLUMNS + \
+    ["family", "time_us", "tflops", "status"]
+
+
+def read_conv_dataset(path, dtype):
+    """A conv dataset's rows of `dtype` (docs/tuning.md, "Convolution
+    datasets"); every configuration column absent from the file holds its
+    default. All kept rows must be of one family."""
+    opener = lzma.open if path.endswith(".xz") else open
+    with opener(path, "rt", newline="") as f:
+        text = f.read()
+    comments, body = [], []
+    for line in text.splitlines():
+        if line.startswith("#"):
+            comments.append(line)
+        elif line.strip():
+            body.append(line)
+    if not body:
+        sys.exit(f"train.py: {path}: no header line")
+    reader = csv.reader(body)
+    header = [h.strip() for h in next(reader)]
+    missing = [c for c in CONV_COLUMNS if c not in header]
+    if missing:
+        sys.exit(f"train.py: {path}: missing columns {', '.join(missing)} "
+                 "(docs/tuning.md, Convolution datasets)")
+    idx = {h: i for i, h in enumerate(header)}
+    rows, failed, other_dtype, bad, families = [], 0, 0, 0, set()
+    for r in reader:
+        if len(r) != len(header):
+            bad += 1
+            continue
+        if r[idx["status"]].strip() != "ok":
+            failed += 1
+            continue
+        if r[idx["dtype"]].strip() != dtype:
+            other_dtype += 1
+            continue
+        try:
+            lay = r[idx["layout"]].strip()
+            if lay not in ("nhwc_hwcf", "nhwc_fhwc"):
+                raise ValueError(lay)
+            family = r[idx["family"]].strip()
+            if family not in SCHEMA.feature_vectors:
+                raise ValueError(family)
+            shape = [int(r[idx[c]]) for c in CONV_SHAPE_COLUMNS]
+            cfg = {p.name: int(r[idx[p.name]]) if p.name in idx and
+                   r[idx[p.name]].strip() else p.default
+                   for p in SCHEMA.params}
+            tf = float(r[idx["tflops"]])
+        except ValueError:
+            bad += 1
+            continue
+        if not (tf > 0 and math.isfinite(tf)) or min(shape[:9]) < 1 or \
+                min(shape[9:13]) < 1 or min(shape[13:]) < 0 or \
+                min(cfg.values()) < 1:
+            bad += 1
+            continue
+        families.add(family)
+        rows.append((shape, lay == "nhwc_fhwc", family, cfg, tf))
+    if not rows:
+        sys.exit(f"train.py: {path}: no usable '{dtype}' rows "
+                 f"({failed} failed, {other_dtype} other dtype, {bad} bad)")
+    if len(families) != 1:
+        sys.exit(f"train.py: {path}: '{dtype}' rows of several families "
+                 f"({', '.join(sorted(families))}); a conv model ranks one")
+    d = Dataset()
+    d.comments = comments
+    d.synthetic = any(c.lower().startswith("# synthetic") for c in comments)
+    d.family = families.pop()
+    a = np.array([r[0] for r in rows], dtype=np.int64)
+    d.conv = {c: a[:, i] for i, c in enumerate(CONV_SHAPE_COLUMNS)}
+    d.conv["fhwc"] = np.array([int(r[1]) for r in rows], dtype=np.int64)
+    fields = SCHEMA.feature_vectors[d.family]
+    d.cfg = {f: np.array([r[3][f] for r in rows], dtype=np.int64)
+             for f in fields}
+    d.tflops = np.array([r[4] for r in rows], dtype=np.float64)
+    d.batch = np.ones(len(rows), dtype=np.int64)
+    d.failed, d.other_dtype, d.bad = failed, other_dtype, bad
+    conv_views(d)
     return d
 
 
@@ -197,15 +373,26 @@ def concat_datasets(ds):
     """One Dataset of the rows of several (comments: each file's, in turn)."""
     if len(ds) == 1:
         return ds[0]
+    if len(set(x.op for x in ds)) != 1 or len(set(x.family for x in ds)) != 1:
+        sys.exit("train.py: the datasets mix GEMMs and convolutions, or "
+                 "families; a model ranks one")
     d = Dataset()
     d.comments = [c for x in ds for c in x.comments]
     d.synthetic = any(x.synthetic for x in ds)
-    for f in ("m", "n", "k", "ta", "tb", "batch", "tflops"):
-        setattr(d, f, np.concatenate([getattr(x, f) for x in ds]))
-    d.cfg = {f: np.concatenate([x.cfg[f] for x in ds]) for f in CONFIG_FIELDS}
+    d.family = ds[0].family
+    if ds[0].op == "conv":
+        for f in ("batch", "tflops"):
+            setattr(d, f, np.concatenate([getattr(x, f) for x in ds]))
+        d.conv = {c: np.concatenate([x.conv[c] for x in ds])
+                  for c in ds[0].conv}
+    else:
+        for f in ("m", "n", "k", "ta", "tb", "batch", "tflops"):
+            setattr(d, f, np.concatenate([getattr(x, f) for x in ds]))
+    d.cfg = {f: np.concatenate([x.cfg[f] for x in ds]) for f in ds[0].fields}
     d.failed = sum(x.failed for x in ds)
     d.other_dtype = sum(x.other_dtype for x in ds)
     d.bad = sum(x.bad for x in ds)
+    (conv_views if ds[0].op == "conv" else gemm_views)(d)
     return d
 
 
@@ -338,13 +525,14 @@ def training_support(d, min_frac):
     extrapolation (a parameter value seen in a handful of kernels), and the
     search's argmax over ~10^6 configurations finds exactly such spurious
     optima (docs/model-eval.md)."""
-    kernels = np.unique(np.stack([d.ta, d.tb] + [d.cfg[f] for f in
-                                                 CONFIG_FIELDS], axis=1),
+    kernels = np.unique(np.stack(d.layout_cols + [d.cfg[f] for f in
+                                                  d.fields], axis=1),
                         axis=0)
     need = max(1, math.ceil(min_frac * len(kernels)))
     support = []
-    for i, f in enumerate(CONFIG_FIELDS):
-        vals, counts = np.unique(kernels[:, 2 + i], return_counts=True)
+    nl = len(d.layout_cols)
+    for i, f in enumerate(d.fields):
+        vals, counts = np.unique(kernels[:, nl + i], return_counts=True)
         keep = [int(v) for v, c in zip(vals, counts) if c >= need]
         if not keep:  # never empty: the most used value stays
             keep = [int(vals[np.argmax(counts)])]
@@ -353,7 +541,7 @@ def training_support(d, min_frac):
 
 
 def model_text(nets, mean, std, ymean, ystd, args, data_line, notes,
-               support):
+               support, names=FEATURE_NAMES):
     out = [f"isaac-mlp {FORMAT_VERSION}"]
     out += ["# " + s for s in notes]
     out.append(f"dtype {args.dtype}")
@@ -363,7 +551,7 @@ def model_text(nets, mean, std, ymean, ystd, args, data_line, notes,
     out.append(f"data {data_line}")
     for f, vals in support:
         out.append(f"support {f} " + " ".join(str(v) for v in vals))
-    out.append(f"features {len(FEATURE_NAMES)} " + " ".join(FEATURE_NAMES))
+    out.append(f"features {len(names)} " + " ".join(names))
     out.append("layers " + " ".join(str(s) for s in nets[0].sizes))
     out.append("input-mean " + " ".join(hexf(v) for v in mean))
     out.append("input-std " + " ".join(hexf(v) for v in std))
@@ -426,6 +614,31 @@ def write_vectors(path, nets, mean, std, ymean, ystd, d, rows, args):
         f.write("\n".join(lines) + "\n")
 
 
+def write_conv_vectors(path, nets, mean, std, ymean, ystd, d, rows, args):
+    """Test vectors of a conv model for `isaac-model-test mlp-check`: the
+    convolution, the configuration (the family's feature parameters), the
+    features computed here and the float64 prediction. Half of the rows
+    get the other filter layout (variants the dataset may lack)."""
+    cv = {c: d.conv[c][rows].copy() for c in d.conv}
+    half = len(rows) // 2
+    cv["fhwc"][half::2] = 1 - cv["fhwc"][half::2]
+    cfg = {f: d.cfg[f][rows] for f in d.fields}
+    x = conv_features(cv, cfg, d.family, args.num_sms)
+    y = reference_predict(nets, mean, std, ymean, ystd, x)
+    lines = ["isaac-mlp-conv-vectors 1",
+             "# layout " + " ".join(CONV_SHAPE_COLUMNS) + " " +
+             " ".join(d.fields) + " features[%d] log2-tflops" % len(d.names)]
+    for i in range(len(rows)):
+        lay = "nhwc_fhwc" if cv["fhwc"][i] else "nhwc_hwcf"
+        ints = [cv[c][i] for c in CONV_SHAPE_COLUMNS] + \
+            [cfg[f][i] for f in d.fields]
+        lines.append("v " + lay + " " + " ".join(str(int(v)) for v in ints) +
+                     " " + " ".join(repr(float(v)) for v in x[i]) +
+                     " " + repr(float(y[i])))
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
 # --------------------------------------------------------------------------
 # Main
 # --------------------------------------------------------------------------
@@ -447,8 +660,9 @@ def main(argv=None):
                    "(docs/tuning.md); several files are concatenated")
     p.add_argument("--chip", help="target chip (default: from the path "
                    "data/<chip>/..., else sm_90)")
-    p.add_argument("--dtype", help="f32 or f64 (default: from the file name "
-                   "gemm-<dtype>.csv[.xz], else f32)")
+    p.add_argument("--dtype", help="f32 or f64; conv models also f16 or "
+                   "bf16 (default: from the file name <op>-<dtype>...csv[.xz], "
+                   "else f32)")
     p.add_argument("--num-sms", type=int,
                    help="multiprocessors (default: the chip's)")
     p.add_argument("--arch", type=parse_arch, action="append",
@@ -465,7 +679,8 @@ def main(argv=None):
     p.add_argument("--quick", action="store_true",
                    help="few epochs and tiny architectures (tests)")
     p.add_argument("--out", help="model file (default: "
-                   "models/<chip>/gemm-<dtype>.mlp in the source tree)")
+                   "models/<chip>/<op>-<dtype>.mlp in the source tree, op "
+                   "gemm or conv as the dataset's header says)")
     p.add_argument("--allow-synthetic", action="store_true",
                    help="allow writing a model trained on synthetic data "
                    "into the source tree's models/")
@@ -487,10 +702,15 @@ def main(argv=None):
         args.chip = parts[-2] if len(parts) >= 2 and \
             parts[-2].startswith("sm_") else "sm_90"
     base = os.path.basename(args.data[0])
+    op = dataset_op(args.data[0])
+    dtypes = ("f32", "f64", "f16", "bf16") if op == "conv" else ("f32", "f64")
     if args.dtype is None:
-        args.dtype = "f64" if base.startswith("gemm-f64") else "f32"
-    if args.dtype not in ("f32", "f64"):
-        p.error("--dtype must be f32 or f64")
+        args.dtype = next((t for t in dtypes
+                           if base.startswith(f"{op}-{t}-") or
+                           base.startswith(f"{op}-{t}.")), "f32")
+    if args.dtype not in dtypes:
+        p.error("--dtype must be " + " or ".join(dtypes) +
+                (" for a conv model" if op == "conv" else ""))
     if args.num_sms is None:
         if args.chip not in NUM_SMS:
             p.error(f"unknown chip {args.chip}: give --num-sms")
@@ -501,10 +721,15 @@ def main(argv=None):
         args.epochs = 3 if args.quick else 100
     archs = args.arch or (QUICK_ARCHS if args.quick else PAPER_ARCHS)
 
-    parts_data = [read_dataset(path, args.dtype) for path in args.data]
+    for path in args.data[1:]:
+        if dataset_op(path) != op:
+            sys.exit(f"train.py: {path} is a {dataset_op(path)} dataset, "
+                     f"{args.data[0]} a {op} dataset; a model ranks one op")
+    reader = read_conv_dataset if op == "conv" else read_dataset
+    parts_data = [reader(path, args.dtype) for path in args.data]
     d = concat_datasets(parts_data)
     default_out = os.path.join(REPO, "models", args.chip,
-                               f"gemm-{args.dtype}.mlp")
+                               f"{op}-{args.dtype}.mlp")
     out = args.out or default_out
     models_dir = os.path.realpath(os.path.join(REPO, "models"))
     into_tree = os.path.realpath(out).startswith(models_dir + os.sep)
@@ -513,13 +738,16 @@ def main(argv=None):
                  f"comment line): refusing to write {out}, where isaac-opt "
                  "would use it for real; give --out elsewhere")
 
-    x = features(d.m, d.n, d.k, d.ta, d.tb, d.cfg, args.num_sms, d.batch)
+    if op == "conv":
+        x = conv_features(d.conv, d.cfg, d.family, args.num_sms)
+    else:
+        x = features(d.m, d.n, d.k, d.ta, d.tb, d.cfg, args.num_sms, d.batch)
     y = np.log2(d.tflops)
 
     # Split by input shape: held-out shapes are never seen in training.
-    keys = d.m * 0
+    keys = np.zeros(len(y), dtype=np.int64)
     shape_ids = {}
-    key_list = list(zip(d.m.tolist(), d.n.tolist(), d.k.tolist()))
+    key_list = list(zip(*[c.tolist() for c in d.shape_cols]))
     for i, kk in enumerate(key_list):
         keys[i] = shape_ids.setdefault(kk, len(shape_ids))
     nshapes = len(shape_ids)
@@ -544,17 +772,19 @@ def main(argv=None):
     xtr, ytr, xva, yva = xs[tr], ys[tr], xs[va], ys[va]
 
     kind = "synthetic" if d.synthetic else "measured"
-    log(f"train.py: {' '.join(args.data)}: {len(y)} {args.dtype} rows ({kind}; "
+    what = f"conv ({d.family} family) " if op == "conv" else ""
+    log(f"train.py: {' '.join(args.data)}: {len(y)} {args.dtype} {what}rows "
+        f"({kind}; "
         f"dropped {d.failed} failed, {d.other_dtype} other dtype, "
         f"{d.bad} malformed), {nshapes} shapes, {nval} held out "
         f"({int(va.sum())} rows); chip {args.chip} ({args.num_sms} SMs)")
     if len(dead):
         log("train.py: constant features (weights kept at 0): " +
-            ", ".join(FEATURE_NAMES[i] for i in dead))
+            ", ".join(d.names[i] for i in dead))
 
     # Groups of validation rows sharing (shape, layout): how much of the
     # best sampled throughput does the predicted best reach?
-    gkey = keys * 4 + d.ta * 2 + d.tb
+    gkey = keys * d.layout_count + d.layout_code
     groups = {}
     for i in np.where(va)[0]:
         groups.setdefault(int(gkey[i]), []).append(i)
@@ -644,13 +874,14 @@ def main(argv=None):
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     with open(out, "wb") as f:
         f.write(model_text(nets, mean, std, ymean, ystd, args, data_line,
-                           notes, support))
+                           notes, support, d.names))
     print(f"wrote {out}")
 
     if args.vectors:
         vrows = list(np.where(va)[0][:48]) + list(np.where(tr)[0][:16])
-        write_vectors(args.vectors, nets, mean, std, ymean, ystd, d,
-                      np.array(vrows, dtype=np.int64), args)
+        (write_conv_vectors if op == "conv" else write_vectors)(
+            args.vectors, nets, mean, std, ymean, ystd, d,
+            np.array(vrows, dtype=np.int64), args)
         print(f"wrote {args.vectors}")
     return 0
 

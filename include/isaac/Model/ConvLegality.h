@@ -42,6 +42,10 @@ namespace isaac {
 std::vector<Violation> checkConvLegality(const GemmConfig &c,
                                          const ConvShape &shape,
                                          const ChipLimits &chip);
+/// Whether `c` meets the conv-only rules above on `shape` (not the GEMM
+/// rules). They read the configuration's family and vec only, so the conv
+/// searches filter a family's legal space by the vec widths this admits.
+bool meetsConvRules(const GemmConfig &c, const ConvShape &shape);
 /// Whether checkConvLegality(c, shape, chip) is empty, without formatting
 /// messages.
 bool isConvLegal(const GemmConfig &c, const ConvShape &shape,

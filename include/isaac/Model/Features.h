@@ -37,13 +37,47 @@
 //
 // Every value is computed in double and rounded to float.
 //
+// Features 5..13 are the nine tuning parameters of the configuration's
+// family (featureParams, GemmParams.def's GEMM_FEATURE_VECTOR): simt's
+// legacy vector above; for the mma family wm, wn and stages in the places
+// of ms, ns and ks. GEMM models are trained on simt configurations.
+//
+// Convolution models (conv-<dtype>.mlp) see a convolution's own sizes and
+// the 14 configuration features above (5..18) of its implicit GEMM (M =
+// N*P*Q, N = K, K = C*R*S; ConvShape::gemmShape):
+//
+//   i   name             value
+//   0   log2_n           log2 N          (0..12: the convolution only)
+//   1   log2_p           log2 P
+//   2   log2_q           log2 Q
+//   3   log2_k           log2 K
+//   4   log2_c           log2 C
+//   5   log2_r           log2 R
+//   6   log2_s           log2 S
+//   7   log2_stride_h    log2 of the vertical stride
+//   8   log2_stride_w    log2 of the horizontal stride
+//   9   log2_dilation_h  log2 of the vertical dilation
+//   10  log2_dilation_w  log2 of the horizontal dilation
+//   11  fhwc             1 if the filters are K x R x S x C, 0 for R x S x C x
+//   K 12  log2_c_align     log2 of the largest power of two dividing C, at
+//                        most 64 (how wide the input's fetch can be)
+//   13..21               the family's nine tuning parameters, log2
+//   22..26               log2_bm, log2_bn, log2_kt, log2_waves, log2_stage
+//                        of the implicit GEMM
+//
+// The implicit GEMM's sizes are sums of features 0..6 in log space and are
+// left out; H and W follow from P, Q, the stride, the filter and the
+// padding.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef ISAAC_MODEL_FEATURES_H
 #define ISAAC_MODEL_FEATURES_H
 
+#include "isaac/Model/ConvShape.h"
 #include "isaac/Model/GemmConfig.h"
 
+#include <array>
 #include <cstdint>
 
 namespace isaac {
@@ -51,9 +85,31 @@ namespace isaac {
 constexpr int kNumFeatures = 19;
 /// Features 0..kNumShapeFeatures-1 depend on the input only.
 constexpr int kNumShapeFeatures = 5;
+/// The features of a configuration (5..18), the same for GEMM and conv
+/// models.
+constexpr int kNumConfigFeatures = kNumFeatures - kNumShapeFeatures;
+/// A convolution model's features: its shape features, then the
+/// configuration's.
+constexpr int kNumConvShapeFeatures = 13;
+constexpr int kNumConvFeatures = kNumConvShapeFeatures + kNumConfigFeatures;
+
+/// The nine tuning parameters features 5..13 read for `family`
+/// (GemmParams.def, GEMM_FEATURE_VECTOR).
+const std::array<GemmParam, 9> &featureParams(GemmFamily family);
+/// The values of featureParams(c.family) in `c`.
+std::array<int, 9> featureValues(const GemmConfig &c);
 
 /// Names of the features, in order (as written in model files).
 const char *const *featureNames();
+/// Names of the convolution features for configurations of `family`.
+const char *const *convFeatureNames(GemmFamily family);
+
+/// Fills `out[0..kNumConvShapeFeatures)` with the features of the
+/// convolution `shape` alone.
+void computeConvShapeFeatures(const ConvShape &shape, float *out);
+/// Fills `out[0..kNumConvFeatures)` with the features of `c` on `shape`.
+void computeConvFeatures(const ConvShape &shape, const GemmConfig &c,
+                         int numSMs, float *out);
 
 /// Fills `out[0..kNumFeatures)` with the features of `c` on `shape`, for a
 /// chip with `numSMs` multiprocessors.

@@ -1,7 +1,8 @@
 //===- MLP.h - Learned performance model (ISAAC §5) ------------*- C++ -*-===//
 //
 // A multi-layer perceptron that predicts log2(TFLOPS) of a configuration on
-// an input from the features of Features.h: ReLU hidden layers, a linear
+// an input (a GEMM, or a convolution for a conv model) from the features of
+// Features.h: ReLU hidden layers, a linear
 // output, inputs standardized and the output de-standardized with the
 // mean/std stored in the model. Models are trained by
 // tools/isaac-tune/train.py and stored in the text format of
@@ -21,6 +22,8 @@
 #ifndef ISAAC_MODEL_MLP_H
 #define ISAAC_MODEL_MLP_H
 
+#include "isaac/Model/ConvShape.h"
+#include "isaac/Model/Features.h"
 #include "isaac/Model/GemmConfig.h"
 #include "isaac/Model/Legality.h"
 #include "isaac/Model/Search.h"
@@ -52,6 +55,13 @@ constexpr double kMLPMinStd = 1.0 / 1024;     ///< input-std, output-std
 constexpr double kMLPMaxStd = 64;             ///< input-std, output-std
 constexpr double kMLPMaxAbsPrediction = 1000; ///< on the probe set
 
+/// What a model ranks: GEMMs (gemm-<dtype>.mlp, the features of
+/// featureNames()) or convolutions (conv-<dtype>.mlp, the features of
+/// convFeatureNames(family)). The `features` record of the file says which.
+enum class ModelOp { Gemm, Conv };
+
+class MLPRanker;
+
 class MLPModel {
 public:
   /// Reads a model file. On failure returns null and sets `error` (one line,
@@ -68,6 +78,19 @@ public:
                                                     std::string &error);
 
   DType dtype() const { return dtype_; }
+  /// GEMMs or convolutions.
+  ModelOp op() const { return op_; }
+  /// The family of the configurations the features describe (GEMM models:
+  /// simt).
+  GemmFamily family() const { return family_; }
+  /// Width of the input: kNumFeatures (GEMM) or kNumConvFeatures (conv).
+  int numFeatures() const { return sizes_.front(); }
+  /// Features that depend on the input only (the first ones).
+  int numShapeFeatures() const {
+    return op_ == ModelOp::Conv ? kNumConvShapeFeatures : kNumShapeFeatures;
+  }
+  /// "gemm" or "conv".
+  const char *opName() const { return op_ == ModelOp::Conv ? "conv" : "gemm"; }
   const std::string &chip() const { return chip_; }
   /// Multiprocessor count the features were computed with.
   int numSMs() const { return numSMs_; }
@@ -84,30 +107,41 @@ public:
 
   /// The configuration parameter values the model was trained on enough to
   /// rank (the `support` records, docs/model-format.md): per parameter of
-  /// GemmConfig, in the order ml nl ms ns u ks kl kg vec, the sorted values.
-  /// Empty for a version-1 file: every value is in the support.
+  /// featureParams(family()) (simt: ml nl ms ns u ks kl kg vec), the sorted
+  /// values. Empty for a version-1 file: every value is in the support.
   const std::vector<std::vector<int>> &support() const { return support_; }
-  /// Whether every parameter of `c` takes a value of the support. Outside
-  /// it a prediction is an extrapolation, and the search does not rank it.
+  /// Whether `c` is of the model's family and every parameter of it takes
+  /// a value of the support. Outside it a prediction is an extrapolation,
+  /// and the search does not rank it.
   bool inSupport(const GemmConfig &c) const;
   /// "ml 2 4 ...; nl ..." for messages; "all" without a restriction.
   std::string supportString() const;
 
   /// Predicted log2(TFLOPS) of `n` raw feature rows (row-major, n x
-  /// kNumFeatures) into y[0..n).
+  /// numFeatures()) into y[0..n).
   void predictFeatures(const float *x, size_t n, float *y) const;
   /// Predicted log2(TFLOPS) of configs[0..n) on `shape` into y[0..n): the
   /// mean over members [firstMember, firstMember + numMembers) (default
-  /// all of them, the model's prediction).
+  /// all of them, the model's prediction). A GEMM model's (a conv model
+  /// predicts NaN).
   void predict(const GemmShape &shape, const GemmConfig *configs, size_t n,
                float *y, size_t firstMember = 0,
                size_t numMembers = SIZE_MAX) const;
+  /// predict() of a conv model on the convolution `shape` (TFLOPS of its
+  /// 2*N*P*Q*K*C*R*S operations, seconds() of its gemmShape(); a GEMM
+  /// model predicts NaN).
+  void predictConv(const ConvShape &shape, const GemmConfig *configs, size_t n,
+                   float *y, size_t firstMember = 0,
+                   size_t numMembers = SIZE_MAX) const;
   /// Predicted run time in seconds for a predicted log2(TFLOPS).
   static double seconds(const GemmShape &shape, float log2Tflops);
 
   /// The fixed inputs load() checks every member's prediction on: every
   /// one must be finite and within kMLPMaxAbsPrediction.
   static const std::vector<std::pair<GemmShape, GemmConfig>> &probeSet();
+  /// The same for conv models of `family`.
+  static const std::vector<std::pair<ConvShape, GemmConfig>> &
+  convProbeSet(GemmFamily family);
 
 private:
   friend class MLPRanker;
@@ -128,8 +162,16 @@ private:
   /// its own); writes the first `cnt` outputs to y.
   void forwardMean(const Layer *firsts, size_t mBegin, size_t mEnd,
                    const float *x, size_t cnt, float *y, float *work) const;
+  /// predict() and predictConv(): the shape features `shapeF` folded into
+  /// the first layer, the configuration's from `fb` (on the implicit GEMM
+  /// for a convolution).
+  void predictWith(const float *shapeF, const FeatureBuilder &fb,
+                   const GemmConfig *configs, size_t n, float *y,
+                   size_t firstMember, size_t numMembers) const;
 
   DType dtype_ = DType::F32;
+  ModelOp op_ = ModelOp::Gemm;
+  GemmFamily family_ = GemmFamily::Simt;
   std::string chip_, data_;
   bool synthetic_ = false;
   int numSMs_ = 0;
@@ -171,6 +213,30 @@ constexpr size_t kEnsemblePrescreen = 4096;
 CostFn makeMLPCost(std::shared_ptr<const MLPModel> model,
                    const ChipLimits &chip,
                    size_t prescreen = kEnsemblePrescreen, unsigned threads = 0);
+
+/// searchBestConv (ConvLegality.h) ranked by a conv model: the legal
+/// configurations of the convolution (its family's GEMM rules and the conv
+/// rules) inside the model's support, scored like makeMLPCost's search
+/// (the same pre-screen, the same exactness: `isaac-model-test
+/// conv-mlp-topk-diff` compares it with the straightforward algorithm),
+/// each configuration's cost the predicted run time in seconds. Built once
+/// per model; thread-safe. The space of a (dtype, chip, admitted vec
+/// widths) is enumerated once and kept with the model.
+class ConvMLPSearch {
+public:
+  explicit ConvMLPSearch(std::shared_ptr<const MLPModel> model,
+                         size_t prescreen = kEnsemblePrescreen,
+                         unsigned threads = 0);
+  /// The `k` best, best first; empty when the model ranks no legal
+  /// configuration (none in its support). `evaluated`: how many were
+  /// ranked.
+  std::vector<Ranked> search(const ConvShape &shape, const ChipLimits &chip,
+                             unsigned k, size_t *evaluated = nullptr) const;
+  const MLPModel &model() const;
+
+private:
+  std::shared_ptr<MLPRanker> ranker;
+};
 
 /// The scores of the search's first stage: member `member`'s predicted
 /// log2(TFLOPS) of every legal configuration of (shape.dtype, chip) inside

@@ -28,6 +28,7 @@
 #ifndef ISAAC_MODEL_SAMPLER_H
 #define ISAAC_MODEL_SAMPLER_H
 
+#include "isaac/Model/ConvShape.h"
 #include "isaac/Model/GemmConfig.h"
 #include "isaac/Model/Legality.h"
 
@@ -42,6 +43,23 @@ namespace isaac {
 uint64_t uniformIndex(std::mt19937_64 &rng, uint64_t n);
 /// Uniform double in [0, 1) with 53 random bits.
 double uniformUnit(std::mt19937_64 &rng);
+/// Integer drawn log-uniformly in [lo, hi]:
+/// floor(exp(ln lo + U[0, 1) * (ln(hi + 1) - ln lo))). With lo = 1 this is
+/// floor(exp(U * ln(hi + 1))) exactly, the inputs of the first datasets.
+int64_t logUniformIn(std::mt19937_64 &rng, int64_t lo, int64_t hi);
+
+/// One convolution of the conv tuning dataset's distribution (isaac-tune
+/// sample --op conv, docs/sampler.md "Convolutions"; every field but the
+/// types and layout); false if no output fits. Batch log-uniform in
+/// [1, 64]; H log-uniform in [7, 224], W = H 3/4 of the time; C and K 3/5
+/// a multiple of 8 in [8, 1024], else log-uniform in [1, 1024]; filters
+/// 1x1 (1/4), 3x3 (0.45), 5x5 (0.1), 7x7 (0.08) or one of 1x3, 3x1, 1x7,
+/// 7x1, 2x2, 4x4; stride 2 a quarter of the time and always for 1x1
+/// filters (a 1x1 stride-1 convolution is compiled as a GEMM,
+/// isaac-conv-to-gemm); dilation 2 a tenth of the time (along the
+/// dimensions a filter spans); "same" padding 3/5 of the time, else none.
+/// The caller filters (validity, size, legality for a kernel).
+bool drawConvInput(std::mt19937_64 &rng, ConvShape &shape);
 
 /// A box of proposals: the values each parameter of one family may take.
 /// The default box of a family is familyParamValues() of each of its
