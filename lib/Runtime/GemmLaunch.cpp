@@ -22,6 +22,7 @@
 #include "ModuleCache.h"
 
 #include "isaac/Model/Legality.h"
+#include "isaac/Model/Search.h"
 #include "isaac/Runtime/KernelABI.h"
 
 #include <cinttypes>
@@ -38,6 +39,9 @@ constexpr int64_t kMaxGridYZ = 65535;
 constexpr int64_t kMaxGridX = 2147483647;
 /// Block shape of the scale and split-K reduce helper kernels.
 constexpr unsigned kHelperBlockX = 32, kHelperBlockY = 8;
+// The search never picks a split that this file would refuse.
+static_assert(::isaac::kMaxSplitKRows == kMaxGridYZ * kHelperBlockY,
+              "Search.h's split-K row limit must match the helpers' grid");
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 

@@ -57,11 +57,18 @@ struct Ranked {
   double cost;
 };
 
+/// The most rows M a split-K (KG > 1) launch can have: the split-K helper
+/// kernels cover M in blocks of 8 rows along grid y, whose limit is 65535
+/// (lib/Runtime/GemmLaunch.cpp refuses larger launches).
+constexpr int64_t kMaxSplitKRows = 65535 * 8;
+
 /// Whether searchBest skips `c` on `shape` before asking the cost model:
-/// more K slices than K has U-tiles leaves slices empty, never useful.
+/// more K slices than K has U-tiles leaves slices empty, never useful; and
+/// a split of more rows than the split-K helpers can cover would be refused
+/// at launch (such shapes have parallelism enough without splitting K).
 inline bool splitsKUselessly(const GemmShape &shape, const GemmConfig &c) {
   int64_t kTiles = (shape.k + c.u - 1) / c.u;
-  return c.kg > 1 && c.kg > kTiles;
+  return c.kg > 1 && (c.kg > kTiles || shape.m > kMaxSplitKRows);
 }
 
 /// A cost model that ranks a shape's whole legal space at once, faster
