@@ -170,6 +170,43 @@ def conv_block():
     return L
 
 
+def conv_block_nchw():
+    """conv_block as PyTorch/torch-mlir writes it: NCHW input and output,
+    FCHW filters, the pads on H and W, the bias broadcast by
+    linalg.broadcast and added by linalg.add, relu by linalg.max. The
+    compiler runs it as conv_block between one transpose of the input and
+    one of the result (and of the filters)."""
+    n, c, hw = CB_N, CB_C, CB_H
+    x, xp, w = [n, c, hw, hw], [n, c, hw + 2, hw + 2], [c, c, 3, 3]
+    X, XP, W = t4(x), t4(xp), t4(w)
+    L = [f"func.func @conv_block_nchw(%x: {X}, %w1: {W}, %b1: tensor<{c}xf32>,",
+         f"    %w2: {W}, %b2: tensor<{c}xf32>) -> {X}",
+         f"    attributes {{llvm.emit_c_interface}} {{",
+         f"  %zero = arith.constant 0.0 : f32",
+         f"  %e = tensor.empty() : {X}",
+         f"  %zeros = linalg.fill ins(%zero : f32) outs(%e : {X}) -> {X}"]
+    def layer(name, inp, w, b, residual=None):
+        out = [f"  %{name}_p = tensor.pad {inp} low[0, 0, 1, 1] high[0, 0, 1, 1] {{",
+               f"  ^bb0(%{name}_i0: index, %{name}_i1: index, %{name}_i2: index, %{name}_i3: index):",
+               f"    tensor.yield %zero : f32",
+               f"  }} : {X} to {XP}",
+               f"  %{name}_c = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : tensor<2xi64>, "
+               f"strides = dense<1> : tensor<2xi64>}}",
+               f"      ins(%{name}_p, {w} : {XP}, {W}) outs(%zeros : {X}) -> {X}",
+               f"  %{name}_bb = linalg.broadcast ins({b} : tensor<{c}xf32>) outs(%e : {X}) dimensions = [0, 2, 3]",
+               f"  %{name}_b = linalg.add ins(%{name}_c, %{name}_bb : {X}, {X}) outs(%e : {X}) -> {X}"]
+        r = f"%{name}_b"
+        if residual:
+            out.append(f"  %{name}_s = linalg.add ins({r}, {residual} : {X}, {X}) outs(%e : {X}) -> {X}")
+            r = f"%{name}_s"
+        out.append(f"  %{name} = linalg.max ins({r}, %zeros : {X}, {X}) outs(%e : {X}) -> {X}")
+        return out
+    L += layer("h", "%x", "%w1", "%b1")
+    L += layer("y", "%h", "%w2", "%b2", residual="%x")
+    L += [f"  return %y : {X}", "}", ""]
+    return L
+
+
 def conv_deep():
     """A deep reduction (C*R*S = 4608) on few output pixels (7x7): the
     selection splits it over K (KG > 1), and the bias is applied after the
@@ -292,6 +329,7 @@ def main():
     out += transformer()
     out += classifier()
     out += conv_block()
+    out += conv_block_nchw()
     out += conv_deep()
     out += conv_f16()
     out += conv_pointwise()

@@ -60,6 +60,7 @@ void _mlir_ciface_transformer_block(M2 x, M2 wq, M1 bq, M2 wk, M1 bk, M2 wv,
                                     M1 b2, M2 q, M2 k, M2 y);
 void _mlir_ciface_classifier_f16(M2 x, M2 w, M1 b, M2 y);
 void _mlir_ciface_conv_block(M4 x, M4 w1, M1 b1, M4 w2, M1 b2, M4 y);
+void _mlir_ciface_conv_block_nchw(M4 x, M4 w1, M1 b1, M4 w2, M1 b2, M4 y);
 void _mlir_ciface_conv_deep(M4 x, M4 w, M1 b, M4 y);
 void _mlir_ciface_conv_f16(M4 x, M4 w, M1 b, M4 y);
 void _mlir_ciface_conv_pointwise(M4 x, M4 w, M1 b, M4 y);
@@ -568,6 +569,100 @@ static int convBlock(double *worst) {
   return ok;
 }
 
+/* The offset of element (i, h, w, c) of an N x H x W x C tensor in its
+   NCHW order. */
+static size_t nchwIndex(int64_t i, int64_t h, int64_t w, int64_t c,
+                        int64_t H, int64_t W, int64_t C) {
+  return (size_t)(((i * C + c) * H + h) * W + w);
+}
+
+/* Replaces `t`'s device copy (NHWC, or FHWC filters: n x h x w x c) by the
+   same values in NCHW (FCHW) order; the host values and the fp64 copy stay
+   NHWC, for the reference. */
+static void deviceToNchw(Tensor *t, int64_t n, int64_t h, int64_t w,
+                         int64_t c) {
+  size_t count = (size_t)(n * h * w * c);
+  float *v = xmalloc(count * sizeof(float));
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t y = 0; y < h; ++y)
+      for (int64_t x = 0; x < w; ++x)
+        for (int64_t k = 0; k < c; ++k)
+          v[nchwIndex(i, y, x, k, h, w, c)] =
+              t->host[(size_t)(((i * h + y) * w + x) * c + k)];
+  CUDA_CHECK(cudaMemcpy(t->dev, v, count * sizeof(float),
+                        cudaMemcpyHostToDevice));
+  free(v);
+}
+
+/* Puts `t`'s reference (NHWC) into NCHW order, the order of the result the
+   device writes. */
+static void referenceToNchw(Tensor *t, int64_t n, int64_t h, int64_t w,
+                            int64_t c) {
+  size_t count = (size_t)(n * h * w * c);
+  double *ref = xmalloc(count * sizeof(double));
+  double *mag = xmalloc(count * sizeof(double));
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t y = 0; y < h; ++y)
+      for (int64_t x = 0; x < w; ++x)
+        for (int64_t k = 0; k < c; ++k) {
+          size_t from = (size_t)(((i * h + y) * w + x) * c + k);
+          ref[nchwIndex(i, y, x, k, h, w, c)] = t->ref[from];
+          mag[nchwIndex(i, y, x, k, h, w, c)] = t->mag[from];
+        }
+  free(t->ref);
+  free(t->mag);
+  t->ref = ref;
+  t->mag = mag;
+}
+
+static void runConvBlockNchw(void *p) {
+  ConvBlockCall *c = p;
+  const ConvDims *a = &c->d1;
+  MemRef4 x = desc4(c->x, a->n, a->c, a->h, a->w);
+  MemRef4 w1 = desc4(c->w1, a->k, a->c, a->r, a->s);
+  MemRef4 w2 = desc4(c->w2, a->k, a->c, a->r, a->s);
+  MemRef4 y = desc4(c->y, a->n, a->k, a->h, a->w);
+  MemRef1 b1 = desc1(c->b1), b2 = desc1(c->b2);
+  _mlir_ciface_conv_block_nchw(&x, &w1, &b1, &w2, &b2, &y);
+}
+
+/* conv_block in PyTorch's layout (NCHW data, FCHW filters): the same
+   reference, computed in NHWC, with the device data and the result's
+   reference permuted. */
+static int convBlockNchw(double *worst) {
+  const char *name = "conv_block_nchw";
+  ConvDims d = {CB_N, CB_H, CB_H, CB_C, CB_C, 3, 3, 1, 1, 1};
+  int64_t npq = CB_N * CB_H * CB_H;
+  Tensor x = input(npq, CB_C, 1.0);
+  Tensor w1 = input(CB_C * 9, CB_C, 1.0 / sqrt(9.0 * CB_C));
+  Tensor b1 = input(CB_C, 0, 0.1);
+  Tensor w2 = input(CB_C * 9, CB_C, 1.0 / sqrt(9.0 * CB_C));
+  Tensor b2 = input(CB_C, 0, 0.1);
+  Tensor h = output(npq, CB_C, 0), y = output(npq, CB_C, 0);
+  convRef(&d, &x, &w1, &b1, NULL, RELU, &h);
+  convRef(&d, &h, &w2, &b2, &x, RELU, &y);
+  deviceToNchw(&x, CB_N, CB_H, CB_H, CB_C);
+  deviceToNchw(&w1, CB_C, 3, 3, CB_C);
+  deviceToNchw(&w2, CB_C, 3, 3, CB_C);
+  referenceToNchw(&y, CB_N, CB_H, CB_H, CB_C);
+  ConvBlockCall call = {&x, &w1, &b1, &w2, &b2, &y, d, d};
+  isaacClearLastError();
+  runConvBlockNchw(&call);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  checkIsaac(name);
+  int ok = check(name, "y", &y, 1e-5, worst);
+  double b2b;
+  double ms = timeCalls(runConvBlockNchw, &call, &b2b);
+  checkIsaac(name);
+  double flops = 2.0 * 2 * 9 * CB_C * CB_C * npq;
+  printf("TIME %s n=%d %.4f ms %.2f TFLOPS back-to-back %.4f ms\n", name,
+         CB_N, ms, flops / ms * 1e-9, b2b);
+  Tensor *all[] = {&x, &w1, &b1, &w2, &b2, &h, &y};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
+    release(all[i]);
+  return ok;
+}
+
 typedef struct {
   void (*fn)(M4, M4, M1, M4);
   Tensor *x, *w, *b, *y;
@@ -669,6 +764,7 @@ int main(int argc, char **argv) {
   RUN("transformer_block", block(&worst));
   RUN("classifier_f16", classifier(&worst));
   RUN("conv_block", convBlock(&worst));
+  RUN("conv_block_nchw", convBlockNchw(&worst));
   ConvDims deep = {1, 9, 9, 512, 512, 3, 3, 1, 0, 0};
   RUN("conv_deep",
       convSingle("conv_deep", _mlir_ciface_conv_deep, deep, NONE, 0, &worst));

@@ -352,6 +352,34 @@ func.func @conv_block(%x: tensor<8x28x28x64xf32>, %w1: tensor<3x3x64x64xf32>, %b
   return %y : tensor<8x28x28x64xf32>
 }
 
+func.func @conv_block_nchw(%x: tensor<8x64x28x28xf32>, %w1: tensor<64x64x3x3xf32>, %b1: tensor<64xf32>,
+    %w2: tensor<64x64x3x3xf32>, %b2: tensor<64xf32>) -> tensor<8x64x28x28xf32>
+    attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x64x28x28xf32>
+  %zeros = linalg.fill ins(%zero : f32) outs(%e : tensor<8x64x28x28xf32>) -> tensor<8x64x28x28xf32>
+  %h_p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%h_i0: index, %h_i1: index, %h_i2: index, %h_i3: index):
+    tensor.yield %zero : f32
+  } : tensor<8x64x28x28xf32> to tensor<8x64x30x30xf32>
+  %h_c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%h_p, %w1 : tensor<8x64x30x30xf32>, tensor<64x64x3x3xf32>) outs(%zeros : tensor<8x64x28x28xf32>) -> tensor<8x64x28x28xf32>
+  %h_bb = linalg.broadcast ins(%b1 : tensor<64xf32>) outs(%e : tensor<8x64x28x28xf32>) dimensions = [0, 2, 3]
+  %h_b = linalg.add ins(%h_c, %h_bb : tensor<8x64x28x28xf32>, tensor<8x64x28x28xf32>) outs(%e : tensor<8x64x28x28xf32>) -> tensor<8x64x28x28xf32>
+  %h = linalg.max ins(%h_b, %zeros : tensor<8x64x28x28xf32>, tensor<8x64x28x28xf32>) outs(%e : tensor<8x64x28x28xf32>) -> tensor<8x64x28x28xf32>
+  %y_p = tensor.pad %h low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%y_i0: index, %y_i1: index, %y_i2: index, %y_i3: index):
+    tensor.yield %zero : f32
+  } : tensor<8x64x28x28xf32> to tensor<8x64x30x30xf32>
+  %y_c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%y_p, %w2 : tensor<8x64x30x30xf32>, tensor<64x64x3x3xf32>) outs(%zeros : tensor<8x64x28x28xf32>) -> tensor<8x64x28x28xf32>
+  %y_bb = linalg.broadcast ins(%b2 : tensor<64xf32>) outs(%e : tensor<8x64x28x28xf32>) dimensions = [0, 2, 3]
+  %y_b = linalg.add ins(%y_c, %y_bb : tensor<8x64x28x28xf32>, tensor<8x64x28x28xf32>) outs(%e : tensor<8x64x28x28xf32>) -> tensor<8x64x28x28xf32>
+  %y_s = linalg.add ins(%y_b, %x : tensor<8x64x28x28xf32>, tensor<8x64x28x28xf32>) outs(%e : tensor<8x64x28x28xf32>) -> tensor<8x64x28x28xf32>
+  %y = linalg.max ins(%y_s, %zeros : tensor<8x64x28x28xf32>, tensor<8x64x28x28xf32>) outs(%e : tensor<8x64x28x28xf32>) -> tensor<8x64x28x28xf32>
+  return %y : tensor<8x64x28x28xf32>
+}
+
 func.func @conv_deep(%x: tensor<1x9x9x512xf32>, %w: tensor<3x3x512x512xf32>, %b: tensor<512xf32>) -> tensor<1x7x7x512xf32>
     attributes {llvm.emit_c_interface} {
   %zero_f32 = arith.constant 0.0 : f32

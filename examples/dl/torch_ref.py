@@ -107,6 +107,18 @@ def main():
     print(f"TIME conv_block n={CB_N} {ms:.4f} ms {flops / ms * 1e-9:.2f} TFLOPS"
           f" back-to-back {b2b:.4f} ms")
 
+    # The same block in PyTorch's default (NCHW) memory format.
+    xc = x.contiguous()
+    cw1c, cw2c = cw1.contiguous(), cw2.contiguous()
+
+    def conv_block_nchw():
+        h = torch.relu(F.conv2d(xc, cw1c, cb1, padding=1))
+        return torch.relu(F.conv2d(h, cw2c, cb2, padding=1) + xc)
+
+    ms, b2b = timed(conv_block_nchw, a.reps)
+    print(f"TIME conv_block_nchw n={CB_N} {ms:.4f} ms {flops / ms * 1e-9:.2f} TFLOPS"
+          f" back-to-back {b2b:.4f} ms")
+
     xd, wd, bd = nhwc(1, 512, 9, 9), nhwc(512, 512, 3, 3), r(512)
     ms, b2b = timed(lambda: F.conv2d(xd, wd, bd), a.reps)
     flops = 2.0 * 49 * 512 * 4608

@@ -30,9 +30,16 @@ static std::string typeString(Type t) {
 
 FailureOr<ConvMatch> mlir::isaac::matchConv(Operation *op,
                                             std::string &reason) {
+  if (isa<linalg::Conv2DNchwFchwOp>(op)) {
+    reason = "an NCHW convolution is compiled as an NHWC one by "
+             "isaac-conv-to-gemm, which takes static shapes on tensors or "
+             "packed memrefs";
+    return failure();
+  }
   if (!isConvCandidate(op)) {
     reason = "isaac compiles 2-D convolutions of NHWC inputs only "
-             "(linalg.conv_2d_nhwc_hwcf, linalg.conv_2d_nhwc_fhwc)";
+             "(linalg.conv_2d_nhwc_hwcf, linalg.conv_2d_nhwc_fhwc; "
+             "linalg.conv_2d_nchw_fchw through isaac-conv-to-gemm)";
     return failure();
   }
   ConvMatch m;

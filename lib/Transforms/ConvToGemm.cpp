@@ -14,12 +14,17 @@
 // view as well — its 4-D operands collapsed, the expansion moved after it —
 // and the GEMM's epilogue can absorb it.
 //
+// An NCHW convolution (linalg.conv_2d_nchw_fchw) is rewritten as an NHWC
+// one between transposes first (ConvNchw.cpp).
+//
 // A 1-D convolution (linalg.conv_1d_nwc_wcf) is the 2-D one of height 1 on
 // the same bytes: it is rewritten onto 4-D views first, and the conv path
 // (or, pointwise, the GEMM path) takes it. Its result is collapsed back;
 // the elementwise ops after it are not fused yet.
 //
 //===----------------------------------------------------------------------===//
+
+#include "ConvNchw.h"
 
 #include "isaac/Transforms/Passes.h"
 
@@ -320,7 +325,11 @@ void rewrite1D(linalg::Conv1DNwcWcfOp conv) {
 struct ConvToGemmPass
     : public mlir::isaac::impl::IsaacConvToGemmBase<ConvToGemmPass> {
   void runOnOperation() override {
-    // 1-D convolutions first: a pointwise one then becomes a GEMM below.
+    // NCHW convolutions become NHWC ones first (a 1x1 one then becomes a
+    // GEMM below).
+    if (failed(rewriteNchwConvolutions(getOperation())))
+      return signalPassFailure();
+    // 1-D convolutions next: a pointwise one then becomes a GEMM below.
     SmallVector<linalg::Conv1DNwcWcfOp> convs1d;
     getOperation().walk([&](linalg::Conv1DNwcWcfOp op) {
       if (isExpandable1D(op))

@@ -332,10 +332,13 @@ static FailureOr<Operation *> fuseConsumer(RewriterBase &rewriter,
       source.push_back(-2); // an init the body does not read
       continue;
     }
-    Input in = lookThroughCopies(
-        {operand.get(), user.getMatchingIndexingMap(&operand)});
+    Input direct = {operand.get(), user.getMatchingIndexingMap(&operand)};
+    Input in = lookThroughCopies(direct);
     // A convolution's kernel addresses its inputs by output pixel and
-    // channel (ConvOp::isEpilogueInputMap).
+    // channel (ConvOp::isEpilogueInputMap): a copy that permutes (the NHWC
+    // transpose of an NCHW residual) is read as its result instead.
+    if (isa<ConvOp>(fusedOp) && !ConvOp::isEpilogueInputMap(in.map))
+      in = direct;
     if (isa<ConvOp>(fusedOp) && !ConvOp::isEpilogueInputMap(in.map)) {
       why = "it reads an operand through a map other than the identity, "
             "(n, p, q, k) -> (k) and (n, p, q, k) -> (), which a "

@@ -22,7 +22,7 @@
 // REMARK: offload-program.mlir:51:9: remark: isaac: 'linalg.fill' runs on the generic GPU path
 // REMARK: offload-program.mlir:52:10: remark: isaac: 'linalg.reduce' runs on the generic GPU path
 // REMARK: offload-program.mlir:64:8: remark: isaac: 'linalg.fill' runs on the generic GPU path
-// REMARK: offload-program.mlir:65:8: remark: isaac: 'linalg.conv_2d_nchw_fchw' runs on the generic GPU path
+// REMARK: offload-program.mlir:65:8: remark: isaac: 'linalg.depthwise_conv_2d_nhwc_hwc' runs on the generic GPU path
 // REMARK: offload-program.mlir:68:8: remark: isaac: 'linalg.transpose' runs on the generic GPU path
 // REMARK: offload-program.mlir:79:10: remark: isaac: 'linalg.generic' runs on the generic GPU path
 // REMARK-NOT: error

@@ -6,7 +6,7 @@
 include "mlir/Pass/PassBase.td"
 
 def IsaacConvToGemm : Pass<"isaac-conv-to-gemm", "ModuleOp"> {
-  let summary = "Rewrite 1x1 stride-1 NHWC convolutions as GEMMs";
+  let summary = "Rewrite 1x1 stride-1 NHWC convolutions as GEMMs, NCHW and 1-D ones as NHWC 2-D ones";
   let description = [{
     A `linalg.conv_2d_nhwc_hwcf` / `linalg.conv_2d_nhwc_fhwc` with a 1x1
     filter, stride 1 and static shapes is a GEMM of the input's N·H·W rows
@@ -19,6 +19,16 @@ def IsaacConvToGemm : Pass<"isaac-conv-to-gemm", "ModuleOp"> {
     constant `linalg.fill` of the output (of a `tensor.empty` on tensors,
     just before the convolution on memrefs) is rewritten onto the collapsed
     output, so that the GEMM still sees its init. Memrefs must be packed.
+
+    Before that, a `linalg.conv_2d_nchw_fchw` becomes a
+    `linalg.conv_2d_nhwc_fhwc` between transposes of its input, filters and
+    result (`linalg.transpose`; on memrefs into new buffers). On tensors,
+    the elementwise ops on its result move before the result's transpose
+    (onto the NHWC result, where isaac-fuse-epilogues fuses them), a
+    constant `tensor.pad` of the input is rebuilt after the input's
+    transpose, and transposes that cancel (one layer's result, the next
+    layer's input) are folded. A `linalg.conv_1d_nwc_wcf` becomes the 2-D
+    convolution of height 1 on 4-D views.
   }];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",
