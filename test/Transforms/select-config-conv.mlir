@@ -1,5 +1,5 @@
 // RUN: isaac-opt %s --isaac-select-config="model-dir=none" -split-input-file -verify-diagnostics | FileCheck %s
-// RUN: isaac-opt %s --isaac-select-config="topk=3" -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=TOPK
+// RUN: isaac-opt %s --isaac-select-config="topk=3 model-dir=none" -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=TOPK
 
 // Convolutions get the #isaac.gemm of their implicit GEMM (M = N*P*Q,
 // N = K, K = C*R*S), simt, ranked by the analytic heuristic where no conv
