@@ -234,7 +234,7 @@ def conv_pointwise():
 
 def conv_1d():
     """A 1-D convolution (N x W x C, width 5 filters) + bias: the 2-D conv
-    kernel of height 1; the bias runs on the generic path."""
+    kernel of height 1, the bias fused."""
     L = ["func.func @conv_1d(%x: tensor<4x100x32xf32>, %w: tensor<5x32x64xf32>, %b: tensor<64xf32>)",
          "    -> tensor<4x96x64xf32> attributes {llvm.emit_c_interface} {",
          "  %zero = arith.constant 0.0 : f32",

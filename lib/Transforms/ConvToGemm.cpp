@@ -19,8 +19,9 @@
 //
 // A 1-D convolution (linalg.conv_1d_nwc_wcf) is the 2-D one of height 1 on
 // the same bytes: it is rewritten onto 4-D views first, and the conv path
-// (or, pointwise, the GEMM path) takes it. Its result is collapsed back;
-// the elementwise ops after it are not fused yet.
+// (or, pointwise, the GEMM path) takes it. Its result is collapsed back,
+// after the elementwise ops that follow it, which move onto the 4-D view
+// (sinkCollapse) so that isaac-fuse-epilogues fuses them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -243,6 +244,87 @@ void rewrite(linalg::LinalgOp conv, bool fhwc) {
     expanded = sinkExpansion(expanded);
 }
 
+/// If the single user of `collapsed` (the 3-D view of a 1-D convolution's
+/// 4-D result, or of an op already moved onto the 4-D view) is an
+/// elementwise linalg op on tensors whose operands are read through the
+/// identity, a per-channel map (k) or (), rebuilds it on the 4-D view (its
+/// 3-D operands expanded, the maps renumbered) and returns the collapse of
+/// its result that replaces it; else null. So the bias and activation
+/// after a 1-D convolution reach isaac-fuse-epilogues next to the 2-D
+/// convolution that computes it.
+tensor::CollapseShapeOp sinkCollapse(tensor::CollapseShapeOp collapsed) {
+  if (!collapsed->hasOneUse())
+    return {};
+  auto user = dyn_cast<linalg::LinalgOp>(*collapsed->user_begin());
+  if (!user || !user.hasPureTensorSemantics() || user.getNumLoops() != 3 ||
+      user.getNumParallelLoops() != 3 || user.getNumDpsInits() != 1 ||
+      user->getNumResults() != 1 ||
+      !user.getIndexingMapMatchingResult(user->getResult(0)).isIdentity() ||
+      isa<linalg::TransposeOp, linalg::BroadcastOp>(user.getOperation()))
+    return {};
+  MLIRContext *ctx = user.getContext();
+  AffineExpr k = getAffineDimExpr(2, ctx);
+  for (OpOperand &operand : user->getOpOperands()) {
+    AffineMap map = user.getMatchingIndexingMap(&operand);
+    if (!isa<RankedTensorType>(operand.get().getType()) ||
+        map.getNumSymbols() != 0 ||
+        !(map.isIdentity() || map.getNumResults() == 0 ||
+          (map.getNumResults() == 1 && map.getResult(0) == k)))
+      return {};
+  }
+  IRRewriter rewriter(ctx);
+  rewriter.setInsertionPoint(user);
+  Location loc = user.getLoc();
+  SmallVector<ReassociationIndices> toRank4 = {{0, 1}, {2}, {3}};
+  // (n, q, k) of the 3-D space is (n, 0, q, k) of the 4-D one.
+  AffineMap to3d =
+      AffineMap::get(4, 0,
+                     {getAffineDimExpr(0, ctx), getAffineDimExpr(2, ctx),
+                      getAffineDimExpr(3, ctx)},
+                     ctx);
+  SmallVector<AffineMap> maps;
+  auto operand4d = [&](OpOperand &operand) -> Value {
+    Value v = operand.get();
+    AffineMap map = user.getMatchingIndexingMap(&operand);
+    if (!map.isIdentity()) {
+      maps.push_back(map.compose(to3d));
+      return v;
+    }
+    maps.push_back(AffineMap::getMultiDimIdentityMap(4, ctx));
+    if (v == collapsed.getResult())
+      return collapsed.getSrc();
+    auto t = cast<RankedTensorType>(v.getType());
+    ArrayRef<int64_t> d = t.getShape();
+    return tensor::ExpandShapeOp::create(
+        rewriter, loc,
+        RankedTensorType::get({d[0], 1, d[1], d[2]}, t.getElementType()), v,
+        toRank4);
+  };
+  SmallVector<Value> ins, outs;
+  for (OpOperand *operand : user.getDpsInputOperands())
+    ins.push_back(operand4d(*operand));
+  outs.push_back(operand4d(*user.getDpsInitOperand(0)));
+  linalg::GenericOp generic = dyn_cast<linalg::GenericOp>(user.getOperation());
+  if (!generic) {
+    FailureOr<linalg::GenericOp> g = linalg::generalizeNamedOp(rewriter, user);
+    if (failed(g))
+      return {};
+    generic = *g;
+    rewriter.setInsertionPoint(generic);
+  }
+  SmallVector<utils::IteratorType> iters(4, utils::IteratorType::parallel);
+  auto wide = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{outs[0].getType()}, ins, outs, maps, iters);
+  rewriter.inlineRegionBefore(generic.getRegion(), wide.getRegion(),
+                              wide.getRegion().end());
+  auto result = tensor::CollapseShapeOp::create(rewriter, loc,
+                                                wide.getResult(0), toRank4);
+  rewriter.replaceOp(generic, result.getResult());
+  if (collapsed->use_empty())
+    rewriter.eraseOp(collapsed);
+  return result;
+}
+
 /// Whether `conv` (linalg.conv_1d_nwc_wcf) has static shapes and operands
 /// (tensors, or memrefs with the identity layout) that expand to 4-D views.
 bool isExpandable1D(linalg::Conv1DNwcWcfOp conv) {
@@ -312,14 +394,17 @@ void rewrite1D(linalg::Conv1DNwcWcfOp conv) {
   for (NamedAttribute attr : conv->getDiscardableAttrs())
     if (!attr.getName().strref().starts_with("linalg."))
       conv2d->setAttr(attr.getName(), attr.getValue());
+  tensor::CollapseShapeOp collapsed;
   if (tensors) {
-    Value collapsed =
+    collapsed =
         tensor::CollapseShapeOp::create(b, loc, conv2d.getResult(0), toRank4);
-    conv->getResult(0).replaceAllUsesWith(collapsed);
+    conv->getResult(0).replaceAllUsesWith(collapsed.getResult());
   }
   conv->erase();
   if (fill && fill->use_empty())
     fill->erase();
+  while (collapsed)
+    collapsed = sinkCollapse(collapsed);
 }
 
 struct ConvToGemmPass

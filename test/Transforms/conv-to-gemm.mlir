@@ -1,4 +1,5 @@
 // RUN: isaac-opt %s --isaac-conv-to-gemm -split-input-file | FileCheck %s
+// RUN: isaac-opt %s --isaac-conv-to-gemm --isaac-fuse-epilogues -split-input-file 2>/dev/null | FileCheck %s --check-prefix=FUSED
 
 // A 1x1 stride-1 convolution on tensors is the GEMM (N*H*W x C)(C x K) on
 // collapsed views; the fill of its empty init is made again on the 2-D view
@@ -118,6 +119,46 @@ func.func @conv1d_tensors(%x: tensor<4x40x16xf32>, %w: tensor<5x16x32xf32>) -> t
   %c = linalg.conv_1d_nwc_wcf {dilations = dense<2> : tensor<1xi64>, strides = dense<2> : tensor<1xi64>}
     ins(%x, %w : tensor<4x40x16xf32>, tensor<5x16x32xf32>) outs(%i : tensor<4x16x32xf32>) -> tensor<4x16x32xf32>
   return %c : tensor<4x16x32xf32>
+}
+
+// -----
+
+// The elementwise ops after a 1-D convolution (a per-channel bias, a
+// residual of the output's shape, relu) move onto the 4-D view before the
+// collapse, so that isaac-fuse-epilogues fuses them into the conv kernel.
+// CHECK-LABEL: func.func @conv1d_bias_residual
+// CHECK: %[[C:.*]] = linalg.conv_2d_nhwc_hwcf
+// CHECK: %[[RES:.*]] = tensor.expand_shape %arg3 {{\[\[}}0, 1], [2], [3]] output_shape [4, 1, 36, 32] : tensor<4x36x32xf32> into tensor<4x1x36x32xf32>
+// CHECK: %[[B:.*]] = linalg.generic {indexing_maps = [#[[ID:.*]], #[[CH:.*]], #[[ID]], #[[ID]]], {{.*}} ins(%[[C]], %arg2, %[[RES]] : tensor<4x1x36x32xf32>, tensor<32xf32>, tensor<4x1x36x32xf32>)
+// CHECK: %[[A:.*]] = linalg.generic {{.*}} ins(%[[B]] : tensor<4x1x36x32xf32>)
+// CHECK: %[[R:.*]] = tensor.collapse_shape %[[A]] {{\[\[}}0, 1], [2], [3]] : tensor<4x1x36x32xf32> into tensor<4x36x32xf32>
+// CHECK: return %[[R]]
+// FUSED-LABEL: func.func @conv1d_bias_residual
+// FUSED: isaac.conv ins(
+// FUSED: arith.maximumf
+// FUSED-NOT: linalg.generic
+#id3 = affine_map<(n, q, k) -> (n, q, k)>
+#ch3 = affine_map<(n, q, k) -> (k)>
+func.func @conv1d_bias_residual(%x: tensor<4x40x16xf32>, %w: tensor<5x16x32xf32>, %b: tensor<32xf32>, %r: tensor<4x36x32xf32>) -> tensor<4x36x32xf32> {
+  %e = tensor.empty() : tensor<4x36x32xf32>
+  %z = arith.constant 0.0 : f32
+  %i = linalg.fill ins(%z : f32) outs(%e : tensor<4x36x32xf32>) -> tensor<4x36x32xf32>
+  %c = linalg.conv_1d_nwc_wcf {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>}
+    ins(%x, %w : tensor<4x40x16xf32>, tensor<5x16x32xf32>) outs(%i : tensor<4x36x32xf32>) -> tensor<4x36x32xf32>
+  %y = linalg.generic {indexing_maps = [#id3, #ch3, #id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%c, %b, %r : tensor<4x36x32xf32>, tensor<32xf32>, tensor<4x36x32xf32>) outs(%e : tensor<4x36x32xf32>) {
+  ^bb0(%acc: f32, %bias: f32, %res: f32, %o: f32):
+    %s = arith.addf %acc, %bias : f32
+    %t = arith.addf %s, %res : f32
+    linalg.yield %t : f32
+  } -> tensor<4x36x32xf32>
+  %a = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%y : tensor<4x36x32xf32>) outs(%e : tensor<4x36x32xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %m = arith.maximumf %v, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<4x36x32xf32>
+  return %a : tensor<4x36x32xf32>
 }
 
 // -----

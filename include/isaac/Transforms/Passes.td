@@ -28,7 +28,8 @@ def IsaacConvToGemm : Pass<"isaac-conv-to-gemm", "ModuleOp"> {
     constant `tensor.pad` of the input is rebuilt after the input's
     transpose, and transposes that cancel (one layer's result, the next
     layer's input) are folded. A `linalg.conv_1d_nwc_wcf` becomes the 2-D
-    convolution of height 1 on 4-D views.
+    convolution of height 1 on 4-D views; on tensors the elementwise ops on
+    its result move onto the 4-D view too (before the collapse back).
   }];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",
