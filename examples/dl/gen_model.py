@@ -207,6 +207,33 @@ def conv_block_nchw():
     return L
 
 
+def conv_nchw_odd():
+    """An NCHW convolution on odd sizes as torch-mlir writes it: 3 images of
+    3 channels, 17x13, padding 1 (tensor.pad), 3x3 filters at stride 2,
+    5 outputs (FCHW), bias + relu in one generic over (n, c, h, w)."""
+    X, XP, W, Y = t4([3, 3, 17, 13]), t4([3, 3, 19, 15]), t4([5, 3, 3, 3]), t4([3, 5, 9, 7])
+    return [f"func.func @conv_nchw_odd(%x: {X}, %w: {W}, %b: tensor<5xf32>) -> {Y}",
+            f"    attributes {{llvm.emit_c_interface}} {{",
+            f"  %zero = arith.constant 0.0 : f32",
+            f"  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {{",
+            f"  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):",
+            f"    tensor.yield %zero : f32",
+            f"  }} : {X} to {XP}",
+            f"  %e = tensor.empty() : {Y}",
+            f"  %f = linalg.fill ins(%zero : f32) outs(%e : {Y}) -> {Y}",
+            f"  %c = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}}",
+            f"      ins(%p, %w : {XP}, {W}) outs(%f : {Y}) -> {Y}",
+            f"  %y = linalg.generic {{indexing_maps = [#id4, affine_map<(n, c, h, w) -> (c)>, #id4], "
+            f"iterator_types = [\"parallel\", \"parallel\", \"parallel\", \"parallel\"]}}",
+            f"      ins(%c, %b : {Y}, tensor<5xf32>) outs(%e : {Y}) {{",
+            f"  ^bb0(%acc: f32, %bias: f32, %init: f32):",
+            f"    %s = arith.addf %acc, %bias : f32",
+            f"    %r = arith.maximumf %s, %zero : f32",
+            f"    linalg.yield %r : f32",
+            f"  }} -> {Y}",
+            f"  return %y : {Y}", "}", ""]
+
+
 def conv_deep():
     """A deep reduction (C*R*S = 4608) on few output pixels (7x7): the
     selection splits it over K (KG > 1), and the bias is applied after the
@@ -330,6 +357,7 @@ def main():
     out += classifier()
     out += conv_block()
     out += conv_block_nchw()
+    out += conv_nchw_odd()
     out += conv_deep()
     out += conv_f16()
     out += conv_pointwise()

@@ -61,6 +61,7 @@ void _mlir_ciface_transformer_block(M2 x, M2 wq, M1 bq, M2 wk, M1 bk, M2 wv,
 void _mlir_ciface_classifier_f16(M2 x, M2 w, M1 b, M2 y);
 void _mlir_ciface_conv_block(M4 x, M4 w1, M1 b1, M4 w2, M1 b2, M4 y);
 void _mlir_ciface_conv_block_nchw(M4 x, M4 w1, M1 b1, M4 w2, M1 b2, M4 y);
+void _mlir_ciface_conv_nchw_odd(M4 x, M4 w, M1 b, M4 y);
 void _mlir_ciface_conv_deep(M4 x, M4 w, M1 b, M4 y);
 void _mlir_ciface_conv_f16(M4 x, M4 w, M1 b, M4 y);
 void _mlir_ciface_conv_pointwise(M4 x, M4 w, M1 b, M4 y);
@@ -710,6 +711,42 @@ static int convSingle(const char *name, void (*fn)(M4, M4, M1, M4),
   return ok;
 }
 
+static void runConvNchw(void *p) {
+  ConvCall *c = p;
+  const ConvDims *d = &c->d;
+  MemRef4 x = desc4(c->x, d->n, d->c, d->h, d->w);
+  MemRef4 w = desc4(c->w, d->k, d->c, d->r, d->s);
+  MemRef4 y = desc4(c->y, d->n, d->k, convP(d), convQ(d));
+  MemRef1 b = desc1(c->b);
+  c->fn(&x, &w, &b, &y);
+}
+
+/* act(conv(x, w) + b) of `d` (FCHW filters, d.fhwc = 1) in NCHW: the
+   reference in NHWC, the device data and the result's reference
+   permuted, as for conv_block_nchw. */
+static int convNchw(const char *name, void (*fn)(M4, M4, M1, M4), ConvDims d,
+                    Act act, double *worst) {
+  int64_t P = convP(&d), Q = convQ(&d), crs = d.c * d.r * d.s;
+  Tensor x = input(d.n * d.h * d.w, d.c, 1.0);
+  Tensor w = input(crs, d.k, 1.0 / sqrt((double)crs));
+  Tensor b = input(d.k, 0, 0.1);
+  Tensor y = output(d.n * P * Q, d.k, 0);
+  convRef(&d, &x, &w, &b, NULL, act, &y);
+  deviceToNchw(&x, d.n, d.h, d.w, d.c);
+  deviceToNchw(&w, d.k, d.r, d.s, d.c);
+  referenceToNchw(&y, d.n, P, Q, d.k);
+  ConvCall call = {fn, &x, &w, &b, &y, d};
+  isaacClearLastError();
+  runConvNchw(&call);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  checkIsaac(name);
+  int ok = check(name, "y", &y, 1e-5, worst);
+  Tensor *all[] = {&x, &w, &b, &y};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
+    release(all[i]);
+  return ok;
+}
+
 /* conv_1d's 3-D operands, as MemRef4 of a unit dimension the function
    does not see. */
 static MemRef3 drop1(MemRef4 d, int unit) {
@@ -765,6 +802,9 @@ int main(int argc, char **argv) {
   RUN("classifier_f16", classifier(&worst));
   RUN("conv_block", convBlock(&worst));
   RUN("conv_block_nchw", convBlockNchw(&worst));
+  ConvDims odd = {3, 17, 13, 3, 5, 3, 3, 2, 1, 1};
+  RUN("conv_nchw_odd", convNchw("conv_nchw_odd", _mlir_ciface_conv_nchw_odd,
+                                odd, RELU, &worst));
   ConvDims deep = {1, 9, 9, 512, 512, 3, 3, 1, 0, 0};
   RUN("conv_deep",
       convSingle("conv_deep", _mlir_ciface_conv_deep, deep, NONE, 0, &worst));

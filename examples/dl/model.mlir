@@ -380,6 +380,27 @@ func.func @conv_block_nchw(%x: tensor<8x64x28x28xf32>, %w1: tensor<64x64x3x3xf32
   return %y : tensor<8x64x28x28xf32>
 }
 
+func.func @conv_nchw_odd(%x: tensor<3x3x17x13xf32>, %w: tensor<5x3x3x3xf32>, %b: tensor<5xf32>) -> tensor<3x5x9x7xf32>
+    attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<3x3x17x13xf32> to tensor<3x3x19x15xf32>
+  %e = tensor.empty() : tensor<3x5x9x7xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<3x5x9x7xf32>) -> tensor<3x5x9x7xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%p, %w : tensor<3x3x19x15xf32>, tensor<5x3x3x3xf32>) outs(%f : tensor<3x5x9x7xf32>) -> tensor<3x5x9x7xf32>
+  %y = linalg.generic {indexing_maps = [#id4, affine_map<(n, c, h, w) -> (c)>, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c, %b : tensor<3x5x9x7xf32>, tensor<5xf32>) outs(%e : tensor<3x5x9x7xf32>) {
+  ^bb0(%acc: f32, %bias: f32, %init: f32):
+    %s = arith.addf %acc, %bias : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<3x5x9x7xf32>
+  return %y : tensor<3x5x9x7xf32>
+}
+
 func.func @conv_deep(%x: tensor<1x9x9x512xf32>, %w: tensor<3x3x512x512xf32>, %b: tensor<512xf32>) -> tensor<1x7x7x512xf32>
     attributes {llvm.emit_c_interface} {
   %zero_f32 = arith.constant 0.0 : f32
