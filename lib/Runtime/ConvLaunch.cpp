@@ -16,14 +16,34 @@
 
 namespace isaac::runtime {
 
+namespace {
+
+/// Whether two shapes have equal fields, all of which ConvShape::validate
+/// may read.
+bool sameShape(const ConvShape &a, const ConvShape &b) {
+  // A field added to ConvShape must be compared here too.
+  static_assert(sizeof(ConvShape) == 15 * sizeof(int64_t) + 16,
+                "compare every field of ConvShape");
+  return a.n == b.n && a.h == b.h && a.w == b.w && a.c == b.c && a.k == b.k &&
+         a.r == b.r && a.s == b.s && a.p == b.p && a.q == b.q &&
+         a.strideH == b.strideH && a.strideW == b.strideW &&
+         a.dilationH == b.dilationH && a.dilationW == b.dilationW &&
+         a.padTop == b.padTop && a.padLeft == b.padLeft &&
+         a.layout == b.layout && a.types == b.types;
+}
+
+} // namespace
+
 isaacStatus validateConv(const isaacKernelInfo &info, const isaacConvArgs &conv,
-                         isaacGemmArgs &gemm, ConvGeometry &geometry) {
+                         isaacGemmArgs &gemm, ConvGeometry &geometry,
+                         bool infoChecked, ValidConvShape *lastValid) {
   if (!isConv(info))
     return setError(ISAAC_ERROR_INVALID_VALUE,
                     "kernel %s is a GEMM kernel, not a convolution kernel",
                     info.name);
-  if (isaacStatus status = checkKernelInfo(info, ISAAC_ERROR_INVALID_VALUE))
-    return status;
+  if (!infoChecked)
+    if (isaacStatus status = checkKernelInfo(info, ISAAC_ERROR_INVALID_VALUE))
+      return status;
   ConvShape shape;
   shape.n = conv.N;
   shape.h = conv.H;
@@ -44,10 +64,16 @@ isaacStatus validateConv(const isaacKernelInfo &info, const isaacConvArgs &conv,
   shape.types.ab = static_cast<DType>(info.dtype);
   shape.types.c = static_cast<DType>(info.cDtype);
   shape.types.tf32 = info.tf32 != 0;
-  std::string why = shape.validate();
-  if (!why.empty())
-    return setError(ISAAC_ERROR_INVALID_VALUE, "invalid convolution: %s",
-                    why.c_str());
+  if (!lastValid || !lastValid->known || !sameShape(lastValid->shape, shape)) {
+    std::string why = shape.validate();
+    if (!why.empty())
+      return setError(ISAAC_ERROR_INVALID_VALUE, "invalid convolution: %s",
+                      why.c_str());
+    if (lastValid) {
+      lastValid->known = true;
+      lastValid->shape = shape;
+    }
+  }
 
   // The implicit GEMM (ConvShape::gemmShape): its sizes fit 32 bits, which
   // validate() checked. Its A is the input and is never addressed through a
@@ -70,7 +96,7 @@ isaacStatus validateConv(const isaacKernelInfo &info, const isaacConvArgs &conv,
   gemm.flags = conv.flags;
   gemm.numInputs = conv.numInputs;
   gemm.inputs = conv.inputs;
-  if (isaacStatus status = validateGemm(info, gemm))
+  if (isaacStatus status = validateGemm(info, gemm, /*infoChecked=*/true))
     return status;
 
   geometry.n = static_cast<uint32_t>(conv.N);

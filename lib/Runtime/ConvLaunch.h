@@ -11,6 +11,7 @@
 #ifndef ISAAC_LIB_RUNTIME_CONVLAUNCH_H
 #define ISAAC_LIB_RUNTIME_CONVLAUNCH_H
 
+#include "isaac/Model/ConvShape.h"
 #include "isaac/Runtime/Runtime.h"
 
 #include <cstdint>
@@ -24,15 +25,31 @@ struct ConvGeometry {
   uint32_t strideH, strideW, dilationH, dilationW, padTop, padLeft;
 };
 
+/// The last convolution shape of a launch site that passed
+/// ConvShape::validate. Its rules depend on the shape alone, and compiled
+/// code launches one shape from each site, so that the check (which
+/// formats into a stream, slower than the launch) runs once per site.
+struct ValidConvShape {
+  bool known = false;
+  ConvShape shape;
+};
+
 /// Checks `conv` against the convolution kernel `info` (everything the
 /// launch functions check before they launch anything, the implicit GEMM's
 /// grid and workspace limits included) and fills `gemm`, that GEMM's
 /// arguments (C = O, A = I, B = F, ldc = K, one batch), and `geometry`.
+/// `infoChecked` says that `info` passed checkKernelInfo already (a
+/// function of `info` alone); `lastValid`, when given, is the caller's
+/// launch site's shape that passed last, updated here.
 isaacStatus validateConv(const isaacKernelInfo &info, const isaacConvArgs &conv,
-                         isaacGemmArgs &gemm, ConvGeometry &geometry);
+                         isaacGemmArgs &gemm, ConvGeometry &geometry,
+                         bool infoChecked = false,
+                         ValidConvShape *lastValid = nullptr);
 
-/// GemmLaunch.cpp's checks of a GEMM's arguments against its kernel.
-isaacStatus validateGemm(const isaacKernelInfo &info, const isaacGemmArgs &a);
+/// GemmLaunch.cpp's checks of a GEMM's arguments against its kernel;
+/// `infoChecked` as for validateConv.
+isaacStatus validateGemm(const isaacKernelInfo &info, const isaacGemmArgs &a,
+                         bool infoChecked = false);
 
 } // namespace isaac::runtime
 

@@ -141,6 +141,9 @@ isaacStatus loadLibrary(DriverState &s) {
   resolve(library, "cuStreamGetId", d.cuStreamGetId);
   resolve(library, "cuMemAllocAsync", d.cuMemAllocAsync);
   resolve(library, "cuMemFreeAsync", d.cuMemFreeAsync);
+  resolve(library, "cuDeviceGetMemPool", d.cuDeviceGetMemPool);
+  resolve(library, "cuMemPoolGetAttribute", d.cuMemPoolGetAttribute);
+  resolve(library, "cuMemPoolSetAttribute", d.cuMemPoolSetAttribute);
   resolve(library, "cuLaunchKernelEx", d.cuLaunchKernelEx);
   s.driver = d;
   s.library = library;

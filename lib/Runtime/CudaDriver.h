@@ -25,6 +25,7 @@ using CUmodule = struct CUmod_st *;
 using CUfunction = struct CUfunc_st *;
 using CUstream = struct CUstream_st *;
 using CUevent = struct CUevent_st *;
+using CUmemoryPool = struct CUmemPoolHandle_st *;
 
 constexpr CUresult CUDA_SUCCESS = 0;
 constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
@@ -53,6 +54,8 @@ constexpr int CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED = 14;
 
 // CUdevice_attribute values.
 constexpr int CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED = 115;
+// CUmemPool_attribute (value type cuuint64_t).
+constexpr int CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4;
 
 // CUevent_flags values.
 constexpr unsigned CU_EVENT_DISABLE_TIMING = 0x2;
@@ -134,6 +137,11 @@ struct Driver {
   // CUDA 11.2: stream-ordered allocation.
   CUresult (*cuMemAllocAsync)(CUdeviceptr *ptr, size_t bytes, CUstream stream);
   CUresult (*cuMemFreeAsync)(CUdeviceptr ptr, CUstream stream);
+  CUresult (*cuDeviceGetMemPool)(CUmemoryPool *pool, CUdevice device);
+  CUresult (*cuMemPoolGetAttribute)(CUmemoryPool pool, int attribute,
+                                    void *value);
+  CUresult (*cuMemPoolSetAttribute)(CUmemoryPool pool, int attribute,
+                                    void *value);
   // CUDA 12.0: launches with attributes (thread block clusters).
   CUresult (*cuLaunchKernelEx)(const CUlaunchConfig *config,
                                CUfunction function, void **params,

@@ -51,14 +51,29 @@ size_t accumulatorSize(const isaacKernelInfo &info) {
   return dtypeSize(info.computeDtype);
 }
 
-isaacStatus checkPointer(const void *pointer, const char *name, size_t size) {
+/// Checks that `pointer` is not NULL and is aligned to `size`; the message
+/// names it by `name()` (a const char *), which is only called on failure,
+/// so that names built at run time cost nothing on valid launches.
+template <typename NameFn>
+isaacStatus checkPointerNamed(const void *pointer, NameFn name, size_t size) {
   if (!pointer)
-    return setError(ISAAC_ERROR_INVALID_VALUE, "%s is NULL", name);
+    return setError(ISAAC_ERROR_INVALID_VALUE, "%s is NULL", name());
   if (reinterpret_cast<uintptr_t>(pointer) % size)
     return setError(ISAAC_ERROR_INVALID_VALUE,
-                    "%s=%p is not aligned to the %zu-byte element size", name,
+                    "%s=%p is not aligned to the %zu-byte element size", name(),
                     pointer, size);
   return ISAAC_SUCCESS;
+}
+
+isaacStatus checkPointer(const void *pointer, const char *name, size_t size) {
+  return checkPointerNamed(
+      pointer, [name] { return name; }, size);
+}
+
+/// "epilogue input 1 (f32)".
+std::string inputName(const isaacKernelInfo &info, int32_t i) {
+  return "epilogue input " + std::to_string(i) + " (" +
+         dtypeName(info.inputDtypes[i]) + ")";
 }
 
 /// The epilogue inputs of `a` against the kernel's: their number, and each
@@ -82,17 +97,23 @@ isaacStatus validateInputs(const isaacKernelInfo &info,
                     "inputs is NULL but numInputs=%d", a.numInputs);
   for (int32_t i = 0; i < a.numInputs; ++i) {
     const isaacEpilogueInput &in = a.inputs[i];
-    std::string name = "epilogue input " + std::to_string(i) + " (" +
-                       dtypeName(info.inputDtypes[i]) + ")";
+    // Named only in a message: building the name per input and launch
+    // would cost more than the checks.
+    std::string name;
+    auto nameOf = [&] {
+      if (name.empty())
+        name = inputName(info, i);
+      return name.c_str();
+    };
     if (isaacStatus status =
-            checkPointer(in.ptr, name.c_str(), dtypeSize(info.inputDtypes[i])))
+            checkPointerNamed(in.ptr, nameOf, dtypeSize(info.inputDtypes[i])))
       return status;
     // Zero broadcasts; a negative stride would read before the pointer.
     if (in.sRow < 0 || in.sCol < 0 || (a.batch > 1 && in.sBatch < 0))
       return setError(ISAAC_ERROR_INVALID_VALUE,
                       "%s: strides sBatch=%" PRId64 ", sRow=%" PRId64
                       " and sCol=%" PRId64 " must not be negative",
-                      name.c_str(), in.sBatch, in.sRow, in.sCol);
+                      nameOf(), in.sBatch, in.sRow, in.sCol);
     // The kernel never reads the stride of an index the input was compiled
     // as broadcast along: a non-zero one means a different input.
     int32_t broadcast = info.inputBroadcast[i];
@@ -101,13 +122,13 @@ isaacStatus validateInputs(const isaacKernelInfo &info,
                       "%s: kernel %s reads it as the same for every row "
                       "(compiled for a broadcast input), so sRow must be 0, "
                       "not %" PRId64,
-                      name.c_str(), info.name, in.sRow);
+                      nameOf(), info.name, in.sRow);
     if ((broadcast & ISAAC_BROADCAST_COLS) && in.sCol != 0)
       return setError(ISAAC_ERROR_INVALID_VALUE,
                       "%s: kernel %s reads it as the same for every column "
                       "(compiled for a broadcast input), so sCol must be 0, "
                       "not %" PRId64,
-                      name.c_str(), info.name, in.sCol);
+                      nameOf(), info.name, in.sCol);
   }
   return ISAAC_SUCCESS;
 }
@@ -178,9 +199,11 @@ bool tileCounterLayout(const isaacKernelInfo &info, const isaacGemmArgs &a,
 
 } // namespace
 
-isaacStatus validateGemm(const isaacKernelInfo &info, const isaacGemmArgs &a) {
-  if (isaacStatus status = checkKernelInfo(info, ISAAC_ERROR_INVALID_VALUE))
-    return status;
+isaacStatus validateGemm(const isaacKernelInfo &info, const isaacGemmArgs &a,
+                         bool infoChecked) {
+  if (!infoChecked)
+    if (isaacStatus status = checkKernelInfo(info, ISAAC_ERROR_INVALID_VALUE))
+      return status;
   if (hasEpilogue(info) && info.numInputs < 0)
     return setError(ISAAC_ERROR_INVALID_VALUE,
                     "the output and input types of the fused epilogue of "
@@ -488,24 +511,42 @@ struct ParamList {
   }
 };
 
-/// Launches a GEMM kernel, or with `conv` the convolution kernel whose
-/// implicit GEMM `a` describes, and its split-K helpers.
-isaacStatus launchGemm(isaacModule_st &module, const isaacKernelInfo &info,
-                       const isaacGemmArgs &a,
-                       const ConvGeometry *conv = nullptr) {
-  if (isaacStatus status = validateGemm(info, a))
-    return status;
-  CUcontext ctx = nullptr;
-  uint64_t ctxId = 0;
-  if (isaacStatus status = getCurrentContext(&ctx, &ctxId))
-    return status;
-  if (ctxId != module.contextId)
-    return setError(ISAAC_ERROR_INVALID_VALUE,
-                    "the module was loaded in another CUDA context than the "
-                    "current one");
+/// The kernels of one module that a launch site has looked up (getFunction),
+/// so that its later launches need no lookup by name: a module's kernels
+/// are never unloaded, and which ones a site launches depends only on its
+/// kernel info. Null until first looked up; all null for another module.
+struct SiteKernels {
+  isaacModule_st *module = nullptr;
+  isaacFunction_st *gemm = nullptr;
+  isaacFunction_st *scale = nullptr;  ///< atomic split-K's prescale
+  isaacFunction_st *reduce = nullptr; ///< the split-K reduction
+};
+
+/// `slot`, looked up by `name` on first use. Requires the cache mutex.
+template <typename Name>
+isaacStatus siteFunction(isaacModule_st &module, isaacFunction_st *&slot,
+                         Name name, isaacFunction_st *&function) {
+  if (!slot)
+    if (isaacStatus status = getFunction(module, name(), slot))
+      return status;
+  function = slot;
+  return ISAAC_SUCCESS;
+}
+
+/// Enqueues a GEMM kernel, or with `conv` the convolution kernel whose
+/// implicit GEMM `a` describes, and its split-K helpers. Requires arguments
+/// that validateGemm accepted and a module of the current context;
+/// `kernels` (the launch site's) are those of `module` or empty.
+isaacStatus enqueueGemm(isaacModule_st &module, const isaacKernelInfo &info,
+                        const isaacGemmArgs &a, const ConvGeometry *conv,
+                        SiteKernels &kernels) {
   const Driver *d = nullptr;
   if (isaacStatus status = getDriver(d))
     return status;
+  if (kernels.module != &module) {
+    kernels = SiteKernels();
+    kernels.module = &module;
+  }
 
   GemmParams p = {};
   p.C = reinterpret_cast<uintptr_t>(a.C);
@@ -549,7 +590,8 @@ isaacStatus launchGemm(isaacModule_st &module, const isaacKernelInfo &info,
   // not be reallocated by another thread in between.
   std::lock_guard<std::mutex> lock(cacheMutex());
   isaacFunction_st *gemm = nullptr;
-  if (isaacStatus status = getFunction(module, info.name, gemm))
+  if (isaacStatus status = siteFunction(
+          module, kernels.gemm, [&] { return info.name; }, gemm))
     return status;
   if (gemm->maxThreadsPerBlock < info.threads)
     return setError(ISAAC_ERROR_UNSUPPORTED,
@@ -571,8 +613,14 @@ isaacStatus launchGemm(isaacModule_st &module, const isaacKernelInfo &info,
   isaacFunction_st *helper = nullptr;
   if (splitK && !useCounters) {
     // A fused epilogue is applied by its own reduction kernel.
-    std::string name = helperName(info, useWorkspace);
-    if (isaacStatus status = getFunction(module, name.c_str(), helper))
+    std::string name;
+    if (isaacStatus status = siteFunction(
+            module, useWorkspace ? kernels.reduce : kernels.scale,
+            [&] {
+              name = helperName(info, useWorkspace);
+              return name.c_str();
+            },
+            helper))
       return status;
   }
   if (useWorkspace) {
@@ -580,16 +628,17 @@ isaacStatus launchGemm(isaacModule_st &module, const isaacKernelInfo &info,
                    static_cast<size_t>(a.M) * static_cast<size_t>(a.N) *
                    accumulatorSize(info);
     CUdeviceptr workspace = 0;
-    if (isaacStatus status = getWorkspace(ctxId, stream, bytes, workspace))
+    if (isaacStatus status =
+            getWorkspace(module.contextId, stream, bytes, workspace))
       return status;
     p.W = workspace;
   }
   if (useCounters) {
     size_t countersOffset = 0, bytes = 0;
-    tileCounterLayout(info, a, countersOffset, bytes); // checked above
+    tileCounterLayout(info, a, countersOffset, bytes); // validateGemm's
     CUdeviceptr buffer = 0;
-    if (isaacStatus status =
-            getWorkspace(ctxId, stream, bytes, buffer, /*zeroed=*/true))
+    if (isaacStatus status = getWorkspace(module.contextId, stream, bytes,
+                                          buffer, /*zeroed=*/true))
       return status;
     p.W = buffer;
     p.S = buffer + countersOffset;
@@ -624,6 +673,24 @@ isaacStatus launchGemm(isaacModule_st &module, const isaacKernelInfo &info,
       return status;
   }
   return ISAAC_SUCCESS;
+}
+
+/// Launches as enqueueGemm, from a module that may belong to another
+/// context than the current one (isaacGemmLaunchModule and
+/// isaacConvLaunchModule; their arguments are validated).
+isaacStatus launchGemm(isaacModule_st &module, const isaacKernelInfo &info,
+                       const isaacGemmArgs &a,
+                       const ConvGeometry *conv = nullptr) {
+  CUcontext ctx = nullptr;
+  uint64_t ctxId = 0;
+  if (isaacStatus status = getCurrentContext(&ctx, &ctxId))
+    return status;
+  if (ctxId != module.contextId)
+    return setError(ISAAC_ERROR_INVALID_VALUE,
+                    "the module was loaded in another CUDA context than the "
+                    "current one");
+  SiteKernels kernels;
+  return enqueueGemm(module, info, a, conv, kernels);
 }
 
 std::string entryContext(const char *entryPoint, const char *kernelName) {
@@ -677,12 +744,19 @@ bool isEpilogueEntry(Entry e) {
 
 /// What the name and PTX header of one launch site say, parsed and checked
 /// once: compiled code calls with the same string constants every time.
+/// Its kernel info passed checkKernelInfo when it was parsed, and a site
+/// also remembers what its launches found out that depends on nothing a
+/// later launch could change: its module and kernels (valid while the
+/// module's context is current), and the last convolution shape that
+/// passed its checks.
 struct ParsedSite {
   std::string ptxPrefix; ///< first kPtxIdentityBytes of the PTX
   std::string name;
   PassedConfig passed;
   Entry entry;
   isaacKernelInfo info;
+  SiteKernels kernels;
+  ValidConvShape convShape;
 };
 
 /// Per thread, so that no lock is needed; keyed by the PTX's address.
@@ -703,34 +777,61 @@ isaacStatus hostLaunch(const char *entryPoint, Entry entry, const char *ptx,
                        const isaacConvArgs *conv = nullptr) {
   isaacKernelInfo info = {};
   auto &sites = parsedSites();
-  auto site = ptx && kernelName ? sites.find(ptx) : sites.end();
-  if (site != sites.end() && site->second.entry == entry &&
-      std::memcmp(&site->second.passed, &passed, sizeof passed) == 0 &&
-      site->second.name == kernelName &&
-      samePtxPrefix(site->second.ptxPrefix, ptx)) {
-    info = site->second.info;
+  ParsedSite *site = nullptr;
+  auto found = ptx && kernelName ? sites.find(ptx) : sites.end();
+  if (found != sites.end() && found->second.entry == entry &&
+      std::memcmp(&found->second.passed, &passed, sizeof passed) == 0 &&
+      found->second.name == kernelName &&
+      samePtxPrefix(found->second.ptxPrefix, ptx)) {
+    site = &found->second;
+    info = site->info;
   } else {
     if (isaacStatus status =
             parseSite(entryPoint, entry, ptx, kernelName, passed, info))
       return status;
-    if (ptx && kernelName)
-      sites[ptx] = ParsedSite{std::string(ptx, strnlen(ptx, kPtxIdentityBytes)),
-                              kernelName, passed, entry, info};
+    if (ptx && kernelName) {
+      site = &sites[ptx];
+      *site = ParsedSite{std::string(ptx, strnlen(ptx, kPtxIdentityBytes)),
+                         kernelName,
+                         passed,
+                         entry,
+                         info,
+                         SiteKernels(),
+                         ValidConvShape()};
+    }
   }
   // Argument errors are reported before the driver is touched, so they
-  // read the same on machines without a GPU.
+  // read the same on machines without a GPU. The kernel info passed
+  // checkKernelInfo when the name or header was parsed.
   ConvGeometry geometry = {};
-  isaacStatus invalid = conv ? validateConv(info, *conv, args, geometry)
-                             : validateGemm(info, args);
+  isaacStatus invalid =
+      conv ? validateConv(info, *conv, args, geometry, /*infoChecked=*/true,
+                          site ? &site->convShape : nullptr)
+           : validateGemm(info, args, /*infoChecked=*/true);
   if (invalid)
     return addErrorContext(invalid,
                            entryContext(entryPoint, kernelName).c_str());
-  isaacModule_st *module = nullptr;
-  if (isaacStatus status = loadModule(ptx, module))
-    return addErrorContext(status,
-                           entryContext(entryPoint, kernelName).c_str());
+  // The site's module if the current context is its module's; else the
+  // one loadModule finds or loads (in the current context, which it makes
+  // current where there was none).
+  isaacModule_st *module = site ? site->kernels.module : nullptr;
+  if (module) {
+    CUcontext ctx = nullptr;
+    uint64_t ctxId = 0;
+    if (isaacStatus status = getCurrentContext(&ctx, &ctxId))
+      return addErrorContext(status,
+                             entryContext(entryPoint, kernelName).c_str());
+    if (ctxId != module->contextId)
+      module = nullptr;
+  }
+  if (!module)
+    if (isaacStatus status = loadModule(ptx, module))
+      return addErrorContext(status,
+                             entryContext(entryPoint, kernelName).c_str());
+  SiteKernels unused;
   if (isaacStatus status =
-          launchGemm(*module, info, args, conv ? &geometry : nullptr))
+          enqueueGemm(*module, info, args, conv ? &geometry : nullptr,
+                      site ? site->kernels : unused))
     return addErrorContext(status,
                            entryContext(entryPoint, kernelName).c_str());
   return ISAAC_SUCCESS;
@@ -864,7 +965,10 @@ extern "C" isaacStatus isaacGemmLaunchModule(isaacModule module,
     if (!module || !info || !args)
       return setError(ISAAC_ERROR_INVALID_VALUE,
                       "isaacGemmLaunchModule: module, info or args is NULL");
-    if (isaacStatus status = launchGemm(*module, *info, *args))
+    isaacStatus status = validateGemm(*info, *args);
+    if (!status)
+      status = launchGemm(*module, *info, *args);
+    if (status)
       return addErrorContext(
           status, entryContext("isaacGemmLaunchModule", info->name).c_str());
     return ISAAC_SUCCESS;

@@ -3,7 +3,9 @@
 // JIT-compiling PTX takes tens of milliseconds, far longer than a GEMM, and
 // compiled code calls isaacGemmLaunch with the same PTX on every call. So
 // modules are cached per context by PTX contents, kernels per module by name,
-// and split-K workspaces per (context, stream).
+// and split-K workspaces per (context, stream). Cached modules and kernels
+// are never unloaded, so pointers to them stay valid: GemmLaunch.cpp's
+// launch sites keep theirs to skip these lookups.
 //
 //===----------------------------------------------------------------------===//
 

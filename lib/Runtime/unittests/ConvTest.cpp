@@ -271,6 +271,19 @@ void runConvLaunchTests(const FakeCudaApi &fake) {
   if (fake.launchCount() == 1)
     checkConvParams(*fake.launch(0), c, 0, false);
 
+  // The shape that passed last is remembered per launch site: a different
+  // one from the same site is checked again.
+  Conv badShape = c;
+  badShape.Q = 0;
+  CHECK_STATUS(badShape.launch(ptx), ISAAC_ERROR_INVALID_VALUE,
+               "invalid convolution: Q = 0 must be at least 1");
+  CHECK_STATUS(c.launch(ptx), ISAAC_SUCCESS, "");
+  badShape = c;
+  badShape.padTop = 3;
+  CHECK_STATUS(badShape.launch(ptx), ISAAC_ERROR_INVALID_VALUE,
+               "window lies entirely in the padding");
+  CHECK(fake.launchCount() == 2);
+
   // Split-K, atomic: O = beta*O over the N*P*Q x K output first.
   const char *helpers =
       "\n.visible .entry isaac_scale_f64(\n\t.param .u64 p0\n)\n{\n\tret;\n}\n"

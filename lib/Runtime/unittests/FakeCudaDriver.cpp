@@ -14,6 +14,7 @@
 #include "FakeCudaDriver.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -51,12 +52,53 @@ struct State {
   std::string callText;
   std::string failName;
   CUresult failResult = 0;
+  /// Whether failName is set, read without the mutex in quiet mode.
+  std::atomic<bool> failArmed{false};
+  /// Quiet: calls are counted but neither logged nor recorded, so that a
+  /// benchmark of the runtime measures the runtime, not this log.
+  std::atomic<bool> quiet{false};
 };
 
 State &state() {
   static State s;
   return s;
 }
+
+bool isQuiet() { return state().quiet.load(std::memory_order_relaxed); }
+
+/// Whether a call must be logged: always, but in quiet mode only while a
+/// failure is injected (whose log line the test may read).
+bool mustLog() {
+  return !isQuiet() || state().failArmed.load(std::memory_order_acquire);
+}
+
+/// The calls of one entry point, counted in every mode.
+struct CallCounter {
+  const char *name;
+  std::atomic<long> count{0};
+  CallCounter *next;
+};
+
+/// The counters of the entry points called so far, a list that is only
+/// ever prepended to, so that readers need no lock.
+std::atomic<CallCounter *> &counters() {
+  static std::atomic<CallCounter *> head{nullptr};
+  return head;
+}
+
+CallCounter *registerCounter(CallCounter *counter) {
+  counter->next = counters().load();
+  while (!counters().compare_exchange_weak(counter->next, counter))
+    ;
+  return counter;
+}
+
+/// Counts a call of the enclosing entry point (named by __func__); a
+/// relaxed increment, so that it costs next to nothing.
+#define COUNT_CALL()                                                           \
+  static CallCounter *callCounter_ =                                           \
+      registerCounter(new CallCounter{__func__, {0}, nullptr});                \
+  callCounter_->count.fetch_add(1, std::memory_order_relaxed)
 
 thread_local void *current = nullptr;
 
@@ -76,14 +118,17 @@ std::string hex(unsigned long long value) {
 /// the failure injected for it, if any (0 else).
 CUresult logCall(const char *name, const std::string &suffix,
                  const char *format, va_list args) {
+  if (!mustLog())
+    return 0;
+  State &s = state();
   char buffer[512];
   std::vsnprintf(buffer, sizeof(buffer), format, args);
-  State &s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
   CUresult result = 0;
   if (s.failName == name) {
     result = s.failResult;
     s.failName.clear();
+    s.failArmed.store(false, std::memory_order_release);
   }
   std::string line = std::string(name) + "(" + buffer + ")" + suffix;
   if (result)
@@ -102,6 +147,11 @@ CUresult call(const char *name, const char *format, ...) {
   va_end(args);
   return result;
 }
+
+/// call(), whose arguments (formatted with hex() and the like) are not even
+/// evaluated when the call is not logged: the quiet mode's cost stays near
+/// zero.
+#define CALL(...) (mustLog() ? call(__VA_ARGS__) : 0)
 
 /// As call(), for launches: the log line also gives the context, the
 /// geometry and each parameter's value (its bytes as a little-endian
@@ -130,12 +180,14 @@ CUresult launchCall(const char *name, const FakeLaunch &l, const char *format,
   return result;
 }
 
-/// Appends " = <value>" to the last logged call.
-void logResult(const std::string &value) {
+/// Appends " = <value in hex>" to the last logged call.
+template <typename T> void logResult(T value) {
   State &s = state();
+  if (isQuiet())
+    return;
   std::lock_guard<std::mutex> lock(s.mutex);
   if (!s.calls.empty())
-    s.calls.back() += " = " + value;
+    s.calls.back() += " = " + hex(value);
 }
 
 int deviceOf(void *ctx) { return ctx == FAKE_PRIMARY_CONTEXT_0 ? 0 : 1; }
@@ -215,6 +267,8 @@ void decode(FakeLaunch &launch, const Function *f, void **params) {
 
 void record(const FakeLaunch &launch) {
   State &s = state();
+  if (isQuiet())
+    return;
   std::lock_guard<std::mutex> lock(s.mutex);
   s.launches.push_back(launch);
 }
@@ -223,10 +277,14 @@ void record(const FakeLaunch &launch) {
 
 #define EXPORT extern "C" __attribute__((visibility("default")))
 
-EXPORT CUresult cuInit(unsigned) { return 0; }
+EXPORT CUresult cuInit(unsigned) {
+  COUNT_CALL();
+  return 0;
+}
 
 EXPORT CUresult cuDeviceGet(int *device, int ordinal) {
-  if (CUresult result = call("cuDeviceGet", "%d", ordinal))
+  COUNT_CALL();
+  if (CUresult result = CALL("cuDeviceGet", "%d", ordinal))
     return result;
   if (ordinal < 0 || ordinal > 1)
     return 101; // CUDA_ERROR_INVALID_DEVICE
@@ -235,26 +293,31 @@ EXPORT CUresult cuDeviceGet(int *device, int ordinal) {
 }
 
 EXPORT CUresult cuDevicePrimaryCtxRetain(void **ctx, int device) {
+  COUNT_CALL();
   *ctx = device == 0 ? FAKE_PRIMARY_CONTEXT_0 : FAKE_PRIMARY_CONTEXT_1;
   return 0;
 }
 
 EXPORT CUresult cuCtxGetCurrent(void **ctx) {
+  COUNT_CALL();
   *ctx = current;
   return 0;
 }
 
 EXPORT CUresult cuCtxSetCurrent(void *ctx) {
+  COUNT_CALL();
   current = ctx;
   return 0;
 }
 
 EXPORT CUresult cuCtxGetId(void *ctx, unsigned long long *id) {
+  COUNT_CALL();
   *id = reinterpret_cast<uintptr_t>(ctx) + 1;
   return 0;
 }
 
 EXPORT CUresult cuCtxGetDevice(int *device) {
+  COUNT_CALL();
   if (!current)
     return 201; // CUDA_ERROR_INVALID_CONTEXT
   *device = deviceOf(current);
@@ -262,8 +325,9 @@ EXPORT CUresult cuCtxGetDevice(int *device) {
 }
 
 EXPORT CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
+  COUNT_CALL();
   if (CUresult result =
-          call("cuDeviceGetAttribute", "%d, device=%d", attribute, device))
+          CALL("cuDeviceGetAttribute", "%d, device=%d", attribute, device))
     return result;
   if (attribute != 115) // CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED
     return 1;
@@ -272,6 +336,7 @@ EXPORT CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
 }
 
 EXPORT CUresult cuStreamGetId(void *stream, unsigned long long *id) {
+  COUNT_CALL();
   *id = reinterpret_cast<uintptr_t>(stream) + 7;
   return 0;
 }
@@ -279,11 +344,12 @@ EXPORT CUresult cuStreamGetId(void *stream, unsigned long long *id) {
 EXPORT CUresult cuModuleLoadDataEx(void **module, const void *image,
                                    unsigned numOptions, int *options,
                                    void **values) {
+  COUNT_CALL();
   std::string optLevel = "default";
   for (unsigned i = 0; i < numOptions; ++i)
     if (options[i] == 7) // CU_JIT_OPTIMIZATION_LEVEL
       optLevel = std::to_string(reinterpret_cast<uintptr_t>(values[i]));
-  if (CUresult result = call("cuModuleLoadDataEx", "options=%u, optLevel=%s",
+  if (CUresult result = CALL("cuModuleLoadDataEx", "options=%u, optLevel=%s",
                              numOptions, optLevel.c_str()))
     return result;
   const char *ptx = static_cast<const char *>(image);
@@ -308,11 +374,12 @@ EXPORT CUresult cuModuleLoadDataEx(void **module, const void *image,
 }
 
 EXPORT CUresult cuModuleUnload(void *module) {
+  COUNT_CALL();
   if (!current) {
-    call("cuModuleUnload", "%s, no context", hex(module).c_str());
+    CALL("cuModuleUnload", "%s, no context", hex(module).c_str());
     return 201; // CUDA_ERROR_INVALID_CONTEXT
   }
-  if (CUresult result = call("cuModuleUnload", "%s", hex(module).c_str()))
+  if (CUresult result = CALL("cuModuleUnload", "%s", hex(module).c_str()))
     return result;
   State &s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
@@ -327,7 +394,8 @@ EXPORT CUresult cuModuleUnload(void *module) {
 
 EXPORT CUresult cuModuleGetFunction(void **function, void *module,
                                     const char *name) {
-  if (CUresult result = call("cuModuleGetFunction", "%s", name))
+  COUNT_CALL();
+  if (CUresult result = CALL("cuModuleGetFunction", "%s", name))
     return result;
   const Module *m = static_cast<const Module *>(module);
   std::string entry = std::string(".entry ") + name + "(";
@@ -340,6 +408,7 @@ EXPORT CUresult cuModuleGetFunction(void **function, void *module,
 }
 
 EXPORT CUresult cuFuncGetAttribute(int *value, int attribute, void *function) {
+  COUNT_CALL();
   if (attribute != 0)
     return 1;
   *value = static_cast<Function *>(function)->maxThreads;
@@ -347,7 +416,8 @@ EXPORT CUresult cuFuncGetAttribute(int *value, int attribute, void *function) {
 }
 
 EXPORT CUresult cuFuncSetAttribute(void *function, int attribute, int value) {
-  return call("cuFuncSetAttribute", "%s, %d, %d",
+  COUNT_CALL();
+  return CALL("cuFuncSetAttribute", "%s, %d, %d",
               static_cast<Function *>(function)->name.c_str(), attribute,
               value);
 }
@@ -356,9 +426,12 @@ EXPORT CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy,
                                unsigned gz, unsigned bx, unsigned by,
                                unsigned bz, unsigned smem, void *stream,
                                void **params, void **extra) {
+  COUNT_CALL();
   const Function *f = static_cast<const Function *>(function);
   if (stream == FAKE_FAILING_STREAM || extra)
     return 1; // CUDA_ERROR_INVALID_VALUE
+  if (!mustLog())
+    return 0;
   FakeLaunch launch = {};
   launch.grid[0] = gx;
   launch.grid[1] = gy;
@@ -396,6 +469,11 @@ struct LaunchConfig {
 
 EXPORT CUresult cuLaunchKernelEx(const LaunchConfig *config, void *function,
                                  void **params, void **extra) {
+  COUNT_CALL();
+  if (extra)
+    return 1;
+  if (!mustLog())
+    return 0;
   const Function *f = static_cast<const Function *>(function);
   std::string attributes;
   FakeLaunch launch = {};
@@ -412,8 +490,6 @@ EXPORT CUresult cuLaunchKernelEx(const LaunchConfig *config, void *function,
       attributes += ", attribute " + std::to_string(a.id);
     }
   }
-  if (extra)
-    return 1;
   std::memcpy(launch.grid, config->grid, sizeof(launch.grid));
   std::memcpy(launch.block, config->block, sizeof(launch.block));
   launch.sharedMemBytes = config->sharedMemBytes;
@@ -449,15 +525,17 @@ void countFree() {
 } // namespace
 
 EXPORT CUresult cuMemAlloc_v2(unsigned long long *pointer, size_t bytes) {
-  if (CUresult result = call("cuMemAlloc", "%zu", bytes))
+  COUNT_CALL();
+  if (CUresult result = CALL("cuMemAlloc", "%zu", bytes))
     return result;
   allocate(pointer, bytes);
-  logResult(hex(*pointer));
+  logResult(*pointer);
   return 0;
 }
 
 EXPORT CUresult cuMemFree_v2(unsigned long long pointer) {
-  if (CUresult result = call("cuMemFree", "%s", hex(pointer).c_str()))
+  COUNT_CALL();
+  if (CUresult result = CALL("cuMemFree", "%s", hex(pointer).c_str()))
     return result;
   countFree();
   return 0;
@@ -465,16 +543,60 @@ EXPORT CUresult cuMemFree_v2(unsigned long long pointer) {
 
 EXPORT CUresult cuMemAllocAsync(unsigned long long *pointer, size_t bytes,
                                 void *stream) {
+  COUNT_CALL();
   if (CUresult result =
-          call("cuMemAllocAsync", "%zu, stream=%s", bytes, hex(stream).c_str()))
+          CALL("cuMemAllocAsync", "%zu, stream=%s", bytes, hex(stream).c_str()))
     return result;
   allocate(pointer, bytes);
-  logResult(hex(*pointer));
+  logResult(*pointer);
   return 0;
 }
 
+// Memory pools: one per device with pools (device 0), its release
+// threshold 0 as CUDA's default pool's.
+namespace {
+uint64_t poolThreshold = 0;
+void *const kPool = reinterpret_cast<void *>(0x9001);
+} // namespace
+
+EXPORT CUresult cuDeviceGetMemPool(void **pool, int device) {
+  COUNT_CALL();
+  if (CUresult result = CALL("cuDeviceGetMemPool", "device=%d", device))
+    return result;
+  if (device != 0)
+    return 801; // CUDA_ERROR_NOT_SUPPORTED
+  *pool = kPool;
+  return 0;
+}
+
+EXPORT CUresult cuMemPoolGetAttribute(void *pool, int attribute, void *value) {
+  COUNT_CALL();
+  if (CUresult result = CALL("cuMemPoolGetAttribute", "%d", attribute))
+    return result;
+  if (pool != kPool || attribute != 4) // CU_MEMPOOL_ATTR_RELEASE_THRESHOLD
+    return 1;
+  std::memcpy(value, &poolThreshold, sizeof poolThreshold);
+  return 0;
+}
+
+EXPORT CUresult cuMemPoolSetAttribute(void *pool, int attribute, void *value) {
+  COUNT_CALL();
+  uint64_t v = 0;
+  std::memcpy(&v, value, sizeof v);
+  if (CUresult result = CALL("cuMemPoolSetAttribute", "%d, %#llx", attribute,
+                             static_cast<unsigned long long>(v)))
+    return result;
+  if (pool != kPool || attribute != 4)
+    return 1;
+  poolThreshold = v;
+  return 0;
+}
+
+EXPORT uint64_t fakeCudaPoolReleaseThreshold() { return poolThreshold; }
+
 EXPORT CUresult cuMemFreeAsync(unsigned long long pointer, void *stream) {
-  if (CUresult result = call("cuMemFreeAsync", "%s, stream=%s",
+  COUNT_CALL();
+  if (CUresult result = CALL("cuMemFreeAsync", "%s, stream=%s",
                              hex(pointer).c_str(), hex(stream).c_str()))
     return result;
   countFree();
@@ -483,25 +605,29 @@ EXPORT CUresult cuMemFreeAsync(unsigned long long pointer, void *stream) {
 
 EXPORT CUresult cuMemcpyAsync(unsigned long long dst, unsigned long long src,
                               size_t bytes, void *stream) {
-  return call("cuMemcpyAsync", "%s, %s, %zu, stream=%s", hex(dst).c_str(),
+  COUNT_CALL();
+  return CALL("cuMemcpyAsync", "%s, %s, %zu, stream=%s", hex(dst).c_str(),
               hex(src).c_str(), bytes, hex(stream).c_str());
 }
 
 EXPORT CUresult cuMemsetD32Async(unsigned long long dst, unsigned value,
                                  size_t count, void *stream) {
-  return call("cuMemsetD32Async", "%s, %#x, %zu, stream=%s", hex(dst).c_str(),
+  COUNT_CALL();
+  return CALL("cuMemsetD32Async", "%s, %#x, %zu, stream=%s", hex(dst).c_str(),
               value, count, hex(stream).c_str());
 }
 
 EXPORT CUresult cuMemsetD16Async(unsigned long long dst, unsigned short value,
                                  size_t count, void *stream) {
-  return call("cuMemsetD16Async", "%s, %#x, %zu, stream=%s", hex(dst).c_str(),
+  COUNT_CALL();
+  return CALL("cuMemsetD16Async", "%s, %#x, %zu, stream=%s", hex(dst).c_str(),
               value, count, hex(stream).c_str());
 }
 
 EXPORT CUresult cuStreamSynchronize(void *stream) {
+  COUNT_CALL();
   if (CUresult result =
-          call("cuStreamSynchronize", "stream=%s", hex(stream).c_str()))
+          CALL("cuStreamSynchronize", "stream=%s", hex(stream).c_str()))
     return result;
   State &s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
@@ -510,35 +636,41 @@ EXPORT CUresult cuStreamSynchronize(void *stream) {
 }
 
 EXPORT CUresult cuEventCreate(void **event, unsigned flags) {
-  if (CUresult result = call("cuEventCreate", "flags=%u", flags))
+  COUNT_CALL();
+  if (CUresult result = CALL("cuEventCreate", "flags=%u", flags))
     return result;
   *event = new Event{flags};
-  logResult(hex(*event));
+  logResult(*event);
   return 0;
 }
 
 EXPORT CUresult cuEventDestroy_v2(void *event) {
-  if (CUresult result = call("cuEventDestroy", "%s", hex(event).c_str()))
+  COUNT_CALL();
+  if (CUresult result = CALL("cuEventDestroy", "%s", hex(event).c_str()))
     return result;
   delete static_cast<Event *>(event);
   return 0;
 }
 
 EXPORT CUresult cuEventRecord(void *event, void *stream) {
-  return call("cuEventRecord", "%s, stream=%s", hex(event).c_str(),
+  COUNT_CALL();
+  return CALL("cuEventRecord", "%s, stream=%s", hex(event).c_str(),
               hex(stream).c_str());
 }
 
 EXPORT CUresult cuEventSynchronize(void *event) {
-  return call("cuEventSynchronize", "%s", hex(event).c_str());
+  COUNT_CALL();
+  return CALL("cuEventSynchronize", "%s", hex(event).c_str());
 }
 
 EXPORT CUresult cuStreamWaitEvent(void *stream, void *event, unsigned flags) {
-  return call("cuStreamWaitEvent", "stream=%s, %s, flags=%u",
+  COUNT_CALL();
+  return CALL("cuStreamWaitEvent", "stream=%s, %s, flags=%u",
               hex(stream).c_str(), hex(event).c_str(), flags);
 }
 
 EXPORT CUresult cuGetErrorName(CUresult error, const char **name) {
+  COUNT_CALL();
   switch (error) {
   case 1:
     *name = "CUDA_ERROR_INVALID_VALUE";
@@ -554,6 +686,7 @@ EXPORT CUresult cuGetErrorName(CUresult error, const char **name) {
 }
 
 EXPORT CUresult cuGetErrorString(CUresult error, const char **text) {
+  COUNT_CALL();
   switch (error) {
   case 1:
     *text = "invalid argument";
@@ -613,4 +746,35 @@ EXPORT void fakeCudaFailNext(const char *name, int result) {
   std::lock_guard<std::mutex> lock(state().mutex);
   state().failName = name;
   state().failResult = result;
+  state().failArmed.store(true, std::memory_order_release);
+}
+
+EXPORT void fakeCudaSetQuiet(int quiet) {
+  state().quiet.store(quiet != 0, std::memory_order_relaxed);
+}
+
+EXPORT long fakeCudaDriverCalls() {
+  long total = 0;
+  for (CallCounter *c = counters().load(); c; c = c->next)
+    total += c->count.load(std::memory_order_relaxed);
+  return total;
+}
+
+EXPORT const char *fakeCudaDriverCallCounts() {
+  // Sorted by name, so that two runs' texts compare line by line.
+  std::vector<std::pair<std::string, long>> counts;
+  for (CallCounter *c = counters().load(); c; c = c->next)
+    if (long n = c->count.load(std::memory_order_relaxed))
+      counts.emplace_back(c->name, n);
+  std::sort(counts.begin(), counts.end());
+  static thread_local std::string text;
+  text.clear();
+  for (const auto &[name, n] : counts)
+    text += name + " " + std::to_string(n) + "\n";
+  return text.c_str();
+}
+
+EXPORT void fakeCudaClearDriverCalls() {
+  for (CallCounter *c = counters().load(); c; c = c->next)
+    c->count.store(0, std::memory_order_relaxed);
 }

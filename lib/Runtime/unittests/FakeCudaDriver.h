@@ -50,6 +50,16 @@ struct FakeCudaApi {
   void (*clearCalls)();
   /// Makes the next call of the entry point `name` return `result`.
   void (*failNext)(const char *name, int result);
+  /// Quiet mode (nonzero): calls are counted but neither logged (calls())
+  /// nor recorded (launch()), so that a benchmark measures the runtime.
+  void (*setQuiet)(int quiet);
+  /// Calls of all driver entry points since the last clearDriverCalls, in
+  /// every mode; and per entry point, one "name count" a line, by name.
+  long (*driverCalls)();
+  const char *(*driverCallCounts)();
+  void (*clearDriverCalls)();
+  /// The release threshold of device 0's memory pool (0 until set).
+  uint64_t (*poolReleaseThreshold)();
 };
 
 // Names of the markers that make the fake fail, put into PTX text or

@@ -703,6 +703,74 @@ void testConcurrentLaunches() {
   CHECK(fake.moduleLoads() == loads + 1);
 }
 
+/// A launch site (one PTX string and kernel name of compiled code) keeps its
+/// module and kernels between launches: only for the context the module
+/// was loaded in, and a helper per split-K mode.
+void testSiteCaches() {
+  void *saved = fake.currentContext();
+  // Text of its own, so that no other test loaded this module.
+  std::string ptx =
+      ptxWith({"isaac_scale_f32", kSplitK, "isaac_splitk_reduce_f32"},
+              "// site caches\n");
+  Gemm g = splitKGemm();
+  g.stream = reinterpret_cast<void *>(0x9400);
+  Gemm d = g;
+  d.flags = ISAAC_DETERMINISTIC;
+  fakeSetCurrent(FAKE_PRIMARY_CONTEXT_0);
+  int loads = fake.moduleLoads();
+  fake.reset();
+  CHECK_STATUS(g.launch(ptx), ISAAC_SUCCESS, "");
+  CHECK_STATUS(d.launch(ptx), ISAAC_SUCCESS, "");
+  CHECK_STATUS(g.launch(ptx), ISAAC_SUCCESS, "");
+  const char *const expected[] = {"isaac_scale_f32", kSplitK,
+                                  kSplitK,           "isaac_splitk_reduce_f32",
+                                  "isaac_scale_f32", kSplitK};
+  CHECK(fake.launchCount() == 6);
+  for (int i = 0; i < 6 && i < fake.launchCount(); ++i)
+    CHECK(std::strcmp(launchAt(i).name, expected[i]) == 0);
+  CHECK(fake.moduleLoads() == loads + 1);
+  // Another context loads its own module; back in the first, its module
+  // is found again.
+  fakeSetCurrent(FAKE_PRIMARY_CONTEXT_1);
+  fake.reset();
+  CHECK_STATUS(d.launch(ptx), ISAAC_SUCCESS, "");
+  CHECK(fake.moduleLoads() == loads + 2);
+  CHECK(fake.launchCount() == 2 &&
+        launchAt(0).context == FAKE_PRIMARY_CONTEXT_1);
+  fakeSetCurrent(FAKE_PRIMARY_CONTEXT_0);
+  fake.reset();
+  CHECK_STATUS(g.launch(ptx), ISAAC_SUCCESS, "");
+  CHECK(fake.moduleLoads() == loads + 2);
+  CHECK(fake.launchCount() == 2 &&
+        launchAt(1).context == FAKE_PRIMARY_CONTEXT_0);
+  fakeSetCurrent(saved);
+}
+
+/// The fake's quiet mode (isaac-runtime-overhead's): calls are counted but
+/// neither logged nor recorded, and injected failures still happen.
+void testQuietFake() {
+  std::string ptx = ptxWith({kNt});
+  Gemm g{kNt, ISAAC_F32, 64, 32, 64, 1};
+  CHECK_STATUS(g.launch(ptx), ISAAC_SUCCESS, "");
+  fake.reset();
+  fake.clearCalls();
+  fake.clearDriverCalls();
+  fake.setQuiet(1);
+  CHECK_STATUS(g.launch(ptx), ISAAC_SUCCESS, "");
+  CHECK_STATUS(g.launch(ptx), ISAAC_SUCCESS, "");
+  CHECK(fake.launchCount() == 0);
+  CHECK(std::string(fake.calls()).empty());
+  std::string counts = fake.driverCallCounts();
+  CHECK(counts.find("cuLaunchKernel 2\n") != std::string::npos);
+  CHECK(fake.driverCalls() >= 2);
+  fake.failNext("cuLaunchKernel", 1);
+  CHECK_STATUS(g.launch(ptx), ISAAC_ERROR_CUDA,
+               "cuLaunchKernel failed: CUDA_ERROR_INVALID_VALUE");
+  CHECK_STATUS(g.launch(ptx), ISAAC_SUCCESS, "");
+  fake.setQuiet(0);
+  fake.clearCalls();
+}
+
 /// A kernel whose shared memory is dynamic (`dynsmem=1` on its header line:
 /// mma kernels) has its function's limit raised once, when it is first
 /// launched, and every launch passes that many dynamic bytes; a kernel with
@@ -771,21 +839,28 @@ void runFakeDriverTests(const char *path) {
     std::fprintf(stderr, "cannot load %s: %s\n", path, dlerror());
     return;
   }
-  bool ok = lookup(library, "fakeCudaLaunchCount", fake.launchCount) &&
-            lookup(library, "fakeCudaLaunch", fake.launch) &&
-            lookup(library, "fakeCudaReset", fake.reset) &&
-            lookup(library, "fakeCudaModuleLoads", fake.moduleLoads) &&
-            lookup(library, "fakeCudaAllocations", fake.allocations) &&
-            lookup(library, "fakeCudaFrees", fake.frees) &&
-            lookup(library, "fakeCudaLastAllocationBytes",
-                   fake.lastAllocationBytes) &&
-            lookup(library, "fakeCudaLastAllocation", fake.lastAllocation) &&
-            lookup(library, "fakeCudaStreamSyncs", fake.streamSyncs) &&
-            lookup(library, "fakeCudaCurrentContext", fake.currentContext) &&
-            lookup(library, "fakeCudaCalls", fake.calls) &&
-            lookup(library, "fakeCudaClearCalls", fake.clearCalls) &&
-            lookup(library, "fakeCudaFailNext", fake.failNext) &&
-            lookup(library, "cuCtxSetCurrent", fakeSetCurrent);
+  bool ok =
+      lookup(library, "fakeCudaLaunchCount", fake.launchCount) &&
+      lookup(library, "fakeCudaLaunch", fake.launch) &&
+      lookup(library, "fakeCudaReset", fake.reset) &&
+      lookup(library, "fakeCudaModuleLoads", fake.moduleLoads) &&
+      lookup(library, "fakeCudaAllocations", fake.allocations) &&
+      lookup(library, "fakeCudaFrees", fake.frees) &&
+      lookup(library, "fakeCudaLastAllocationBytes",
+             fake.lastAllocationBytes) &&
+      lookup(library, "fakeCudaLastAllocation", fake.lastAllocation) &&
+      lookup(library, "fakeCudaStreamSyncs", fake.streamSyncs) &&
+      lookup(library, "fakeCudaCurrentContext", fake.currentContext) &&
+      lookup(library, "fakeCudaCalls", fake.calls) &&
+      lookup(library, "fakeCudaClearCalls", fake.clearCalls) &&
+      lookup(library, "fakeCudaFailNext", fake.failNext) &&
+      lookup(library, "fakeCudaSetQuiet", fake.setQuiet) &&
+      lookup(library, "fakeCudaDriverCalls", fake.driverCalls) &&
+      lookup(library, "fakeCudaDriverCallCounts", fake.driverCallCounts) &&
+      lookup(library, "fakeCudaClearDriverCalls", fake.clearDriverCalls) &&
+      lookup(library, "fakeCudaPoolReleaseThreshold",
+             fake.poolReleaseThreshold) &&
+      lookup(library, "cuCtxSetCurrent", fakeSetCurrent);
   CHECK(ok);
   if (!ok)
     return;
@@ -800,6 +875,8 @@ void runFakeDriverTests(const char *path) {
   testDriverErrors();
   testModuleApi();
   testConcurrentLaunches();
+  testSiteCaches();
+  testQuietFake();
   testFusedGemm();
   testFusedSplitK();
   testFusedSplitKAtomic();

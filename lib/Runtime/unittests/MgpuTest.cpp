@@ -395,6 +395,10 @@ void testMemory() {
   checkNoCall(log, "cuMemAlloc(", "memory with pools");
   checkNoCall(log, "cuStreamSynchronize", "memory with pools");
   CHECK(isaacGetLastStatus() == ISAAC_SUCCESS);
+  // The pool keeps what is freed into it (its default threshold, 0, was
+  // raised on first use), so that the next call's allocations need not map
+  // memory again.
+  CHECK(fake->poolReleaseThreshold() == UINT64_MAX);
 
   // Empty buffers: NULL, no driver call, no error (upstream returns NULL
   // for 0 bytes too), and NULL is accepted everywhere.
