@@ -65,7 +65,8 @@ gpu::GPUFuncOp declareConvKernel(OpBuilder &builder, Location loc,
 /// Index of a fused kernel's tile counters S, followed by the epilogue
 /// inputs' parameters: after the GEMM's arguments, or a convolution's.
 inline unsigned tileCountersArg(bool conv) {
-  return conv ? ::isaac::abi::kNumConvArgs : ::isaac::abi::gemm::S;
+  return conv ? static_cast<unsigned>(::isaac::abi::kNumConvArgs)
+              : static_cast<unsigned>(::isaac::abi::gemm::S);
 }
 
 } // namespace mlir::isaac
