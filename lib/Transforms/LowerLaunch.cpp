@@ -11,6 +11,8 @@
 
 #include "isaac/Transforms/Passes.h"
 
+#include "LaunchNames.h"
+
 #include "isaac/Model/Epilogue.h"
 #include "isaac/Model/Legality.h"
 #include "isaac/Runtime/KernelABI.h"
@@ -32,12 +34,6 @@ namespace mlir::isaac {
 
 using namespace mlir;
 using namespace mlir::isaac;
-
-static constexpr StringLiteral kLaunchFn = "isaacGemmLaunch";
-static constexpr StringLiteral kLaunchEpilogueFn = "isaacGemmLaunchEpilogue";
-static constexpr StringLiteral kLaunchConvFn = "isaacConvLaunch";
-static constexpr StringLiteral kLaunchConvEpilogueFn =
-    "isaacConvLaunchEpilogue";
 
 /// The `// isaac.config` and `// isaac.kernel` lines of a kernel's header:
 /// `op` (written for convolutions only: GEMM headers predate it), the types

@@ -149,6 +149,7 @@ void mlir::isaac::buildIsaacPipeline(OpPassManager &pm,
   pm.addPass(createIsaacLowerLaunch(launch));
   pm.addPass(createIsaacCheckHost());
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+  pm.addNestedPass<func::FuncOp>(createIsaacElideLaunchWaits());
   // Folds the static strides and offsets of the operand descriptors, which
   // convert-to-llvm would otherwise leave behind as arith.constant.
   pm.addPass(createCanonicalizerPass());

@@ -331,4 +331,27 @@ def IsaacCheckHost : Pass<"isaac-check-host", "ModuleOp"> {
   }];
 }
 
+def IsaacElideLaunchWaits
+    : Pass<"isaac-elide-launch-waits", "::mlir::func::FuncOp"> {
+  let summary = "Drop the host waits gpu-async-region puts before isaac launches";
+  let description = [{
+    Runs after `gpu-async-region`. That pass makes the GPU operations of a
+    host function asynchronous and puts a blocking `gpu.wait` before every
+    other operation with side effects, among them the calls of isaac's
+    runtime that launch isaac's kernels (`isaacGemmLaunch*`,
+    `isaacConvLaunch*`, isaac-lower-launch's). Such a wait makes the host
+    wait for the GPU between two layers of a network (the allocation of
+    the next layer's output, then its launch), so the host enqueues each
+    layer only once the previous one has run. It is not needed: isaac's
+    runtime runs the mgpu* functions (the asynchronous tokens' streams)
+    and isaac's launches on one stream, the legacy default stream
+    (docs/abi.md, "Host ABI"), so a launch is ordered after the awaited
+    work on the GPU. This pass removes a blocking `gpu.wait` when the next
+    operation with side effects is such a call; every other wait (the one
+    at the end of the function, those before host loads, other calls)
+    stays.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 #endif // ISAAC_PASSES
