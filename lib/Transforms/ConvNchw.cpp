@@ -25,10 +25,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "ConvNchw.h"
+#include "ElementwiseRebuild.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
@@ -38,6 +38,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
+using namespace mlir::isaac;
 
 namespace {
 
@@ -184,11 +185,7 @@ linalg::TransposeOp sinkTranspose(linalg::TransposeOp t) {
   if (!t->hasOneUse())
     return {};
   auto user = dyn_cast<linalg::LinalgOp>(*t->user_begin());
-  if (!user || !user.hasPureTensorSemantics() || user.getNumLoops() != 4 ||
-      user.getNumParallelLoops() != 4 || user.getNumDpsInits() != 1 ||
-      user->getNumResults() != 1 ||
-      !user.getIndexingMapMatchingResult(user->getResult(0)).isIdentity() ||
-      isa<linalg::TransposeOp, linalg::BroadcastOp>(user.getOperation()))
+  if (!isElementwiseOnTensors(user, 4))
     return {};
   MLIRContext *ctx = user.getContext();
   // NCHW loop d_i is NHWC loop kToNchw[i]: map o (n, c, h, w) becomes
@@ -202,7 +199,7 @@ linalg::TransposeOp sinkTranspose(linalg::TransposeOp t) {
   IRRewriter rewriter(ctx);
   rewriter.setInsertionPoint(user);
   Location loc = user.getLoc();
-  SmallVector<Value> ins, outs;
+  SmallVector<Value> ins;
   SmallVector<AffineMap> maps;
   // Inputs that are a constant fill (linalg.max's zeros for a relu) are
   // read as the constant: block argument number -> the value.
@@ -241,36 +238,25 @@ linalg::TransposeOp sinkTranspose(linalg::TransposeOp t) {
   for (OpOperand *operand : user.getDpsInputOperands())
     if (Value v = moved(*operand))
       ins.push_back(v);
-  outs.push_back(moved(*user.getDpsInitOperand(0)));
+  Value init = moved(*user.getDpsInitOperand(0));
   if (!maps.back().isIdentity())
     return {}; // not reached: the init's map is the identity (checked)
 
-  linalg::GenericOp generic = dyn_cast<linalg::GenericOp>(user.getOperation());
-  if (!generic) {
-    FailureOr<linalg::GenericOp> g = linalg::generalizeNamedOp(rewriter, user);
-    if (failed(g))
-      return {};
-    generic = *g;
-    rewriter.setInsertionPoint(generic);
-  }
-  SmallVector<utils::IteratorType> iters(4, utils::IteratorType::parallel);
-  auto nhwc = linalg::GenericOp::create(
-      rewriter, loc, TypeRange{outs[0].getType()}, ins, outs, maps, iters);
-  rewriter.inlineRegionBefore(generic.getRegion(), nhwc.getRegion(),
-                              nhwc.getRegion().end());
-  Block &body = nhwc.getRegion().front();
-  for (auto [arg, value] : llvm::reverse(constants)) {
-    body.getArgument(arg).replaceAllUsesWith(value);
-    body.eraseArgument(arg);
-  }
-  auto resultType = cast<RankedTensorType>(generic->getResult(0).getType());
-  Value dest = makeEmpty(rewriter, loc, resultType, resultType.getShape());
-  auto back = linalg::TransposeOp::create(rewriter, loc, nhwc.getResult(0),
-                                          dest, kToNchw);
-  rewriter.replaceOp(generic, back->getResult(0));
+  auto resultType = cast<RankedTensorType>(user->getResult(0).getType());
+  Value result = rebuildElementwise(
+      rewriter, user, ins, init, maps,
+      [&](Value nhwc) {
+        Value dest =
+            makeEmpty(rewriter, loc, resultType, resultType.getShape());
+        return linalg::TransposeOp::create(rewriter, loc, nhwc, dest, kToNchw)
+            ->getResult(0);
+      },
+      constants);
+  if (!result)
+    return {};
   if (t->use_empty())
     rewriter.eraseOp(t);
-  return back;
+  return result.getDefiningOp<linalg::TransposeOp>();
 }
 
 } // namespace

@@ -26,11 +26,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "ConvNchw.h"
+#include "ElementwiseRebuild.h"
 
 #include "isaac/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
@@ -109,10 +109,7 @@ tensor::ExpandShapeOp sinkExpansion(tensor::ExpandShapeOp expanded) {
   if (!expanded->hasOneUse())
     return {};
   auto user = dyn_cast<linalg::LinalgOp>(*expanded->user_begin());
-  if (!user || !user.hasPureTensorSemantics() || user.getNumLoops() != 4 ||
-      user.getNumParallelLoops() != 4 || user.getNumDpsInits() != 1 ||
-      user->getNumResults() != 1 ||
-      !user.getIndexingMapMatchingResult(user->getResult(0)).isIdentity())
+  if (!isElementwiseOnTensors(user, 4))
     return {};
   MLIRContext *ctx = user.getContext();
   SmallVector<AffineMap> maps;
@@ -143,35 +140,25 @@ tensor::ExpandShapeOp sinkExpansion(tensor::ExpandShapeOp expanded) {
     return tensor::CollapseShapeOp::create(rewriter, loc, operand.get(),
                                            rowsThenLast());
   };
-  SmallVector<Value> ins, outs;
+  SmallVector<Value> ins;
   for (OpOperand *operand : user.getDpsInputOperands())
     ins.push_back(operand2d(*operand, maps[operand->getOperandNumber()]));
-  OpOperand *init = user.getDpsInitOperand(0);
   AffineMap initMap = maps.back();
-  outs.push_back(operand2d(*init, initMap));
+  Value init = operand2d(*user.getDpsInitOperand(0), initMap);
   if (initMap != maps.back())
     return {}; // not reached: a broadcast init is not read as a vector
-  // The body, from the generic form of the op (named ops have it implied).
-  linalg::GenericOp generic = dyn_cast<linalg::GenericOp>(user.getOperation());
-  if (!generic) {
-    FailureOr<linalg::GenericOp> g = linalg::generalizeNamedOp(rewriter, user);
-    if (failed(g))
-      return {};
-    generic = *g;
-    rewriter.setInsertionPoint(generic);
-  }
-  SmallVector<utils::IteratorType> iters(2, utils::IteratorType::parallel);
-  auto flat = linalg::GenericOp::create(
-      rewriter, loc, TypeRange{outs[0].getType()}, ins, outs, maps, iters);
-  rewriter.inlineRegionBefore(generic.getRegion(), flat.getRegion(),
-                              flat.getRegion().end());
-  auto result = tensor::ExpandShapeOp::create(
-      rewriter, loc, generic->getResult(0).getType(), flat.getResult(0),
-      rowsThenLast());
-  rewriter.replaceOp(generic, result.getResult());
+  Type resultType = user->getResult(0).getType();
+  Value result =
+      rebuildElementwise(rewriter, user, ins, init, maps, [&](Value flat) {
+        return tensor::ExpandShapeOp::create(rewriter, loc, resultType, flat,
+                                             rowsThenLast())
+            .getResult();
+      });
+  if (!result)
+    return {};
   if (expanded->use_empty())
     rewriter.eraseOp(expanded);
-  return result;
+  return result.getDefiningOp<tensor::ExpandShapeOp>();
 }
 
 void rewrite(linalg::LinalgOp conv, bool fhwc) {
@@ -256,11 +243,7 @@ tensor::CollapseShapeOp sinkCollapse(tensor::CollapseShapeOp collapsed) {
   if (!collapsed->hasOneUse())
     return {};
   auto user = dyn_cast<linalg::LinalgOp>(*collapsed->user_begin());
-  if (!user || !user.hasPureTensorSemantics() || user.getNumLoops() != 3 ||
-      user.getNumParallelLoops() != 3 || user.getNumDpsInits() != 1 ||
-      user->getNumResults() != 1 ||
-      !user.getIndexingMapMatchingResult(user->getResult(0)).isIdentity() ||
-      isa<linalg::TransposeOp, linalg::BroadcastOp>(user.getOperation()))
+  if (!isElementwiseOnTensors(user, 3))
     return {};
   MLIRContext *ctx = user.getContext();
   AffineExpr k = getAffineDimExpr(2, ctx);
@@ -300,29 +283,20 @@ tensor::CollapseShapeOp sinkCollapse(tensor::CollapseShapeOp collapsed) {
         RankedTensorType::get({d[0], 1, d[1], d[2]}, t.getElementType()), v,
         toRank4);
   };
-  SmallVector<Value> ins, outs;
+  SmallVector<Value> ins;
   for (OpOperand *operand : user.getDpsInputOperands())
     ins.push_back(operand4d(*operand));
-  outs.push_back(operand4d(*user.getDpsInitOperand(0)));
-  linalg::GenericOp generic = dyn_cast<linalg::GenericOp>(user.getOperation());
-  if (!generic) {
-    FailureOr<linalg::GenericOp> g = linalg::generalizeNamedOp(rewriter, user);
-    if (failed(g))
-      return {};
-    generic = *g;
-    rewriter.setInsertionPoint(generic);
-  }
-  SmallVector<utils::IteratorType> iters(4, utils::IteratorType::parallel);
-  auto wide = linalg::GenericOp::create(
-      rewriter, loc, TypeRange{outs[0].getType()}, ins, outs, maps, iters);
-  rewriter.inlineRegionBefore(generic.getRegion(), wide.getRegion(),
-                              wide.getRegion().end());
-  auto result = tensor::CollapseShapeOp::create(rewriter, loc,
-                                                wide.getResult(0), toRank4);
-  rewriter.replaceOp(generic, result.getResult());
+  Value init = operand4d(*user.getDpsInitOperand(0));
+  Value result =
+      rebuildElementwise(rewriter, user, ins, init, maps, [&](Value wide) {
+        return tensor::CollapseShapeOp::create(rewriter, loc, wide, toRank4)
+            .getResult();
+      });
+  if (!result)
+    return {};
   if (collapsed->use_empty())
     rewriter.eraseOp(collapsed);
-  return result;
+  return result.getDefiningOp<tensor::CollapseShapeOp>();
 }
 
 /// Whether `conv` (linalg.conv_1d_nwc_wcf) has static shapes and operands
