@@ -722,6 +722,12 @@ def parse_op(line):
 def candidates(path, listing=None):
     seen, i = set(), 0
     lst = open(listing, "w") if listing else None
+    # The chip the selection ran for (a module's isaac.target): wgmma
+    # configurations verify only on a chip that has wgmma.
+    target = re.search(r'isaac\.target = "(\w+)"', open(path).read())
+    if target:
+        sys.stdout.write('module attributes {isaac.target = "%s"} {\n'
+                         % target.group(1))
     for line in open(path):
         m = re.search(r"linalg\.(?:batch_)?matmul", line)
         c = re.search(r"isaac\.candidates = \[(.*?)\]", line)
@@ -742,6 +748,8 @@ def candidates(path, listing=None):
                 ab, c, _ = token_types(dtype)
                 sys.stdout.write(gemm(i, ab, layout, config, c))
                 i += 1
+    if target:
+        sys.stdout.write("}\n")
 
 
 if __name__ == "__main__":

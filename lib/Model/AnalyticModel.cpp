@@ -25,6 +25,7 @@
 
 #include "isaac/Model/Chip.h"
 #include "isaac/Model/Mma.h"
+#include "isaac/Model/Wgmma.h"
 
 #include <algorithm>
 #include <cmath>
@@ -51,6 +52,14 @@ ChipPerf isaac::getChipPerf(const ChipLimits &chip) {
   return p;
 }
 
+/// Hopper's datasheet rate is wgmma's; warp-level mma.sync issues at about
+/// 60% of it (an estimate, to be replaced by measurements).
+static constexpr double kHopperMmaSyncShare = 0.6;
+
+double isaac::wgmmaTflops(const ChipLimits &chip, DType ab) {
+  return mmaSyncTflops(chip, ab) / kHopperMmaSyncShare;
+}
+
 double isaac::mmaSyncTflops(const ChipLimits &chip, DType ab) {
   const ChipInfo *info = findChip(chip.chip);
   if (ab == DType::F64) {
@@ -70,10 +79,8 @@ double isaac::mmaSyncTflops(const ChipLimits &chip, DType ab) {
     peak = 8 * info->peakF32Tflops;
   if (peak <= 0)
     peak = 989;
-  // Hopper's datasheet rate is wgmma's; warp-level mma.sync issues at
-  // about 60% of it (an estimate, to be replaced by measurements).
   if (chip.chip.rfind("sm_90", 0) == 0)
-    peak *= 0.6;
+    peak *= kHopperMmaSyncShare;
   // Dense TF32 runs at half the FP16 rate (A100, H100 datasheets).
   return ab == DType::F32 ? peak / 2 : peak;
 }
@@ -103,8 +110,12 @@ static double mmaCost(const GemmShape &s, const GemmConfig &c,
   const double accBytes = s.dtype == DType::F64 ? 8 : 4;
   auto cdiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
   int sms = std::max(chip.numSMs, 1);
+  // wgmma runs at the chip's datasheet tensor rate (mma.sync below it on
+  // Hopper, mmaSyncTflops).
+  const bool wgmma = c.family == GemmFamily::Wgmma;
   double tensorFlopsPerClk =
-      mmaSyncTflops(chip, s.dtype) * 1e12 / (sms * p.clockHz);
+      (wgmma ? wgmmaTflops(chip, s.dtype) : mmaSyncTflops(chip, s.dtype)) *
+      1e12 / (sms * p.clockHz);
   std::optional<MmaInstr> instr = mmaInstruction(s.dtype);
   if (!instr)
     return INFINITY;
@@ -112,8 +123,11 @@ static double mmaCost(const GemmShape &s, const GemmConfig &c,
 
   // Occupancy.
   int t = c.threads();
-  int perSM = blocksPerSM(p, chip, t, estimateMmaRegisters(c, s.dtype),
-                          getMmaSharedLayout(c, s.dtype).bytes);
+  int perSM = wgmma
+                  ? blocksPerSM(p, chip, t, estimateWgmmaRegisters(c, s.dtype),
+                                getWgmmaSharedLayout(c, s.dtype).bytes)
+                  : blocksPerSM(p, chip, t, estimateMmaRegisters(c, s.dtype),
+                                getMmaSharedLayout(c, s.dtype).bytes);
   if (perSM <= 0)
     return INFINITY;
   int64_t kSlice = cdiv(cdiv(s.k, c.kg), c.u) * c.u;
@@ -138,6 +152,10 @@ static double mmaCost(const GemmShape &s, const GemmConfig &c,
   // stage ends at a barrier.
   double ksteps = double(c.u) / kStep;
   double mmas = double(c.ml) / instr->m * c.nl / instr->n * ksteps;
+  // wgmma: one instruction per 64 x WN tile and k-step, with its two
+  // descriptors; the operands never pass through registers.
+  if (wgmma)
+    mmas = double(c.ml) / kWgmmaM * c.nl / c.wn * ksteps * 4.0;
   double ldmatrix =
       (double(c.nl) / c.wn * c.ml / 16.0 + double(c.ml) / c.wm * c.nl / 16.0) *
       ksteps;
@@ -151,6 +169,8 @@ static double mmaCost(const GemmShape &s, const GemmConfig &c,
     ldmatrix =
         (double(c.nl) / c.wn * c.ml / 8.0 + double(c.ml) / c.wm * c.nl / 8.0) *
         ksteps * 2.0;
+  if (wgmma)
+    ldmatrix = 0;
   double copies = double(c.ml + c.nl) * c.u / c.vec / 32.0 * 8.0;
   double issueClk = (mmas + ldmatrix + copies + warps * 20.0) / 4.0;
   const double barrierClk = 40;
@@ -192,7 +212,7 @@ static double mmaCost(const GemmShape &s, const GemmConfig &c,
 
 double isaac::analyticCost(const GemmShape &s, const GemmConfig &c,
                            const ChipLimits &chip) {
-  if (c.family == GemmFamily::Mma)
+  if (c.family == GemmFamily::Mma || c.family == GemmFamily::Wgmma)
     return mmaCost(s, c, chip);
   ChipPerf p = getChipPerf(chip);
   const double esz = dtypeBytes(s.dtype);

@@ -10,6 +10,7 @@
 
 #include "isaac/Model/Legality.h"
 #include "LegalityRules.h"
+#include "isaac/Model/Wgmma.h"
 
 #include <algorithm>
 #include <sstream>
@@ -29,6 +30,8 @@ static int narrowestOperandBytes(GemmFamily f) {
     return dtypeBytes(DType::F32); // f32 and f64 operands
   case GemmFamily::Mma:
     return dtypeBytes(DType::F16); // f16, bf16, tf32 and f64 operands
+  case GemmFamily::Wgmma:
+    return dtypeBytes(DType::F16); // f16 and bf16 operands
   }
   return 1;
 }
@@ -80,6 +83,8 @@ SharedLayout isaac::getSharedLayout(const GemmConfig &c, DType t) {
 int isaac::gemmSharedMemoryBytes(const GemmConfig &c, DType t) {
   if (c.family == GemmFamily::Mma)
     return mmaSharedMemoryBytes(c, t);
+  if (c.family == GemmFamily::Wgmma)
+    return getWgmmaSharedLayout(c, t).bytes;
   return getSharedLayout(c, t).bytes;
 }
 
@@ -260,6 +265,10 @@ static void checkAll(const GemmConfig &c, DType dtype, const ChipLimits &chip,
     return;
   if (c.family == GemmFamily::Mma) {
     checkMmaRules(c, dtype, chip, r);
+    return;
+  }
+  if (c.family == GemmFamily::Wgmma) {
+    checkWgmmaRules(c, dtype, chip, r);
     return;
   }
   // The simt generator computes on f32 and f64 scalars; 16-bit operands

@@ -54,6 +54,9 @@ void checkMmaRules(const GemmConfig &c, DType dtype, const ChipLimits &chip,
 /// what the generator allocates and the kernel header reports.
 int mmaSharedMemoryBytes(const GemmConfig &c, DType dtype);
 
+void checkWgmmaRules(const GemmConfig &c, DType dtype, const ChipLimits &chip,
+                     Report &r);
+
 } // namespace isaac
 
 #endif // ISAAC_LIB_MODEL_LEGALITYRULES_H

@@ -8,8 +8,8 @@
 //   mma-type          the operand type has an mma.sync shape on the chip
 //                     (f16, bf16: m16n8k16; f32, multiplied in TF32:
 //                     m16n8k8; f64: m8n8k4)
-//   warp-tile         wm, wn multiples of the instruction's m and n; ml, nl
-//                     multiples of wm, wn
+//   warp-tile         wm, wn multiples of the instruction's m and n, wn at
+//                     most 128; ml, nl multiples of wm, wn
 //   k-depth           u a multiple of the instruction's k times kl
 //   threads-per-block 32 * (ml/wm) * (nl/wn) * kl at most the chip's limit
 //   vector-width      vec elements are 4, 8 or 16 bytes (a cp.async size;
@@ -59,6 +59,9 @@ GemmFamily isaac::searchFamily(DType ab, bool tf32, const ChipLimits &chip) {
   switch (ab) {
   case DType::F16:
   case DType::BF16:
+    // Not wgmma, even on sm_90a: the analytic model ranks that family
+    // poorly (docs/perf.md, "f16 and bf16 on wgmma"); a configuration in
+    // the input or the tuning cache may pick it.
     return GemmFamily::Mma;
   case DType::F32:
     return tf32 ? GemmFamily::Mma : GemmFamily::Simt;
@@ -180,6 +183,13 @@ void isaac::checkMmaRules(const GemmConfig &c, DType dtype,
                std::to_string(instr->n);
       }))
     return;
+  // wn's range reaches 256 for the wgmma family; a warp holds at most 128
+  // columns.
+  if (!tileRule(c.wn <= 128, [&] {
+        return "wn = " + std::to_string(c.wn) +
+               " is above 128 columns per warp";
+      }))
+    return;
   if (!tileRule(c.ml % c.wm == 0, [&] {
         return "ml = " + std::to_string(c.ml) +
                " is not a multiple of wm = " + std::to_string(c.wm);
@@ -262,7 +272,7 @@ void isaac::forEachLegalMmaConfig(
         continue;
       for (int nl : nls)
         for (int wn : wns) {
-          if (wn > nl || nl % wn != 0 || wn % instr->n != 0)
+          if (wn > nl || nl % wn != 0 || wn % instr->n != 0 || wn > 128)
             continue;
           int warps = (ml / wm) * (nl / wn);
           for (int kl : kls) {

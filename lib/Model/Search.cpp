@@ -3,6 +3,7 @@
 #include "isaac/Model/Search.h"
 
 #include "isaac/Model/Mma.h"
+#include "isaac/Model/Wgmma.h"
 
 #include <algorithm>
 #include <cassert>
@@ -108,6 +109,8 @@ void isaac::forEachLegalConfig(
   // ~3 * 10^7 points).
   if (family == GemmFamily::Mma)
     return forEachLegalMmaConfig(dtype, chip, visit);
+  if (family == GemmFamily::Wgmma)
+    return forEachLegalWgmmaConfig(dtype, chip, visit);
   // Every point of the family's box, the last parameter of the table
   // fastest, each judged by isLegal.
   const std::vector<GemmParam> &params = gemmFamilyParams(family);

@@ -44,7 +44,8 @@ static_assert(ISAAC_CONV_NHWC_HWCF == static_cast<int>(ConvLayout::NhwcHwcf) &&
                       static_cast<int>(ConvLayout::NhwcFhwc),
               "isaacConvLayout is isaac::ConvLayout");
 static_assert(ISAAC_FAMILY_SIMT == static_cast<int>(GemmFamily::Simt) &&
-                  ISAAC_FAMILY_MMA == static_cast<int>(GemmFamily::Mma),
+                  ISAAC_FAMILY_MMA == static_cast<int>(GemmFamily::Mma) &&
+                  ISAAC_FAMILY_WGMMA == static_cast<int>(GemmFamily::Wgmma),
               "isaacFamily is isaac::GemmFamily");
 
 const char *dtypeName(int32_t dtype) {
@@ -233,11 +234,11 @@ isaacStatus checkKernelInfo(const isaacKernelInfo &info, isaacStatus status) {
     return result;
   if (isaacStatus result = checkOp(info, name, status))
     return result;
-  if (info.family != ISAAC_FAMILY_SIMT && info.family != ISAAC_FAMILY_MMA)
+  if (info.family < 0 || info.family >= kNumGemmFamilies)
     return setError(status,
-                    "kernel %s: family %d is neither 0 (simt) nor 1 "
-                    "(mma)",
-                    name, info.family);
+                    "kernel %s: family %d is not a kernel family (0 to %d: "
+                    "the GEMM_FAMILY rows of GemmParams.def)",
+                    name, info.family, kNumGemmFamilies - 1);
   const GemmConfig c = configOf(info);
   for (const GemmParamInfo &p : kGemmParams) {
     int32_t value = c.get(p.param);
@@ -255,10 +256,9 @@ isaacStatus checkKernelInfo(const isaacKernelInfo &info, isaacStatus status) {
                       p.name, value, p.lo, p.hi);
   }
   // The divisors of the thread count (GemmConfig::threads()).
-  const GemmParam rowTile =
-      c.family == GemmFamily::Mma ? GemmParam::wm : GemmParam::ms;
-  const GemmParam colTile =
-      c.family == GemmFamily::Mma ? GemmParam::wn : GemmParam::ns;
+  const bool warpTiles = c.family != GemmFamily::Simt;
+  const GemmParam rowTile = warpTiles ? GemmParam::wm : GemmParam::ms;
+  const GemmParam colTile = warpTiles ? GemmParam::wn : GemmParam::ns;
   if (c.ml % c.get(rowTile) || c.nl % c.get(colTile))
     return setError(status,
                     "kernel %s: %s=%d must divide ml=%d and %s=%d must "

@@ -938,7 +938,7 @@ static gpu::GPUFuncOp buildSimtKernel(OpBuilder &builder,
 gpu::GPUFuncOp mlir::isaac::buildGemmKernel(OpBuilder &builder,
                                             gpu::GPUModuleOp module,
                                             const GemmKernelSpec &spec) {
-  if (spec.config.family == ::isaac::GemmFamily::Mma)
+  if (spec.config.family != ::isaac::GemmFamily::Simt)
     return buildMmaGemmKernel(builder, module, spec);
   return buildSimtKernel(builder, module, spec, /*conv=*/nullptr);
 }

@@ -56,6 +56,7 @@
 #include "MmaKernelBuilder.h"
 
 #include "isaac/Model/Mma.h"
+#include "isaac/Model/Wgmma.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -88,6 +89,8 @@ struct OperandPlan {
   /// free of bank conflicts.
   ::isaac::MmaSwizzle swz;
   int tileOffset; ///< elements from the start of a stage
+  /// The wgmma family's layout (Wgmma.h), which replaces `swz`.
+  std::optional<::isaac::WgmmaOperandLayout> wg;
 
   OperandPlan(const GemmConfig &c, DType ab, int mn, bool contigIsK,
               int tileOffset, int threads)
@@ -98,6 +101,20 @@ struct OperandPlan {
         swz(::isaac::getMmaSwizzle(cols, ab)), tileOffset(tileOffset) {}
 };
 
+/// The stage layout of either family in the mma family's terms.
+static ::isaac::MmaSharedLayout sharedLayoutOf(const GemmConfig &c, DType ab) {
+  if (c.family != ::isaac::GemmFamily::Wgmma)
+    return ::isaac::getMmaSharedLayout(c, ab);
+  ::isaac::WgmmaSharedLayout w = ::isaac::getWgmmaSharedLayout(c, ab);
+  ::isaac::MmaSharedLayout s;
+  s.tileBytesA = w.tileBytesA;
+  s.tileBytesB = w.tileBytesB;
+  s.stageBytes = w.stageBytes;
+  s.reduceBytes = w.reduceBytes;
+  s.bytes = w.bytes;
+  return s;
+}
+
 class MmaBuilder {
 public:
   /// `conv`: build the convolution kernel of that spec (whose gemmSpec()
@@ -105,7 +122,8 @@ public:
   MmaBuilder(OpBuilder &b, Location loc, const GemmKernelSpec &spec,
              const ConvKernelSpec *conv)
       : e(b, loc, spec.accType()), spec(spec), conv(conv), c(spec.config),
-        smem(::isaac::getMmaSharedLayout(c, spec.dtype)),
+        wgmma(c.family == ::isaac::GemmFamily::Wgmma),
+        smem(sharedLayoutOf(c, spec.dtype)),
         esz(::isaac::dtypeBytes(spec.dtype)), threads(c.threads()),
         instr(*::isaac::mmaInstruction(spec.dtype)), kStep(instr.k),
         planA(c, spec.dtype, c.ml, /*contigIsK=*/!spec.layout.transA, 0,
@@ -116,6 +134,12 @@ public:
         outTy(getScalarType(b.getContext(), spec.outType())) {
     if (spec.epilogue)
       epilogue.emplace(*spec.epilogue);
+    if (wgmma) {
+      planA.wg = ::isaac::getWgmmaOperandLayout(c, spec.dtype, /*isB=*/false,
+                                                planA.contigIsK);
+      planB.wg = ::isaac::getWgmmaOperandLayout(c, spec.dtype, /*isB=*/true,
+                                                planB.contigIsK);
+    }
   }
 
   void buildBody(gpu::GPUFuncOp func, StringRef smemSymbol);
@@ -125,6 +149,7 @@ private:
   const GemmKernelSpec &spec;
   const ConvKernelSpec *conv;
   const GemmConfig &c;
+  bool wgmma; ///< the wgmma family (warpgroups), else mma (warps)
   ::isaac::MmaSharedLayout smem;
   int esz, threads;
   ::isaac::MmaInstr instr;
@@ -135,6 +160,9 @@ private:
 
   // Block state.
   Value tid, lane, klId, wmBase, wnBase, g, q;
+  /// The first row of C (in the block) of the thread's warp: wmBase for
+  /// mma; wmBase + 16 * (warp in its warpgroup) for wgmma.
+  Value rowBase;
   Value M, N, K, lda, ldb, ldc;
   Value aBase, bBase, cBase;
   Value m0, n0, kStart, kEnd;
@@ -182,6 +210,18 @@ private:
   /// cuBLAS and CUTLASS round f32 operands for TF32 tensor cores.
   Value roundToTF32(Value frag);
   SmallVector<Value> computeStage(Value stageOff, ValueRange acc);
+  /// The wgmma family's stage: for each 16-deep k-step of this KL group's
+  /// share of the stage at `stageOff`, one wgmma.m64nWNk16 per 64-row
+  /// tile of the warpgroup, accumulating into `acc` (one struct of WN/2
+  /// f32 per tile).
+  SmallVector<Value> wgmmaStage(Value stageOff, ValueRange acc);
+  /// The matrix descriptor of the operand tile `p` at `stageOff` for the
+  /// wgmma that reads rows (columns) from `mn` and k from `k0`.
+  Value descriptor(const OperandPlan &p, Value stageOff, Value mn, Value k0);
+  /// The main loop of the wgmma family: copies `stages - 2` tiles ahead,
+  /// one tile's wgmmas in flight. Returns the accumulators in accIndex
+  /// order.
+  SmallVector<Value> wgmmaMainLoop(Value nTiles, Value nFull, int stageElems);
   /// One k-step of f64 (m8n8k4): one f64 of A per m8 tile and of B per n8
   /// tile and lane, from 64-bit shared loads.
   void computeStepF64(Value stageOff, Value kOff, MutableArrayRef<Value> acc);
@@ -193,16 +233,19 @@ private:
   // rows = WM/8 (row r: instruction tile r/(m/8), half r%(m/8)) and
   // cols = WN/4 (column j: n8 tile j/2, element j%2 of the pair); row r
   // is row 8r + g of the warp tile in both shapes.
-  int tileRows() const { return c.wm / 8; }
+  int tileRows() const { return wgmma ? c.wm / 32 : c.wm / 8; }
   int tileCols() const { return c.wn / 4; }
   int accIndex(int i, int j) const {
     int halves = instr.m / 8;
     return ((i / halves) * (c.wn / 8) + j / 2) * accPerTile() +
            (i % halves) * 2 + j % 2;
   }
+  // wgmma: row r of the thread's tile is row 8r + g of the warp's 16 rows
+  // of each 64-row tile, the same fragment as mma.sync's m16n8 tiles.
   Value rowOf(int i) {
-    return e.add(e.add(m0, wmBase),
-                 e.add(e.ci32((i / 2) * 16 + (i % 2) * 8), g));
+    int tileRowsOf = wgmma ? 64 : 16;
+    return e.add(e.add(m0, rowBase),
+                 e.add(e.ci32((i / 2) * tileRowsOf + (i % 2) * 8), g));
   }
   Value colOf(int j) {
     return e.add(e.add(n0, wnBase),
@@ -223,6 +266,22 @@ private:
 
 Value MmaBuilder::swizzle(const OperandPlan &p, Value r, Value col) {
   int perChunk = 16 / p.esz;
+  if (p.wg) {
+    // WgmmaOperandLayout::offset: column blocks of one swizzle atom, row r
+    // at r * atomBytes inside its block, chunks XOR-ed by the row's group.
+    const ::isaac::WgmmaOperandLayout &l = *p.wg;
+    int perAtom = l.atomBytes / l.esz;
+    Value block = e.divu(col, e.ci32(perAtom));
+    Value within = e.remu(col, e.ci32(perAtom));
+    Value chunk = e.divu(within, e.ci32(perChunk));
+    Value s =
+        e.remu(e.divu(r, e.ci32(128 / l.atomBytes)), e.ci32(l.atomBytes / 16));
+    Value phys = arith::XOrIOp::create(e.b, e.loc, chunk, s);
+    return e.add(
+        e.add(e.mul(block, e.ci32(l.blockBytes / l.esz)),
+              e.mul(r, e.ci32(perAtom))),
+        e.add(e.mul(phys, e.ci32(perChunk)), e.remu(within, e.ci32(perChunk))));
+  }
   Value chunk = e.divu(col, e.ci32(perChunk));
   Value within = e.remu(col, e.ci32(perChunk));
   Value s = e.remu(e.divu(r, e.ci32(p.swz.rowsPerGroup)), e.ci32(p.swz.groups));
@@ -702,6 +761,154 @@ SmallVector<Value> MmaBuilder::computeStage(Value stageOff, ValueRange accIn) {
   return acc;
 }
 
+Value MmaBuilder::descriptor(const OperandPlan &p, Value stageOff, Value mn,
+                             Value k0) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  const ::isaac::WgmmaOperandLayout &l = *p.wg;
+  int perAtom = l.atomBytes / l.esz;
+  // Byte offset of the wgmma's first element in the tile: a K-major tile
+  // starts at row mn of the column block holding k0 (k-steps inside a
+  // 128-byte swizzled row advance the start address, as CUTLASS's
+  // descriptor iterator does); an M or N major one at k-row k0 of the
+  // block holding column mn (mn is a multiple of the atom's columns).
+  Value off =
+      p.contigIsK
+          ? e.add(
+                e.add(e.mul(e.divu(k0, e.ci32(perAtom)), e.ci32(l.blockBytes)),
+                      e.mul(mn, e.ci32(l.atomBytes))),
+                e.mul(e.remu(k0, e.ci32(perAtom)), e.ci32(l.esz)))
+          : e.add(e.mul(e.divu(mn, e.ci32(perAtom)), e.ci32(l.blockBytes)),
+                  e.mul(k0, e.ci32(l.atomBytes)));
+  Value tileByte = e.mul(e.add(stageOff, e.ci32(p.tileOffset)), e.ci32(l.esz));
+  Value addr =
+      e.add(LLVM::PtrToIntOp::create(b, loc, e.i64, smemPtr).getResult(),
+            e.ext64(e.add(tileByte, off)));
+  // PTX ISA, "Matrix Descriptor Format": start address >> 4 in bits 0-13,
+  // leading-dimension byte offset >> 4 in 16-29, stride-dimension byte
+  // offset >> 4 in 32-45, base offset 0 (every tile starts on a pattern
+  // boundary), swizzle mode in 62-63.
+  uint64_t hi = (uint64_t(l.leadingByteOffset() >> 4) << 16) |
+                (uint64_t(l.strideByteOffset() >> 4) << 32) |
+                (uint64_t(l.swizzleMode()) << 62);
+  Value start = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, addr, e.ci64(4)), e.ci64(0x3FFF));
+  return arith::OrIOp::create(b, loc, start, e.ci64(static_cast<int64_t>(hi)));
+}
+
+SmallVector<Value> MmaBuilder::wgmmaStage(Value stageOff, ValueRange accIn) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  MLIRContext *ctx = b.getContext();
+  SmallVector<Value> acc(accIn.begin(), accIn.end());
+  auto type = spec.dtype == DType::BF16 ? NVVM::WGMMATypes::bf16
+                                        : NVVM::WGMMATypes::f16;
+  // K-major A is wgmma's "row" A, K-major B its "col" B; the other
+  // orientations are the transposed (M or N major) forms.
+  auto layoutA = planA.contigIsK ? NVVM::MMALayout::row : NVVM::MMALayout::col;
+  auto layoutB = planB.contigIsK ? NVVM::MMALayout::col : NVVM::MMALayout::row;
+  Value groupK = e.mul(klId, e.ci32(c.u / c.kl));
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  for (int kk = 0; kk < c.u / c.kl / ::isaac::kWgmmaK; ++kk) {
+    Value k0 = e.add(groupK, e.ci32(kk * ::isaac::kWgmmaK));
+    Value descB = descriptor(planB, stageOff, wnBase, k0);
+    for (size_t mt = 0; mt < acc.size(); ++mt) {
+      Value descA = descriptor(
+          planA, stageOff,
+          e.add(wmBase, e.ci32(static_cast<int>(mt) * ::isaac::kWgmmaM)), k0);
+      acc[mt] = NVVM::WgmmaMmaAsyncOp::create(
+          b, loc, acc[mt].getType(), acc[mt], descA, descB,
+          NVVM::MMAShapeAttr::get(ctx, ::isaac::kWgmmaM, c.wn,
+                                  ::isaac::kWgmmaK),
+          NVVM::WGMMATypesAttr::get(ctx, type),
+          NVVM::WGMMATypesAttr::get(ctx, type),
+          NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
+          NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
+          NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+          NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+          NVVM::MMALayoutAttr::get(ctx, layoutA),
+          NVVM::MMALayoutAttr::get(ctx, layoutB),
+          /*satfinite=*/NVVM::MMAIntOverflowAttr());
+    }
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  return acc;
+}
+
+SmallVector<Value> MmaBuilder::wgmmaMainLoop(Value nTiles, Value nFull,
+                                             int stageElems) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  // Tile t + ahead is copied during iteration t, into the stage tile
+  // t - 2 used: the wgmmas of tile t - 1 may still read theirs (one
+  // commit group in flight), those of t - 2 are done in every warpgroup
+  // (each waited for them before the barrier that precedes the copies).
+  int ahead = c.stages - 2;
+  {
+    auto prologue =
+        scf::ForOp::create(b, loc, e.ci32(0), e.ci32(ahead), e.ci32(1));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(prologue.getBody());
+    Value s = prologue.getInductionVar();
+    ifThen(b, loc, e.slt(s, nTiles),
+           [&] { issueTile(s, e.mul(s, e.ci32(stageElems)), nFull); });
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  }
+  int mTiles = c.wm / ::isaac::kWgmmaM;
+  int perTile = c.wn / 2;
+  Type accTy = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(perTile, e.elemTy));
+  SmallVector<Value> init;
+  for (int mt = 0; mt < mTiles; ++mt) {
+    Value z = LLVM::UndefOp::create(b, loc, accTy);
+    for (int x = 0; x < perTile; ++x)
+      z = LLVM::InsertValueOp::create(b, loc, z, e.cf(0.0), x);
+    init.push_back(z);
+  }
+  init.push_back(e.ci32(0));                  // read stage
+  init.push_back(e.ci32(ahead * stageElems)); // write stage
+  auto loop = scf::ForOp::create(b, loc, e.ci32(0), nTiles, e.ci32(1), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value t = loop.getInductionVar();
+    ValueRange iter = loop.getRegionIterArgs();
+    Value rd = iter[mTiles], wr = iter[mTiles + 1];
+    // Tile t has landed (this thread's copies); the proxy fence makes the
+    // copies (generic proxy) visible to wgmma's reads (async proxy), and
+    // after the barrier every thread's are.
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(ahead - 1));
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(b.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
+    e.barrier();
+    Value next = e.add(t, e.ci32(ahead));
+    ifThen(b, loc, e.slt(next, nTiles), [&] { issueTile(next, wr, nFull); });
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    SmallVector<Value> acc = wgmmaStage(rd, iter.take_front(mTiles));
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
+    auto advance = [&](Value s) {
+      Value n = e.add(s, e.ci32(stageElems));
+      return arith::SelectOp::create(
+          b, loc, e.eq(n, e.ci32(c.stages * stageElems)), e.ci32(0), n);
+    };
+    acc.push_back(advance(rd));
+    acc.push_back(advance(wr));
+    scf::YieldOp::create(b, loc, acc);
+  }
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0));
+  e.barrier();
+  // Tile mt's element x is accIndex's mt * WN/2 + x.
+  SmallVector<Value> acc;
+  for (int mt = 0; mt < mTiles; ++mt)
+    for (int x = 0; x < perTile; ++x)
+      acc.push_back(
+          LLVM::ExtractValueOp::create(b, loc, loop.getResult(mt), x));
+  return acc;
+}
+
 void MmaBuilder::forEachElement(
     function_ref<void(int, int, Value, Value, Value)> fn) {
   SmallVector<Value> cols, colOk;
@@ -945,11 +1152,18 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   // Warp and lane coordinates.
   Value warp = e.divu(tid, e.ci32(32));
   lane = e.remu(tid, e.ci32(32));
-  int groupWarps = ::isaac::mmaWarpsM(c) * ::isaac::mmaWarpsN(c);
+  // Tiles of C per KL group along M: warps (mma) or warpgroups (wgmma).
+  int tilesM = wgmma ? ::isaac::wgmmaGroupsM(c) : ::isaac::mmaWarpsM(c);
+  int tilesN = wgmma ? ::isaac::wgmmaGroupsN(c) : ::isaac::mmaWarpsN(c);
+  int warpsPerTile = wgmma ? 4 : 1;
+  int groupWarps = tilesM * tilesN * warpsPerTile;
   klId = e.divu(warp, e.ci32(groupWarps));
-  Value wIn = e.remu(warp, e.ci32(groupWarps));
-  wmBase = e.mul(e.remu(wIn, e.ci32(::isaac::mmaWarpsM(c))), e.ci32(c.wm));
-  wnBase = e.mul(e.divu(wIn, e.ci32(::isaac::mmaWarpsM(c))), e.ci32(c.wn));
+  Value wIn = e.divu(e.remu(warp, e.ci32(groupWarps)), e.ci32(warpsPerTile));
+  wmBase = e.mul(e.remu(wIn, e.ci32(tilesM)), e.ci32(c.wm));
+  wnBase = e.mul(e.divu(wIn, e.ci32(tilesM)), e.ci32(c.wn));
+  rowBase = wmBase;
+  if (wgmma)
+    rowBase = e.add(wmBase, e.mul(e.remu(warp, e.ci32(4)), e.ci32(16)));
   g = e.divu(lane, e.ci32(4));
   q = e.remu(lane, e.ci32(4));
 
@@ -993,54 +1207,61 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
 
   // Stage offsets are in elements of A and B.
   int stageElems = smem.stageBytes / esz;
-  // Prologue: tiles 0 .. stages-2, one commit group each (empty past the
-  // last tile, so that the group count stays uniform).
-  // A loop, not unrolled here: the copy code (three variants per operand)
-  // would otherwise be repeated stages - 1 times.
-  {
-    auto prologue =
-        scf::ForOp::create(b, loc, e.ci32(0), e.ci32(c.stages - 1), e.ci32(1));
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(prologue.getBody());
-    Value s = prologue.getInductionVar();
-    ifThen(b, loc, e.slt(s, nTiles),
-           [&] { issueTile(s, e.mul(s, e.ci32(stageElems)), nFull); });
-    NVVM::CpAsyncCommitGroupOp::create(b, loc);
-  }
+  SmallVector<Value> acc;
+  if (wgmma) {
+    acc = wgmmaMainLoop(nTiles, nFull, stageElems);
+  } else {
+    // Prologue: tiles 0 .. stages-2, one commit group each (empty past the
+    // last tile, so that the group count stays uniform).
+    // A loop, not unrolled here: the copy code (three variants per operand)
+    // would otherwise be repeated stages - 1 times.
+    {
+      auto prologue = scf::ForOp::create(b, loc, e.ci32(0),
+                                         e.ci32(c.stages - 1), e.ci32(1));
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(prologue.getBody());
+      Value s = prologue.getInductionVar();
+      ifThen(b, loc, e.slt(s, nTiles),
+             [&] { issueTile(s, e.mul(s, e.ci32(stageElems)), nFull); });
+      NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    }
 
-  int nAcc = (c.wm / instr.m) * (c.wn / instr.n) * accPerTile();
-  SmallVector<Value> init(nAcc, e.cf(0.0));
-  init.push_back(e.ci32(0));                           // read stage
-  init.push_back(e.ci32((c.stages - 1) * stageElems)); // write stage
-  auto loop = scf::ForOp::create(b, loc, e.ci32(0), nTiles, e.ci32(1), init);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value t = loop.getInductionVar();
-    ValueRange iter = loop.getRegionIterArgs();
-    Value rd = iter[nAcc], wr = iter[nAcc + 1];
-    // Tile t has landed (this thread's copies), and after the barrier
-    // every thread's; the stage written below was read in iteration t-1.
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(c.stages - 2));
+    int nAcc = (c.wm / instr.m) * (c.wn / instr.n) * accPerTile();
+    SmallVector<Value> init(nAcc, e.cf(0.0));
+    init.push_back(e.ci32(0));                           // read stage
+    init.push_back(e.ci32((c.stages - 1) * stageElems)); // write stage
+    auto loop = scf::ForOp::create(b, loc, e.ci32(0), nTiles, e.ci32(1), init);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value t = loop.getInductionVar();
+      ValueRange iter = loop.getRegionIterArgs();
+      Value rd = iter[nAcc], wr = iter[nAcc + 1];
+      // Tile t has landed (this thread's copies), and after the barrier
+      // every thread's; the stage written below was read in iteration t-1.
+      NVVM::CpAsyncWaitGroupOp::create(b, loc,
+                                       b.getI32IntegerAttr(c.stages - 2));
+      e.barrier();
+      Value next = e.add(t, e.ci32(c.stages - 1));
+      ifThen(b, loc, e.slt(next, nTiles), [&] { issueTile(next, wr, nFull); });
+      NVVM::CpAsyncCommitGroupOp::create(b, loc);
+      SmallVector<Value> acc = computeStage(rd, iter.take_front(nAcc));
+      auto advance = [&](Value s) {
+        Value n = e.add(s, e.ci32(stageElems));
+        return arith::SelectOp::create(
+            b, loc, e.eq(n, e.ci32(c.stages * stageElems)), e.ci32(0), n);
+      };
+      acc.push_back(advance(rd));
+      acc.push_back(advance(wr));
+      scf::YieldOp::create(b, loc, acc);
+    }
+    acc.assign(loop.getResults().begin(), loop.getResults().begin() + nAcc);
+    // Nothing is in flight (the groups past the last tile are empty); the
+    // barrier frees the staging buffers for the KL partials and the flag.
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0));
     e.barrier();
-    Value next = e.add(t, e.ci32(c.stages - 1));
-    ifThen(b, loc, e.slt(next, nTiles), [&] { issueTile(next, wr, nFull); });
-    NVVM::CpAsyncCommitGroupOp::create(b, loc);
-    SmallVector<Value> acc = computeStage(rd, iter.take_front(nAcc));
-    auto advance = [&](Value s) {
-      Value n = e.add(s, e.ci32(stageElems));
-      return arith::SelectOp::create(
-          b, loc, e.eq(n, e.ci32(c.stages * stageElems)), e.ci32(0), n);
-    };
-    acc.push_back(advance(rd));
-    acc.push_back(advance(wr));
-    scf::YieldOp::create(b, loc, acc);
   }
-  SmallVector<Value> acc(loop.getResults().take_front(nAcc));
-  // Nothing is in flight (the groups past the last tile are empty); the
-  // barrier frees the staging buffers for the KL partials and the flag.
-  NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0));
-  e.barrier();
+  int nAcc = acc.size();
 
   // KL partials: groups 1..KL-1 park their accumulators in shared memory
   // (lane fastest: conflict-free), group 0 sums them in group order.
@@ -1106,12 +1327,14 @@ gpu::GPUFuncOp mlir::isaac::buildMmaGemmKernel(OpBuilder &builder,
   // launch's, given by the header line's smem= (docs/abi.md).
   std::string smemName = name + "_smem";
   auto wg = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  memref::GlobalOp::create(builder, loc, smemName,
-                           builder.getStringAttr("public"),
-                           MemRefType::get({0}, builder.getI8Type(),
-                                           MemRefLayoutAttrInterface(), wg),
-                           /*initial_value=*/Attribute(), /*constant=*/false,
-                           builder.getI64IntegerAttr(128));
+  memref::GlobalOp::create(
+      builder, loc, smemName, builder.getStringAttr("public"),
+      MemRefType::get({0}, builder.getI8Type(), MemRefLayoutAttrInterface(),
+                      wg),
+      /*initial_value=*/Attribute(), /*constant=*/false,
+      builder.getI64IntegerAttr(spec.config.family == ::isaac::GemmFamily::Wgmma
+                                    ? 1024 // the swizzle patterns' boundary
+                                    : 128));
 
   // The simt kernels' ABI (KernelABI.def); alpha and beta (Scalar) are of
   // the accumulator's type (f32; f64 for f64).

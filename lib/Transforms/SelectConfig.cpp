@@ -133,7 +133,8 @@ LogicalResult loadCache(StringRef path, const ::isaac::ChipLimits &chip,
       familyOk = (c.family == ::isaac::GemmFamily::Mma) == s.tf32;
       break;
     default:
-      familyOk = c.family == ::isaac::GemmFamily::Mma;
+      familyOk = c.family == ::isaac::GemmFamily::Mma ||
+                 c.family == ::isaac::GemmFamily::Wgmma;
     }
     if (!familyOk) {
       err = where + "a configuration of the " +
@@ -211,8 +212,8 @@ struct SelectConfigPass
     // DMMA are searched in the mma family's space (searchFamily), which no
     // trained model covers yet: the analytic model ranks it (its
     // tensor-core rates).
-    if (::isaac::searchFamily(dtype, tf32, limits) ==
-        ::isaac::GemmFamily::Mma) {
+    if (::isaac::searchFamily(dtype, tf32, limits) !=
+        ::isaac::GemmFamily::Simt) {
       r.mma = true;
       return r;
     }

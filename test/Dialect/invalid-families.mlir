@@ -20,8 +20,8 @@
 
 // -----
 
-// expected-error @below {{unknown #isaac.gemm family 'wgmma'; expected one of simt, mma}}
-#bad = #isaac.gemm<family = wgmma, ml = 128>
+// expected-error @below {{unknown #isaac.gemm family 'tcgen05'; expected one of simt, mma, wgmma}}
+#bad = #isaac.gemm<family = tcgen05, ml = 128>
 
 // -----
 

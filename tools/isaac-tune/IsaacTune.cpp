@@ -207,7 +207,7 @@ int runAcceptance(int argc, char **argv) {
   std::string familyName = o.has("family") ? o.values["family"] : "simt";
   std::optional<GemmFamily> family = parseGemmFamily(familyName);
   if (!family)
-    return usageError("--family expects simt or mma, got '" + familyName + "'");
+    return usageError("--family expects simt, mma or wgmma, got '" + familyName + "'");
   std::string boxName = o.has("box") ? o.values["box"] : "full";
   ParamBox box;
   if (boxName == "full")
@@ -478,7 +478,7 @@ int runSample(int argc, char **argv) {
   if (o.has("family")) {
     std::optional<GemmFamily> f = parseGemmFamily(o.values["family"]);
     if (!f)
-      return usageError("--family expects simt or mma, got '" +
+      return usageError("--family expects simt, mma or wgmma, got '" +
                         o.values["family"] + "'");
     family = *f;
   }

@@ -37,6 +37,9 @@ ChipPerf getChipPerf(const ChipLimits &chip);
 /// it for f32 (TF32); for f64 PeakF64Tensor (DMMA is mma.sync's on every
 /// chip: wgmma has no f64), or PeakF64 where the chip has no fast DMMA.
 double mmaSyncTflops(const ChipLimits &chip, DType ab = DType::F16);
+/// The dense tensor-core rate of wgmma (the wgmma family; sm_90a), TFLOP/s:
+/// the datasheet's.
+double wgmmaTflops(const ChipLimits &chip, DType ab = DType::F16);
 
 /// Predicted time in seconds of configuration `c` (any family) on `shape`.
 double analyticCost(const GemmShape &shape, const GemmConfig &c,

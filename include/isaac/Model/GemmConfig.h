@@ -145,10 +145,13 @@ struct GemmConfig {
   int threadsM() const { return ml / ms; }
   int threadsN() const { return nl / ns; }
   /// Threads per block: (ml/ms)·(nl/ns)·kl (simt), one warp per WM×WN tile
-  /// of each of the KL groups, 32·(ml/wm)·(nl/wn)·kl (mma).
+  /// of each of the KL groups, 32·(ml/wm)·(nl/wn)·kl (mma); one warpgroup
+  /// per WM×WN tile, 128·(ml/wm)·(nl/wn)·kl (wgmma).
   int threads() const {
     if (family == GemmFamily::Mma)
       return 32 * (ml / wm) * (nl / wn) * kl;
+    if (family == GemmFamily::Wgmma)
+      return 128 * (ml / wm) * (nl / wn) * kl;
     return threadsM() * threadsN() * kl;
   }
   /// K-depth each thread reduces per staged tile (simt).

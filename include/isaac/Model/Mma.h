@@ -42,7 +42,9 @@ bool isMmaCopyWidth(int bytes);
 bool hasFastF64Mma(const ChipLimits &chip);
 
 /// The family isaac-select-config searches for a GEMM of operand type
-/// `ab` on `chip`: mma for f16 and bf16, for f32 opted in to TF32 (`tf32`)
+/// `ab` on `chip`: mma for f16 and bf16 (wgmma, on sm_90a, only where an
+/// isaac.config or the tuning cache names it), for f32 opted in to TF32
+/// (`tf32`)
 /// and for f64 where hasFastF64Mma(chip); simt for f32 (exact) and for f64
 /// elsewhere. The one home of this rule (searchBest, the tuning cache and
 /// the ranker follow it); a configuration written in the input may pick

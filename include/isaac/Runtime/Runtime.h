@@ -171,6 +171,7 @@ typedef enum isaacConvLayout {
 typedef enum isaacFamily {
   ISAAC_FAMILY_SIMT = 0,
   ISAAC_FAMILY_MMA = 1,
+  ISAAC_FAMILY_WGMMA = 2,
 } isaacFamily;
 
 /* isaacKernelInfo.inputBroadcast: `in0=f32` in the PTX header is a full

@@ -1,0 +1,113 @@
+//===- Wgmma.h - The wgmma kernel family's geometry -------------*- C++ -*-===//
+//
+// MLIR-free facts about the `wgmma` kernel family (Hopper warpgroup MMA,
+// sm_90a; lib/Transforms/MmaKernelBuilder.cpp builds it beside the mma
+// family) that its legality rules (lib/Model/WgmmaLegality.cpp) and the
+// generator must agree on byte for byte: the warpgroup grid of a block, the
+// shared-memory layout wgmma reads through its matrix descriptors, and a
+// register estimate.
+//
+// A block computes an ML x NL tile of C with (ML/WM) x (NL/WN) warpgroups
+// of 128 threads per KL group; each warpgroup an WM x WN tile as WM/64
+// wgmma.m64nWNk16 tiles (f16 and bf16 operands, f32 accumulators in
+// registers). Operand tiles are staged in shared memory by cp.async in the
+// layout wgmma's descriptors describe (the PTX ISA's "canonical layouts",
+// CUTLASS's GMMA::Layout_{K,MN}_SW{32,64,128}_Atom).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ISAAC_MODEL_WGMMA_H
+#define ISAAC_MODEL_WGMMA_H
+
+#include "isaac/Model/GemmConfig.h"
+#include "isaac/Model/Legality.h"
+
+#include <functional>
+
+namespace isaac {
+
+/// Threads of one warpgroup; rows of C of one wgmma instruction.
+constexpr int kWarpgroupThreads = 128;
+constexpr int kWgmmaM = 64;
+/// K of one wgmma instruction for 16-bit operands.
+constexpr int kWgmmaK = 16;
+
+/// Whether `ab` is an operand type of the wgmma family (f16, bf16).
+bool isWgmmaType(DType ab);
+
+/// Warpgroups of one KL group along M and N.
+inline int wgmmaGroupsM(const GemmConfig &c) { return c.ml / c.wm; }
+inline int wgmmaGroupsN(const GemmConfig &c) { return c.nl / c.wn; }
+
+/// One operand tile of a stage in shared memory. The tile keeps the
+/// operand's global orientation: `rows` x `cols` elements, `cols` along the
+/// global contiguous dimension (k when `contigIsK`, else m or n). It is
+/// cut into column blocks of `atomBytes` (32, 64 or 128 bytes of a row),
+/// each `rows` x atomBytes bytes, one after the other; inside a block, row
+/// r starts at r * atomBytes and its 16-byte chunk c is stored at chunk
+///   c ^ ((r / (128 / atomBytes)) % (atomBytes / 16))
+/// -- the swizzle of wgmma's 32-, 64- and 128-byte swizzle modes (the
+/// XOR of byte-address bits [4, 4 + log2(atomBytes/16)) with bits [7, ...)),
+/// so that wgmma reads it conflict-free and a cp.async of at most 16 bytes
+/// stays in one chunk. The atom is as wide as the extent one wgmma reads
+/// along the contiguous dimension allows: U (the stage's K depth) for a K
+/// major tile, the warpgroup's WM (A) or WN (B) otherwise, capped at 128
+/// bytes.
+struct WgmmaOperandLayout {
+  bool contigIsK = true;
+  int rows = 0, cols = 0; ///< elements
+  int esz = 2;            ///< bytes per element
+  int atomBytes = 128;    ///< 32, 64 or 128
+  int blockBytes = 0;     ///< rows * atomBytes
+  int bytes = 0;          ///< rows * cols * esz
+
+  /// The element offset of element (r, col) of the tile.
+  int offset(int r, int col) const;
+  /// wgmma's swizzle-mode field (bits 62-63 of a matrix descriptor):
+  /// 1 = 128-byte, 2 = 64-byte, 3 = 32-byte swizzle.
+  int swizzleMode() const {
+    return atomBytes == 128 ? 1 : atomBytes == 64 ? 2 : 3;
+  }
+  /// The descriptor's leading- and stride-dimension byte offsets: for a K
+  /// major tile the distance of two groups of 8 rows (8 * atomBytes; the
+  /// leading offset is unused with a swizzle: 16); for an M or N major
+  /// tile the distance of two column blocks (leading: blockBytes) and of
+  /// two groups of 8 k-rows (stride: 8 * atomBytes).
+  int leadingByteOffset() const { return contigIsK ? 16 : blockBytes; }
+  int strideByteOffset() const { return 8 * atomBytes; }
+};
+
+/// The layout of A's (`isB` false: ML x U) or B's (NL x U) tile, for an
+/// operand whose global contiguous dimension is k or not.
+WgmmaOperandLayout getWgmmaOperandLayout(const GemmConfig &c, DType ab,
+                                         bool isB, bool contigIsK);
+
+/// Shared memory of a wgmma kernel, in bytes: `stages` stages of the A
+/// tile then the B tile (each a multiple of 1024 bytes, so that every tile
+/// starts on a 1024-byte swizzle pattern boundary), or the KL groups'
+/// partial tiles (f32) after the main loop, whichever is larger.
+struct WgmmaSharedLayout {
+  int tileBytesA = 0, tileBytesB = 0, stageBytes = 0, reduceBytes = 0,
+      bytes = 0;
+};
+WgmmaSharedLayout getWgmmaSharedLayout(const GemmConfig &c, DType ab);
+
+/// Copies of `vec` elements each thread issues per stage for A and B.
+int wgmmaCopiesPerThreadA(const GemmConfig &c);
+int wgmmaCopiesPerThreadB(const GemmConfig &c);
+
+/// Rough register count per thread: the f32 accumulators of the
+/// warpgroup's WM x WN tile (WM*WN/128 a thread), the copies' addresses
+/// and a fixed allowance.
+int estimateWgmmaRegisters(const GemmConfig &c, DType ab);
+
+/// Calls `visit` for every legal wgmma configuration for operands of type
+/// `dtype` on `chip`, in a fixed order: nested loops over ml, wm, nl, wn,
+/// kl, u, vec, stages, kg (outermost first).
+void forEachLegalWgmmaConfig(
+    DType dtype, const ChipLimits &chip,
+    const std::function<void(const GemmConfig &)> &visit);
+
+} // namespace isaac
+
+#endif // ISAAC_MODEL_WGMMA_H

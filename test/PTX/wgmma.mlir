@@ -1,0 +1,96 @@
+// REQUIRES: ptxas
+// The wgmma family's PTX (sm_90a): every layout, f16 and bf16, C of the
+// operands' type and f32, KL and KG > 1, 64-row tiles stacked in a
+// warpgroup and a fused epilogue, through the whole pipeline, assembled by
+// ptxas. Without a configuration, f16 and bf16 GEMMs on sm_90a are still
+// searched in the mma family.
+// RUN: rm -rf %t && isaac-opt %s --isaac-pipeline="chip=sm_90a ptx-dir=%t" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %python %isaac_src/test/PTX/Inputs/ptxas_all.py %ptxas sm_90a %t 6 | FileCheck %s --check-prefix=ASM
+// ASM: ptxas sm_90a: 6 kernels, 0 failed
+// REMARK: remark: isaac: mma configuration chosen by the analytic model
+//
+// The large tile: 128-byte swizzle atoms aligned to 1024 bytes, cp.async
+// into them, the copies made visible to the async proxy before the
+// barrier, four m64n128k16 wgmmas per stage (A K-major, B K-major: no
+// transpose), one commit group kept in flight; 64 accumulators a thread,
+// no spill.
+// RUN: FileCheck %s --input-file=%t/isaac_gemm_f16_nt_wgmma_ml128_nl128_wm64_wn128_u64_kl1_kg1_v8_st4.ptx
+// CHECK: // isaac.kernel name=isaac_gemm_f16_nt_wgmma_ml128_nl128_wm64_wn128_u64_kl1_kg1_v8_st4 dtype=f16 layout=nt ml=128 nl=128 wm=64 wn=128 u=64 kl=1 kg=1 vec=8 stages=4 threads=256 smem=131072 dynsmem=1 chip=sm_90a
+// CHECK: .target sm_90a
+// CHECK: .extern .shared .align 1024 .b8 isaac_gemm_f16_nt_wgmma_ml128_nl128_wm64_wn128_u64_kl1_kg1_v8_st4_smem[];
+// CHECK: cp.async.cg.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 16;
+// CHECK: wgmma.fence.sync.aligned;
+// CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 0;
+// CHECK: wgmma.commit_group.sync.aligned;
+// CHECK-NEXT: wgmma.wait_group.sync.aligned 1;
+// CHECK: cp.async.wait_group 1;
+// CHECK-NEXT: fence.proxy.async.shared::cta;
+// CHECK-NEXT: bar.sync 0;
+// RUN: grep -c "wgmma.mma_async" %t/isaac_gemm_f16_nt_wgmma_ml128_nl128_wm64_wn128_u64_kl1_kg1_v8_st4.ptx | FileCheck %s --check-prefix=COUNT
+// COUNT: 4
+// RUN: %ptxas -arch=sm_90a -v %t/isaac_gemm_f16_nt_wgmma_ml128_nl128_wm64_wn128_u64_kl1_kg1_v8_st4.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=REGS
+// REGS: 0 bytes spill stores, 0 bytes spill loads
+//
+// M- and N-major operands take wgmma's transposed forms: nn transposes B,
+// tn both, tt A; bf16 its own type; two 64-row tiles per warpgroup issue
+// two wgmmas per k-step.
+// RUN: FileCheck %s --check-prefix=NN --input-file=%t/isaac_gemm_f16f32_nn_wgmma_ml64_nl32_wm64_wn16_u32_kl1_kg2_v8_st3.ptx
+// NN: wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;
+// RUN: FileCheck %s --check-prefix=TN --input-file=%t/isaac_gemm_f16_tn_wgmma_ml64_nl64_wm64_wn64_u64_kl2_kg1_v8_st5.ptx
+// TN: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 1, 1;
+// RUN: FileCheck %s --check-prefix=TT --input-file=%t/isaac_gemm_bf16_tt_wgmma_ml256_nl64_wm128_wn64_u64_kl1_kg1_v4_st3.ptx
+// TT-DAG: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 1, 0;
+// TT-DAG: cvt.rn.bf16.f32
+// RUN: grep -c "wgmma.mma_async" %t/isaac_gemm_bf16_tt_wgmma_ml256_nl64_wm128_wn64_u64_kl1_kg1_v4_st3.ptx | FileCheck %s --check-prefix=COUNT8
+// COUNT8: 8
+//
+// The fused bias + relu epilogue (in f16, NaN-propagating as maximumf) after
+// the last wgmma group.
+// RUN: cat %t/isaac_gemm_f16_nn_wgmma_ml64_nl64_wm64_wn64_u64_kl1_kg1_v8_st4_ep*.ptx | FileCheck %s --check-prefix=EPI
+// EPI: wgmma.wait_group.sync.aligned 0;
+// EPI: max.NaN.f16
+
+#nn_a = affine_map<(m, n, k) -> (m, k)>
+#nn_b = affine_map<(m, n, k) -> (k, n)>
+#t_a = affine_map<(m, n, k) -> (k, m)>
+#t_b = affine_map<(m, n, k) -> (n, k)>
+#c = affine_map<(m, n, k) -> (m, n)>
+
+module attributes {isaac.target = "sm_90a"} {
+func.func @layouts(%A: memref<257x130xf16>, %At: memref<130x257xf16>,
+                   %B: memref<130x129xf16>, %Bt: memref<129x130xf16>,
+                   %C: memref<257x129xf32>, %H: memref<257x129xf16>,
+                   %Ab: memref<130x257xbf16>, %Bb: memref<129x130xbf16>,
+                   %Cb: memref<257x129xbf16>) {
+  linalg.matmul indexing_maps = [#nn_a, #t_b, #c] ins(%A, %Bt : memref<257x130xf16>, memref<129x130xf16>) outs(%H : memref<257x129xf16>)
+    {isaac.config = #isaac.gemm<family = wgmma, ml = 128, nl = 128, wm = 64, wn = 128, u = 64, kl = 1, kg = 1, vec = 8, stages = 4>}
+  linalg.matmul indexing_maps = [#nn_a, #nn_b, #c] ins(%A, %B : memref<257x130xf16>, memref<130x129xf16>) outs(%C : memref<257x129xf32>)
+    {isaac.config = #isaac.gemm<family = wgmma, ml = 64, nl = 32, wm = 64, wn = 16, u = 32, kl = 1, kg = 2, vec = 8, stages = 3>}
+  linalg.matmul indexing_maps = [#t_a, #nn_b, #c] ins(%At, %B : memref<130x257xf16>, memref<130x129xf16>) outs(%H : memref<257x129xf16>)
+    {isaac.config = #isaac.gemm<family = wgmma, ml = 64, nl = 64, wm = 64, wn = 64, u = 64, kl = 2, kg = 1, vec = 8, stages = 5>}
+  linalg.matmul indexing_maps = [#t_a, #t_b, #c] ins(%Ab, %Bb : memref<130x257xbf16>, memref<129x130xbf16>) outs(%Cb : memref<257x129xbf16>)
+    {isaac.config = #isaac.gemm<family = wgmma, ml = 256, nl = 64, wm = 128, wn = 64, u = 64, kl = 1, kg = 1, vec = 4, stages = 3>}
+  return
+}
+
+// A fused bias + relu epilogue, f16 in and out.
+func.func @fused(%x: tensor<100x264xf16>, %w: tensor<264x72xf16>, %b: tensor<72xf16>) -> tensor<100x72xf16> {
+  %e = tensor.empty() : tensor<100x72xf16>
+  %z = arith.constant 0.0 : f16
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<100x72xf16>) -> tensor<100x72xf16>
+  %mm = linalg.matmul {isaac.config = #isaac.gemm<family = wgmma, ml = 64, nl = 64, wm = 64, wn = 64, u = 64, kl = 1, kg = 1, vec = 8, stages = 4>} ins(%x, %w : tensor<100x264xf16>, tensor<264x72xf16>) outs(%f : tensor<100x72xf16>) -> tensor<100x72xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (n)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]} ins(%mm, %b : tensor<100x72xf16>, tensor<72xf16>) outs(%e : tensor<100x72xf16>) {
+  ^bb0(%v: f16, %bias: f16, %o: f16):
+    %s = arith.addf %v, %bias : f16
+    %y = arith.maximumf %s, %z : f16
+    linalg.yield %y : f16
+  } -> tensor<100x72xf16>
+  return %r : tensor<100x72xf16>
+}
+
+// A batched bf16 GEMM with no configuration: the mma family's.
+func.func @selected(%a: tensor<4x96x80xbf16>, %bb: tensor<4x80x48xbf16>, %cb: tensor<4x96x48xf32>) -> tensor<4x96x48xf32> {
+  %r2 = linalg.batch_matmul ins(%a, %bb : tensor<4x96x80xbf16>, tensor<4x80x48xbf16>) outs(%cb : tensor<4x96x48xf32>) -> tensor<4x96x48xf32>
+  return %r2 : tensor<4x96x48xf32>
+}
+}
