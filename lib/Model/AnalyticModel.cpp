@@ -123,11 +123,10 @@ static double mmaCost(const GemmShape &s, const GemmConfig &c,
 
   // Occupancy.
   int t = c.threads();
-  int perSM = wgmma
-                  ? blocksPerSM(p, chip, t, estimateWgmmaRegisters(c, s.dtype),
-                                getWgmmaSharedLayout(c, s.dtype).bytes)
-                  : blocksPerSM(p, chip, t, estimateMmaRegisters(c, s.dtype),
-                                getMmaSharedLayout(c, s.dtype).bytes);
+  int perSM = blocksPerSM(p, chip, t,
+                          wgmma ? estimateWgmmaRegisters(c, s.dtype)
+                                : estimateMmaRegisters(c, s.dtype),
+                          getMmaSharedLayout(c, s.dtype).bytes);
   if (perSM <= 0)
     return INFINITY;
   int64_t kSlice = cdiv(cdiv(s.k, c.kg), c.u) * c.u;

@@ -81,10 +81,8 @@ SharedLayout isaac::getSharedLayout(const GemmConfig &c, DType t) {
 }
 
 int isaac::gemmSharedMemoryBytes(const GemmConfig &c, DType t) {
-  if (c.family == GemmFamily::Mma)
+  if (c.family != GemmFamily::Simt)
     return mmaSharedMemoryBytes(c, t);
-  if (c.family == GemmFamily::Wgmma)
-    return getWgmmaSharedLayout(c, t).bytes;
   return getSharedLayout(c, t).bytes;
 }
 

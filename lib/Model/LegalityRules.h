@@ -13,6 +13,7 @@
 
 #include "isaac/Model/Legality.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,19 @@ int mmaSharedMemoryBytes(const GemmConfig &c, DType dtype);
 
 void checkWgmmaRules(const GemmConfig &c, DType dtype, const ChipLimits &chip,
                      Report &r);
+
+/// Calls `visit` for every legal configuration of a family whose block is
+/// a grid of WM x WN tiles of `threadsPerTile` threads each (mma: warps,
+/// wgmma: warpgroups), in a fixed order: nested loops over ml, wm, nl, wn,
+/// kl, u, vec, stages, kg (outermost first) over the family's values of
+/// each. `rowTileOk` and `colTileOk` prune WM and WN by the instruction's
+/// shape, `kStep` (the instruction's k) U with KL; isLegal has the last
+/// word on every candidate.
+void forEachWarpTiledConfig(
+    GemmFamily family, DType dtype, const ChipLimits &chip, int threadsPerTile,
+    const std::function<bool(int)> &rowTileOk,
+    const std::function<bool(int)> &colTileOk, int kStep,
+    const std::function<void(const GemmConfig &)> &visit);
 
 } // namespace isaac
 

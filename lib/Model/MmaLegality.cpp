@@ -78,8 +78,10 @@ static int accumulatorBytes(DType ab) { return ab == DType::F64 ? 8 : 4; }
 MmaSharedLayout isaac::getMmaSharedLayout(const GemmConfig &c, DType ab) {
   MmaSharedLayout s;
   int esz = dtypeBytes(ab);
-  s.tileBytesA = c.ml * c.u * esz;
-  s.tileBytesB = c.nl * c.u * esz;
+  int align = c.family == GemmFamily::Wgmma ? 1024 : 1;
+  auto alignUp = [&](int x) { return (x + align - 1) / align * align; };
+  s.tileBytesA = alignUp(c.ml * c.u * esz);
+  s.tileBytesB = alignUp(c.nl * c.u * esz);
   s.stageBytes = s.tileBytesA + s.tileBytesB;
   s.reduceBytes = (c.kl - 1) * c.ml * c.nl * accumulatorBytes(ab);
   s.bytes = std::max(c.stages * s.stageBytes, s.reduceBytes);
@@ -245,15 +247,12 @@ void isaac::checkMmaRules(const GemmConfig &c, DType dtype,
   checkRegisterRule(estimateMmaRegisters(c, dtype), t, chip, r);
 }
 
-void isaac::forEachLegalMmaConfig(
-    DType dtype, const ChipLimits &chip,
+void isaac::forEachWarpTiledConfig(
+    GemmFamily family, DType dtype, const ChipLimits &chip, int threadsPerTile,
+    const std::function<bool(int)> &rowTileOk,
+    const std::function<bool(int)> &colTileOk, int kStep,
     const std::function<void(const GemmConfig &)> &visit) {
-  std::optional<MmaInstr> instr = mmaInstruction(dtype);
-  if (!instr)
-    return;
-  auto values = [](GemmParam p) {
-    return familyParamValues(GemmFamily::Mma, p);
-  };
+  auto values = [&](GemmParam p) { return familyParamValues(family, p); };
   const std::vector<int> mls = values(GemmParam::ml),
                          nls = values(GemmParam::nl),
                          wms = values(GemmParam::wm),
@@ -263,23 +262,23 @@ void isaac::forEachLegalMmaConfig(
                          vecs = values(GemmParam::vec),
                          stagess = values(GemmParam::stages);
   GemmConfig c;
-  c.family = GemmFamily::Mma;
+  c.family = family;
   // The structural rules prune the loops; checkGemmLegality (isLegal) has
   // the last word on every candidate.
   for (int ml : mls)
     for (int wm : wms) {
-      if (wm > ml || ml % wm != 0 || wm % instr->m != 0)
+      if (wm > ml || ml % wm != 0 || !rowTileOk(wm))
         continue;
       for (int nl : nls)
         for (int wn : wns) {
-          if (wn > nl || nl % wn != 0 || wn % instr->n != 0 || wn > 128)
+          if (wn > nl || nl % wn != 0 || !colTileOk(wn))
             continue;
-          int warps = (ml / wm) * (nl / wn);
+          int tiles = (ml / wm) * (nl / wn);
           for (int kl : kls) {
-            if (32 * warps * kl > chip.maxThreadsPerBlock)
+            if (threadsPerTile * tiles * kl > chip.maxThreadsPerBlock)
               break;
             for (int u : us) {
-              if (u % (instr->k * kl) != 0)
+              if (u % (kStep * kl) != 0)
                 continue;
               for (int vec : vecs)
                 for (int stages : stagess) {
@@ -304,4 +303,16 @@ void isaac::forEachLegalMmaConfig(
           }
         }
     }
+}
+
+void isaac::forEachLegalMmaConfig(
+    DType dtype, const ChipLimits &chip,
+    const std::function<void(const GemmConfig &)> &visit) {
+  std::optional<MmaInstr> instr = mmaInstruction(dtype);
+  if (!instr)
+    return;
+  forEachWarpTiledConfig(
+      GemmFamily::Mma, dtype, chip, /*threadsPerTile=*/32,
+      [&](int wm) { return wm % instr->m == 0; },
+      [&](int wn) { return wn % instr->n == 0 && wn <= 128; }, instr->k, visit);
 }

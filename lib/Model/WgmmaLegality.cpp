@@ -69,33 +69,9 @@ WgmmaOperandLayout isaac::getWgmmaOperandLayout(const GemmConfig &c, DType ab,
   return l;
 }
 
-static int alignUp(int x, int a) { return (x + a - 1) / a * a; }
-
-WgmmaSharedLayout isaac::getWgmmaSharedLayout(const GemmConfig &c, DType ab) {
-  WgmmaSharedLayout s;
-  int esz = dtypeBytes(ab);
-  // Each tile starts on a 1024-byte boundary (the 128-byte swizzle's
-  // pattern repeats every 8 rows of 128 bytes; descriptors assume it).
-  s.tileBytesA = alignUp(c.ml * c.u * esz, 1024);
-  s.tileBytesB = alignUp(c.nl * c.u * esz, 1024);
-  s.stageBytes = s.tileBytesA + s.tileBytesB;
-  s.reduceBytes = (c.kl - 1) * c.ml * c.nl * 4;
-  s.bytes = std::max(c.stages * s.stageBytes, s.reduceBytes);
-  return s;
-}
-
-static int ceilDiv(int a, int b) { return (a + b - 1) / b; }
-
-int isaac::wgmmaCopiesPerThreadA(const GemmConfig &c) {
-  return ceilDiv(c.ml * c.u / c.vec, c.threads());
-}
-int isaac::wgmmaCopiesPerThreadB(const GemmConfig &c) {
-  return ceilDiv(c.nl * c.u / c.vec, c.threads());
-}
-
 int isaac::estimateWgmmaRegisters(const GemmConfig &c, DType) {
   int acc = c.wm * c.wn / kWarpgroupThreads;
-  int copies = wgmmaCopiesPerThreadA(c) + wgmmaCopiesPerThreadB(c);
+  int copies = mmaCopiesPerThreadA(c) + mmaCopiesPerThreadB(c);
   // Descriptors, indices, predicates, loop state and the epilogue.
   const int overhead = 40;
   return acc + 2 * copies + overhead;
@@ -187,7 +163,7 @@ void isaac::checkWgmmaRules(const GemmConfig &c, DType dtype,
       }))
     return;
 
-  WgmmaSharedLayout s = getWgmmaSharedLayout(c, dtype);
+  MmaSharedLayout s = getMmaSharedLayout(c, dtype);
   if (s.bytes > info->maxDynamicSmemPerBlock && !r.fail("shared-memory", [&] {
         return "needs " + std::to_string(s.bytes) +
                " bytes of shared memory (" + std::to_string(c.stages) +
@@ -206,55 +182,8 @@ void isaac::forEachLegalWgmmaConfig(
     const std::function<void(const GemmConfig &)> &visit) {
   if (!isWgmmaType(dtype))
     return;
-  auto values = [](GemmParam p) {
-    return familyParamValues(GemmFamily::Wgmma, p);
-  };
-  const std::vector<int> mls = values(GemmParam::ml),
-                         nls = values(GemmParam::nl),
-                         wms = values(GemmParam::wm),
-                         wns = values(GemmParam::wn), us = values(GemmParam::u),
-                         kls = values(GemmParam::kl),
-                         kgs = values(GemmParam::kg),
-                         vecs = values(GemmParam::vec),
-                         stagess = values(GemmParam::stages);
-  GemmConfig c;
-  c.family = GemmFamily::Wgmma;
-  // The structural rules prune the loops; isLegal has the last word.
-  for (int ml : mls)
-    for (int wm : wms) {
-      if (wm > ml || ml % wm != 0 || wm % kWgmmaM != 0)
-        continue;
-      for (int nl : nls)
-        for (int wn : wns) {
-          if (wn > nl || nl % wn != 0 || wn < 16)
-            continue;
-          int groups = (ml / wm) * (nl / wn);
-          for (int kl : kls) {
-            if (kWarpgroupThreads * groups * kl > chip.maxThreadsPerBlock)
-              break;
-            for (int u : us) {
-              if (u % (kWgmmaK * kl) != 0)
-                continue;
-              for (int vec : vecs)
-                for (int stages : stagess) {
-                  c.ml = ml;
-                  c.nl = nl;
-                  c.wm = wm;
-                  c.wn = wn;
-                  c.u = u;
-                  c.kl = kl;
-                  c.vec = vec;
-                  c.stages = stages;
-                  c.kg = 1;
-                  if (!isLegal(c, dtype, chip))
-                    continue;
-                  for (int kg : kgs) {
-                    c.kg = kg;
-                    visit(c);
-                  }
-                }
-            }
-          }
-        }
-    }
+  forEachWarpTiledConfig(
+      GemmFamily::Wgmma, dtype, chip, kWarpgroupThreads,
+      [](int wm) { return wm % kWgmmaM == 0; }, [](int wn) { return wn >= 16; },
+      kWgmmaK, visit);
 }

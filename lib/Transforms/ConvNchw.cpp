@@ -105,6 +105,24 @@ Value nhwcInput(OpBuilder &b, Location loc, Value in) {
   return tensor::PadOp::create(b, loc, type, src, low, high, padValue);
 }
 
+} // namespace
+
+linalg::FillOp mlir::isaac::findInitFill(linalg::LinalgOp conv) {
+  Value out = conv.getDpsInitOperand(0)->get();
+  if (conv.hasPureTensorSemantics()) {
+    auto fill = out.getDefiningOp<linalg::FillOp>();
+    if (fill && fill.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>())
+      return fill;
+    return {};
+  }
+  auto fill = dyn_cast_or_null<linalg::FillOp>(conv->getPrevNode());
+  if (fill && fill.hasPureBufferSemantics() && fill.getDpsInits()[0] == out)
+    return fill;
+  return {};
+}
+
+namespace {
+
 /// Rewrites `conv` as described in the file comment; on tensors returns
 /// the transpose of the NHWC result that replaced it.
 linalg::TransposeOp rewrite(linalg::Conv2DNchwFchwOp conv) {
@@ -119,17 +137,7 @@ linalg::TransposeOp rewrite(linalg::Conv2DNchwFchwOp conv) {
   // just before the convolution) is made again in NHWC, so that
   // isaac-fuse-epilogues still sees it (beta = 0); any other init is read
   // through a transpose.
-  linalg::FillOp fill;
-  if (tensors) {
-    fill = out.getDefiningOp<linalg::FillOp>();
-    if (fill && !fill.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>())
-      fill = {};
-  } else {
-    fill = dyn_cast_or_null<linalg::FillOp>(conv->getPrevNode());
-    if (fill &&
-        (!fill.hasPureBufferSemantics() || fill.getDpsInits()[0] != out))
-      fill = {};
-  }
+  linalg::FillOp fill = findInitFill(conv);
 
   Value in = nhwcInput(b, loc, conv.getDpsInputOperand(0)->get());
   Value filter = transposed(b, loc, conv.getDpsInputOperand(1)->get(), kToNhwc);

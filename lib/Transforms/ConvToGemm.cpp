@@ -173,17 +173,7 @@ void rewrite(linalg::LinalgOp conv, bool fhwc) {
   // The init: on tensors, a fill of an empty tensor is made again in 2-D
   // (so that the GEMM sees its fill); on memrefs, a fill of the output just
   // before the convolution moves onto the collapsed view.
-  linalg::FillOp fill;
-  if (tensors) {
-    fill = out.getDefiningOp<linalg::FillOp>();
-    if (fill && !fill.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>())
-      fill = {};
-  } else {
-    fill = dyn_cast_or_null<linalg::FillOp>(conv->getPrevNode());
-    if (fill &&
-        (!fill.hasPureBufferSemantics() || fill.getDpsInits()[0] != out))
-      fill = {};
-  }
+  linalg::FillOp fill = findInitFill(conv);
   Value a = collapse(b, loc, in, rowsThenLast());
   Value bMat =
       collapse(b, loc, filter, fhwc ? firstThenRest() : rowsThenLast());

@@ -101,20 +101,6 @@ struct OperandPlan {
         swz(::isaac::getMmaSwizzle(cols, ab)), tileOffset(tileOffset) {}
 };
 
-/// The stage layout of either family in the mma family's terms.
-static ::isaac::MmaSharedLayout sharedLayoutOf(const GemmConfig &c, DType ab) {
-  if (c.family != ::isaac::GemmFamily::Wgmma)
-    return ::isaac::getMmaSharedLayout(c, ab);
-  ::isaac::WgmmaSharedLayout w = ::isaac::getWgmmaSharedLayout(c, ab);
-  ::isaac::MmaSharedLayout s;
-  s.tileBytesA = w.tileBytesA;
-  s.tileBytesB = w.tileBytesB;
-  s.stageBytes = w.stageBytes;
-  s.reduceBytes = w.reduceBytes;
-  s.bytes = w.bytes;
-  return s;
-}
-
 class MmaBuilder {
 public:
   /// `conv`: build the convolution kernel of that spec (whose gemmSpec()
@@ -123,7 +109,7 @@ public:
              const ConvKernelSpec *conv)
       : e(b, loc, spec.accType()), spec(spec), conv(conv), c(spec.config),
         wgmma(c.family == ::isaac::GemmFamily::Wgmma),
-        smem(sharedLayoutOf(c, spec.dtype)),
+        smem(::isaac::getMmaSharedLayout(c, spec.dtype)),
         esz(::isaac::dtypeBytes(spec.dtype)), threads(c.threads()),
         instr(*::isaac::mmaInstruction(spec.dtype)), kStep(instr.k),
         planA(c, spec.dtype, c.ml, /*contigIsK=*/!spec.layout.transA, 0,
@@ -218,10 +204,11 @@ private:
   /// The matrix descriptor of the operand tile `p` at `stageOff` for the
   /// wgmma that reads rows (columns) from `mn` and k from `k0`.
   Value descriptor(const OperandPlan &p, Value stageOff, Value mn, Value k0);
-  /// The main loop of the wgmma family: copies `stages - 2` tiles ahead,
-  /// one tile's wgmmas in flight. Returns the accumulators in accIndex
+  /// The multistage main loop of both families: cp.async copies `stages -
+  /// 1` (mma) or `stages - 2` (wgmma, one tile's wgmmas in flight) tiles
+  /// ahead of the one multiplied. Returns the accumulators in accIndex
   /// order.
-  SmallVector<Value> wgmmaMainLoop(Value nTiles, Value nFull, int stageElems);
+  SmallVector<Value> mainLoop(Value nTiles, Value nFull, int stageElems);
   /// One k-step of f64 (m8n8k4): one f64 of A per m8 tile and of B per n8
   /// tile and lane, from 64-bit shared loads.
   void computeStepF64(Value stageOff, Value kOff, MutableArrayRef<Value> acc);
@@ -835,15 +822,21 @@ SmallVector<Value> MmaBuilder::wgmmaStage(Value stageOff, ValueRange accIn) {
   return acc;
 }
 
-SmallVector<Value> MmaBuilder::wgmmaMainLoop(Value nTiles, Value nFull,
-                                             int stageElems) {
+SmallVector<Value> MmaBuilder::mainLoop(Value nTiles, Value nFull,
+                                        int stageElems) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
-  // Tile t + ahead is copied during iteration t, into the stage tile
-  // t - 2 used: the wgmmas of tile t - 1 may still read theirs (one
-  // commit group in flight), those of t - 2 are done in every warpgroup
-  // (each waited for them before the barrier that precedes the copies).
-  int ahead = c.stages - 2;
+  // Tiles copied ahead of the one multiplied. mma: stages - 1, into the
+  // stage tile t - 1 used, whose reads ended before this iteration's
+  // barrier. wgmma: stages - 2, into the stage tile t - 2 used: the
+  // wgmmas of tile t - 1 may still read theirs (one commit group in
+  // flight), those of t - 2 are done in every warpgroup (each waited for
+  // them before the barrier that precedes the copies).
+  int ahead = wgmma ? c.stages - 2 : c.stages - 1;
+  // Prologue: tiles 0 .. ahead-1, one commit group each (empty past the
+  // last tile, so that the group count stays uniform). A loop, not
+  // unrolled here: the copy code (three variants per operand) would
+  // otherwise be repeated `ahead` times.
   {
     auto prologue =
         scf::ForOp::create(b, loc, e.ci32(0), e.ci32(ahead), e.ci32(1));
@@ -854,17 +847,25 @@ SmallVector<Value> MmaBuilder::wgmmaMainLoop(Value nTiles, Value nFull,
            [&] { issueTile(s, e.mul(s, e.ci32(stageElems)), nFull); });
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
   }
+  // The accumulators carried through the loop: mma's as scalars in
+  // accIndex order; wgmma's as one struct of WN/2 f32 per 64-row tile (the
+  // operand of nvvm.wgmma.mma_async).
   int mTiles = c.wm / ::isaac::kWgmmaM;
   int perTile = c.wn / 2;
-  Type accTy = LLVM::LLVMStructType::getLiteral(
-      b.getContext(), SmallVector<Type>(perTile, e.elemTy));
   SmallVector<Value> init;
-  for (int mt = 0; mt < mTiles; ++mt) {
-    Value z = LLVM::UndefOp::create(b, loc, accTy);
-    for (int x = 0; x < perTile; ++x)
-      z = LLVM::InsertValueOp::create(b, loc, z, e.cf(0.0), x);
-    init.push_back(z);
+  if (wgmma) {
+    Type accTy = LLVM::LLVMStructType::getLiteral(
+        b.getContext(), SmallVector<Type>(perTile, e.elemTy));
+    for (int mt = 0; mt < mTiles; ++mt) {
+      Value z = LLVM::UndefOp::create(b, loc, accTy);
+      for (int x = 0; x < perTile; ++x)
+        z = LLVM::InsertValueOp::create(b, loc, z, e.cf(0.0), x);
+      init.push_back(z);
+    }
+  } else {
+    init.assign((c.wm / instr.m) * (c.wn / instr.n) * accPerTile(), e.cf(0.0));
   }
+  int nCarried = init.size();
   init.push_back(e.ci32(0));                  // read stage
   init.push_back(e.ci32(ahead * stageElems)); // write stage
   auto loop = scf::ForOp::create(b, loc, e.ci32(0), nTiles, e.ci32(1), init);
@@ -873,21 +874,25 @@ SmallVector<Value> MmaBuilder::wgmmaMainLoop(Value nTiles, Value nFull,
     b.setInsertionPointToStart(loop.getBody());
     Value t = loop.getInductionVar();
     ValueRange iter = loop.getRegionIterArgs();
-    Value rd = iter[mTiles], wr = iter[mTiles + 1];
-    // Tile t has landed (this thread's copies); the proxy fence makes the
-    // copies (generic proxy) visible to wgmma's reads (async proxy), and
-    // after the barrier every thread's are.
+    Value rd = iter[nCarried], wr = iter[nCarried + 1];
+    // Tile t has landed (this thread's copies), and after the barrier
+    // every thread's. For wgmma the proxy fence first makes the copies
+    // (generic proxy) visible to wgmma's reads (async proxy).
     NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(ahead - 1));
-    NVVM::FenceProxyOp::create(
-        b, loc, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(b.getContext(),
-                                   NVVM::SharedSpace::shared_cta));
+    if (wgmma)
+      NVVM::FenceProxyOp::create(
+          b, loc, NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(b.getContext(),
+                                     NVVM::SharedSpace::shared_cta));
     e.barrier();
     Value next = e.add(t, e.ci32(ahead));
     ifThen(b, loc, e.slt(next, nTiles), [&] { issueTile(next, wr, nFull); });
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
-    SmallVector<Value> acc = wgmmaStage(rd, iter.take_front(mTiles));
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
+    SmallVector<Value> acc = wgmma
+                                 ? wgmmaStage(rd, iter.take_front(nCarried))
+                                 : computeStage(rd, iter.take_front(nCarried));
+    if (wgmma)
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
     auto advance = [&](Value s) {
       Value n = e.add(s, e.ci32(stageElems));
       return arith::SelectOp::create(
@@ -897,9 +902,14 @@ SmallVector<Value> MmaBuilder::wgmmaMainLoop(Value nTiles, Value nFull,
     acc.push_back(advance(wr));
     scf::YieldOp::create(b, loc, acc);
   }
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  // Nothing is in flight (the groups past the last tile are empty); the
+  // barrier frees the staging buffers for the KL partials and the flag.
+  if (wgmma)
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
   NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0));
   e.barrier();
+  if (!wgmma)
+    return SmallVector<Value>(loop.getResults().take_front(nCarried));
   // Tile mt's element x is accIndex's mt * WN/2 + x.
   SmallVector<Value> acc;
   for (int mt = 0; mt < mTiles; ++mt)
@@ -1207,60 +1217,7 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
 
   // Stage offsets are in elements of A and B.
   int stageElems = smem.stageBytes / esz;
-  SmallVector<Value> acc;
-  if (wgmma) {
-    acc = wgmmaMainLoop(nTiles, nFull, stageElems);
-  } else {
-    // Prologue: tiles 0 .. stages-2, one commit group each (empty past the
-    // last tile, so that the group count stays uniform).
-    // A loop, not unrolled here: the copy code (three variants per operand)
-    // would otherwise be repeated stages - 1 times.
-    {
-      auto prologue = scf::ForOp::create(b, loc, e.ci32(0),
-                                         e.ci32(c.stages - 1), e.ci32(1));
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(prologue.getBody());
-      Value s = prologue.getInductionVar();
-      ifThen(b, loc, e.slt(s, nTiles),
-             [&] { issueTile(s, e.mul(s, e.ci32(stageElems)), nFull); });
-      NVVM::CpAsyncCommitGroupOp::create(b, loc);
-    }
-
-    int nAcc = (c.wm / instr.m) * (c.wn / instr.n) * accPerTile();
-    SmallVector<Value> init(nAcc, e.cf(0.0));
-    init.push_back(e.ci32(0));                           // read stage
-    init.push_back(e.ci32((c.stages - 1) * stageElems)); // write stage
-    auto loop = scf::ForOp::create(b, loc, e.ci32(0), nTiles, e.ci32(1), init);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(loop.getBody());
-      Value t = loop.getInductionVar();
-      ValueRange iter = loop.getRegionIterArgs();
-      Value rd = iter[nAcc], wr = iter[nAcc + 1];
-      // Tile t has landed (this thread's copies), and after the barrier
-      // every thread's; the stage written below was read in iteration t-1.
-      NVVM::CpAsyncWaitGroupOp::create(b, loc,
-                                       b.getI32IntegerAttr(c.stages - 2));
-      e.barrier();
-      Value next = e.add(t, e.ci32(c.stages - 1));
-      ifThen(b, loc, e.slt(next, nTiles), [&] { issueTile(next, wr, nFull); });
-      NVVM::CpAsyncCommitGroupOp::create(b, loc);
-      SmallVector<Value> acc = computeStage(rd, iter.take_front(nAcc));
-      auto advance = [&](Value s) {
-        Value n = e.add(s, e.ci32(stageElems));
-        return arith::SelectOp::create(
-            b, loc, e.eq(n, e.ci32(c.stages * stageElems)), e.ci32(0), n);
-      };
-      acc.push_back(advance(rd));
-      acc.push_back(advance(wr));
-      scf::YieldOp::create(b, loc, acc);
-    }
-    acc.assign(loop.getResults().begin(), loop.getResults().begin() + nAcc);
-    // Nothing is in flight (the groups past the last tile are empty); the
-    // barrier frees the staging buffers for the KL partials and the flag.
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0));
-    e.barrier();
-  }
+  SmallVector<Value> acc = mainLoop(nTiles, nFull, stageElems);
   int nAcc = acc.size();
 
   // KL partials: groups 1..KL-1 park their accumulators in shared memory

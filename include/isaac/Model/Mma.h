@@ -63,7 +63,10 @@ inline int mmaWarpsN(const GemmConfig &c) { return c.nl / c.wn; }
 /// main loop the buffer is reused for the KL groups' partial tiles, in the
 /// accumulator's type (f32; f64 for f64). All of it is dynamic shared
 /// memory; `bytes` is mmaSharedMemoryBytes() (gemmSharedMemoryBytes() of
-/// Legality.h).
+/// Legality.h). The wgmma family (Wgmma.h) stages the same tiles, each
+/// rounded up to a multiple of 1024 bytes so that every tile starts on a
+/// boundary of the 128-byte swizzle's pattern, which its matrix
+/// descriptors assume.
 struct MmaSharedLayout {
   int tileBytesA = 0;  ///< ML * U elements
   int tileBytesB = 0;  ///< NL * U elements

@@ -82,19 +82,9 @@ struct WgmmaOperandLayout {
 WgmmaOperandLayout getWgmmaOperandLayout(const GemmConfig &c, DType ab,
                                          bool isB, bool contigIsK);
 
-/// Shared memory of a wgmma kernel, in bytes: `stages` stages of the A
-/// tile then the B tile (each a multiple of 1024 bytes, so that every tile
-/// starts on a 1024-byte swizzle pattern boundary), or the KL groups'
-/// partial tiles (f32) after the main loop, whichever is larger.
-struct WgmmaSharedLayout {
-  int tileBytesA = 0, tileBytesB = 0, stageBytes = 0, reduceBytes = 0,
-      bytes = 0;
-};
-WgmmaSharedLayout getWgmmaSharedLayout(const GemmConfig &c, DType ab);
-
-/// Copies of `vec` elements each thread issues per stage for A and B.
-int wgmmaCopiesPerThreadA(const GemmConfig &c);
-int wgmmaCopiesPerThreadB(const GemmConfig &c);
+// The stages' shared memory and the copies per thread are the mma
+// family's (Mma.h: getMmaSharedLayout, mmaCopiesPerThreadA/B), which
+// follow the family of the configuration.
 
 /// Rough register count per thread: the f32 accumulators of the
 /// warpgroup's WM x WN tile (WM*WN/128 a thread), the copies' addresses
