@@ -340,6 +340,26 @@ static double timeCalls(void (*run)(void *), void *ctx, double *backToBack) {
   return median;
 }
 
+/* One call of `run` for the checks: isaac's error state cleared before,
+   the GPU synchronized and the error state checked after. */
+static void runOnce(const char *name, void (*run)(void *), void *ctx) {
+  isaacClearLastError();
+  run(ctx);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  checkIsaac(name);
+}
+
+/* Times `run` (timeCalls) and prints its TIME line: the problem's size as
+   `key`=`size`, `flops` a call. */
+static void timeAndReport(const char *name, void (*run)(void *), void *ctx,
+                          const char *key, int64_t size, double flops) {
+  double b2b;
+  double ms = timeCalls(run, ctx, &b2b);
+  checkIsaac(name);
+  printf("TIME %s %s=%" PRId64 " %.4f ms %.2f TFLOPS back-to-back %.4f ms\n",
+         name, key, size, ms, flops / ms * 1e-9, b2b);
+}
+
 /*===--- The MLP ------------------------------------------------------------===*/
 
 typedef void (*MlpFn)(M2, M2, M1, M2, M1, M2, M1, M2);
@@ -369,18 +389,10 @@ static int mlp(const char *name, MlpFn fn, int64_t batch, double *worst) {
   dense(&h2, &w3, &b3, NONE, NULL, &y);
 
   MlpCall call = {fn, &x, &w1, &b1, &w2, &b2, &w3, &b3, &y};
-  isaacClearLastError();
-  runMlp(&call);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  checkIsaac(name);
+  runOnce(name, runMlp, &call);
   int ok = check(name, "y", &y, 1e-5, worst);
-  double b2b;
-  double ms = timeCalls(runMlp, &call, &b2b);
-  checkIsaac(name);
-  double flops = 2.0 * batch * (D_IN * D_H + D_H * D_H + D_H * D_OUT);
-  printf("TIME %s batch=%" PRId64 " %.4f ms %.2f TFLOPS back-to-back %.4f "
-         "ms\n",
-         name, batch, ms, flops / ms * 1e-9, b2b);
+  timeAndReport(name, runMlp, &call, "batch", batch,
+                2.0 * batch * (D_IN * D_H + D_H * D_H + D_H * D_OUT));
   Tensor *all[] = {&x, &w1, &b1, &w2, &b2, &w3, &b3, &y, &h1, &h2};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
     release(all[i]);
@@ -427,19 +439,12 @@ static int block(double *worst) {
 
   BlockCall call = {&x, &wq, &bq, &wk, &bk, &wv, &bv, &wo,
                     &bo, &w1, &b1, &w2, &b2, &q,  &k,  &y};
-  isaacClearLastError();
-  runBlock(&call);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  checkIsaac(name);
+  runOnce(name, runBlock, &call);
   int ok = check(name, "q", &q, 1e-5, worst) &
            check(name, "k", &k, 1e-5, worst) &
            check(name, "y", &y, 1e-5, worst);
-  double b2b;
-  double ms = timeCalls(runBlock, &call, &b2b);
-  checkIsaac(name);
-  double flops = 2.0 * T * (4.0 * D * D + 2.0 * D * F);
-  printf("TIME %s tokens=%d %.4f ms %.2f TFLOPS back-to-back %.4f ms\n", name,
-         T, ms, flops / ms * 1e-9, b2b);
+  timeAndReport(name, runBlock, &call, "tokens", T,
+                2.0 * T * (4.0 * D * D + 2.0 * D * F));
   Tensor *all[] = {&x, &wq, &bq, &wk, &bk, &wv, &bv, &wo, &bo,
                    &w1, &b1, &w2, &b2, &q,  &k,  &y,  &v,  &o, &h};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
@@ -553,17 +558,10 @@ static int convBlock(double *worst) {
   convRef(&d1, &x, &w1, &b1, NULL, RELU, &h);
   convRef(&d2, &h, &w2, &b2, &x, RELU, &y);
   ConvBlockCall call = {&x, &w1, &b1, &w2, &b2, &y, d1, d2};
-  isaacClearLastError();
-  runConvBlock(&call);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  checkIsaac(name);
+  runOnce(name, runConvBlock, &call);
   int ok = check(name, "y", &y, 1e-5, worst);
-  double b2b;
-  double ms = timeCalls(runConvBlock, &call, &b2b);
-  checkIsaac(name);
-  double flops = 2.0 * 2 * 9 * CB_C * CB_C * npq;
-  printf("TIME %s n=%d %.4f ms %.2f TFLOPS back-to-back %.4f ms\n", name,
-         CB_N, ms, flops / ms * 1e-9, b2b);
+  timeAndReport(name, runConvBlock, &call, "n", CB_N,
+                2.0 * 2 * 9 * CB_C * CB_C * npq);
   Tensor *all[] = {&x, &w1, &b1, &w2, &b2, &h, &y};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
     release(all[i]);
@@ -647,17 +645,10 @@ static int convBlockNchw(double *worst) {
   deviceToNchw(&w2, CB_C, 3, 3, CB_C);
   referenceToNchw(&y, CB_N, CB_H, CB_H, CB_C);
   ConvBlockCall call = {&x, &w1, &b1, &w2, &b2, &y, d, d};
-  isaacClearLastError();
-  runConvBlockNchw(&call);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  checkIsaac(name);
+  runOnce(name, runConvBlockNchw, &call);
   int ok = check(name, "y", &y, 1e-5, worst);
-  double b2b;
-  double ms = timeCalls(runConvBlockNchw, &call, &b2b);
-  checkIsaac(name);
-  double flops = 2.0 * 2 * 9 * CB_C * CB_C * npq;
-  printf("TIME %s n=%d %.4f ms %.2f TFLOPS back-to-back %.4f ms\n", name,
-         CB_N, ms, flops / ms * 1e-9, b2b);
+  timeAndReport(name, runConvBlockNchw, &call, "n", CB_N,
+                2.0 * 2 * 9 * CB_C * CB_C * npq);
   Tensor *all[] = {&x, &w1, &b1, &w2, &b2, &h, &y};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
     release(all[i]);
@@ -693,18 +684,12 @@ static int convSingle(const char *name, void (*fn)(M4, M4, M1, M4),
   Tensor y = output(npq, d.k, f16);
   convRef(&d, &x, &w, &b, NULL, act, &y);
   ConvCall call = {fn, &x, &w, &b, &y, d};
-  isaacClearLastError();
-  runConv(&call);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  checkIsaac(name);
+  runOnce(name, runConv, &call);
   /* f16 keeps 11 significant bits, and an f16 epilogue rounds twice (the
      sum to f16, then the bias add): 2 * 2^-11 of the value. */
   int ok = check(name, "y", &y, f16 ? 2e-3 : 1e-5, worst);
-  double b2b;
-  double ms = timeCalls(runConv, &call, &b2b);
-  checkIsaac(name);
-  printf("TIME %s n=%" PRId64 " %.4f ms %.2f TFLOPS back-to-back %.4f ms\n",
-         name, d.n, ms, 2.0 * npq * d.k * crs / ms * 1e-9, b2b);
+  timeAndReport(name, runConv, &call, "n", d.n,
+                2.0 * npq * d.k * crs);
   Tensor *all[] = {&x, &w, &b, &y};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
     release(all[i]);
@@ -736,10 +721,7 @@ static int convNchw(const char *name, void (*fn)(M4, M4, M1, M4), ConvDims d,
   deviceToNchw(&w, d.k, d.r, d.s, d.c);
   referenceToNchw(&y, d.n, P, Q, d.k);
   ConvCall call = {fn, &x, &w, &b, &y, d};
-  isaacClearLastError();
-  runConvNchw(&call);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  checkIsaac(name);
+  runOnce(name, runConvNchw, &call);
   int ok = check(name, "y", &y, 1e-5, worst);
   Tensor *all[] = {&x, &w, &b, &y};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
