@@ -65,23 +65,26 @@ std::array<std::string, kNumConfigFeatures> configNames(GemmFamily family) {
 }
 } // namespace
 
-const char *const *isaac::featureNames() {
-  // Features 5..13 are the legacy tuning vector (simt's feature vector).
-  static const auto list = [] {
-    NameList<kNumFeatures> l;
+const char *const *isaac::featureNames(GemmFamily family) {
+  // Features 5..13 are the family's tuning vector (simt's is the legacy
+  // one the f32/f64 models read).
+  static const auto lists = [] {
+    std::array<NameList<kNumFeatures>, kNumGemmFamilies> out;
     const char *shape[kNumShapeFeatures] = {"log2_m", "log2_n", "log2_k",
                                             "trans_a", "trans_b"};
-    for (int i = 0; i < kNumShapeFeatures; ++i)
-      l.names[i] = shape[i];
-    std::array<std::string, kNumConfigFeatures> config =
-        configNames(GemmFamily::Simt);
-    for (int i = 0; i < kNumConfigFeatures; ++i)
-      l.names[kNumShapeFeatures + i] = config[i];
+    for (int f = 0; f < kNumGemmFamilies; ++f) {
+      for (int i = 0; i < kNumShapeFeatures; ++i)
+        out[f].names[i] = shape[i];
+      std::array<std::string, kNumConfigFeatures> config =
+          configNames(static_cast<GemmFamily>(f));
+      for (int i = 0; i < kNumConfigFeatures; ++i)
+        out[f].names[kNumShapeFeatures + i] = config[i];
+      out[f].point();
+    }
     static_assert(std::size(kLegacyParams) == 9, "features 5..13");
-    l.point();
-    return l;
+    return out;
   }();
-  return list.pointers.data();
+  return lists[static_cast<int>(family)].pointers.data();
 }
 
 const char *const *isaac::convFeatureNames(GemmFamily family) {

@@ -444,6 +444,10 @@ public:
       : lines(std::move(lines)), name(std::move(name)) {}
 
   bool atEnd() const { return pos >= lines.size(); }
+  /// Whether the next line's first token is `key`.
+  bool nextIs(const char *key) const {
+    return !atEnd() && lines[pos].tokens[0] == key;
+  }
   /// Next line as exactly `key <index>` (`member 2`, `layer 0`).
   const Line *expectIndexed(const char *key, size_t index, std::string &error) {
     const Line *l = expect(key, 1, error);
@@ -695,6 +699,23 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
   for (size_t i = 1; i < l->tokens.size(); ++i)
     m->data_ += (i > 1 ? " " : "") + l->tokens[i];
 
+  // An optional `family <name>`: the kernel family the model ranks. The
+  // features name the family's parameters, which the mma and wgmma
+  // families share, so a model of either of those says which it is; a
+  // file without the record ranks the first family its features fit
+  // (simt, or mma).
+  std::optional<GemmFamily> declaredFamily;
+  if (r.nextIs("family")) {
+    if (!(l = r.expect("family", 1, error)))
+      return nullptr;
+    declaredFamily = parseGemmFamily(l->tokens[1]);
+    if (!declaredFamily) {
+      error = r.where(*l) + "unknown kernel family '" + l->tokens[1] +
+              "' (simt, mma or wgmma)";
+      return nullptr;
+    }
+  }
+
   // Version 2: the support, one record per tuning parameter of the
   // features' family (featureParams: simt's legacy vector, or mma's), in
   // that order. The family is the one whose order the names follow; the
@@ -742,7 +763,8 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
     }
   }
 
-  // The features: GEMM's (featureNames()) or a family's conv features.
+  // The features: a family's GEMM features (featureNames(family)) or its
+  // conv features; the names of features 5..13 say which family.
   if (!(l = r.expect("features", -1, error)))
     return nullptr;
   {
@@ -757,20 +779,28 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
       have += std::string(i > 2 ? " " : "") + l->tokens[i];
     const std::string &count = l->tokens.size() >= 2 ? l->tokens[1] : "";
     bool found = false;
-    if (count == std::to_string(kNumFeatures) &&
-        have == join(featureNames(), kNumFeatures)) {
-      m->op_ = ModelOp::Gemm;
-      m->family_ = GemmFamily::Simt;
-      found = true;
-    }
     for (int f = 0; f < kNumGemmFamilies && !found; ++f) {
       GemmFamily family = static_cast<GemmFamily>(f);
+      if (declaredFamily && family != *declaredFamily)
+        continue;
+      if (count == std::to_string(kNumFeatures) &&
+          have == join(featureNames(family), kNumFeatures)) {
+        m->op_ = ModelOp::Gemm;
+        m->family_ = family;
+        found = true;
+      }
       if (count == std::to_string(kNumConvFeatures) &&
           have == join(convFeatureNames(family), kNumConvFeatures)) {
         m->op_ = ModelOp::Conv;
         m->family_ = family;
         found = true;
       }
+    }
+    if (!found && declaredFamily) {
+      error = r.where(*l) + "the features are not those of the " +
+              gemmFamilyName(*declaredFamily) +
+              " family the 'family' record names";
+      return nullptr;
     }
     if (!found) {
       // Name the definition the file looks closest to: conv's if it
@@ -784,8 +814,10 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
                    join(convFeatureNames(static_cast<GemmFamily>(f)),
                         kNumConvFeatures);
       } else {
-        error += std::to_string(kNumFeatures) + ": " +
-                 join(featureNames(), kNumFeatures);
+        for (int f = 0; f < kNumGemmFamilies; ++f)
+          error += std::string(f ? "; or " : "") +
+                   std::to_string(kNumFeatures) + ": " +
+                   join(featureNames(static_cast<GemmFamily>(f)), kNumFeatures);
       }
       error += "); retrain it with tools/isaac-tune/train.py";
       return nullptr;
@@ -958,39 +990,69 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
   return m;
 }
 
-const std::vector<std::pair<GemmShape, GemmConfig>> &MLPModel::probeSet() {
+/// Configurations of `family` that probe the ends of the features' range:
+/// every feature parameter at 1, at its range's top, and three typical
+/// vectors (the simt GEMM probes' legacy vectors).
+static std::vector<GemmConfig> familyProbeConfigs(GemmFamily family) {
+  std::vector<GemmConfig> configs;
+  const std::array<GemmParam, 9> &params = featureParams(family);
+  const int typical[3][9] = {{64, 64, 8, 8, 8, 1, 1, 1, 4},
+                             {128, 16, 4, 2, 32, 2, 2, 16, 2},
+                             {16, 128, 2, 8, 16, 1, 4, 256, 1}};
+  for (int v = 0; v < 5; ++v) {
+    GemmConfig c;
+    c.family = family;
+    for (int i = 0; i < 9; ++i) {
+      const GemmParamInfo &info = gemmParamInfo(params[i]);
+      c.set(params[i], v == 0   ? 1
+                       : v == 1 ? info.hi
+                                : std::max(info.lo, typical[v - 2][i]));
+    }
+    configs.push_back(c);
+  }
+  return configs;
+}
+
+const std::vector<std::pair<GemmShape, GemmConfig>> &
+MLPModel::probeSet(GemmFamily family) {
   // Inputs across the range the features span: tiny, skinny, deep, large
   // and batched GEMMs, the layouts in turn, each with the smallest, the
   // largest and a few typical configurations (legal or not: the network is
   // only evaluated, and a model must stay finite between its training
-  // points).
+  // points). simt's configurations are those of the first models (vec's
+  // top was 4 then); the other families' come from familyProbeConfigs.
   static const auto probes = [] {
+    std::array<std::vector<std::pair<GemmShape, GemmConfig>>, kNumGemmFamilies>
+        out;
     const int64_t shapes[][4] = {{1, 1, 1, 1},          {2560, 16, 2560, 1},
                                  {8192, 8192, 8192, 1}, {32, 32, 65536, 1},
                                  {65536, 65536, 1, 1},  {512, 512, 512, 64}};
-    const GemmConfig configs[] = {
-        GemmConfig::fromValues({1, 1, 1, 1, 1, 1, 1, 1, 1}),
-        GemmConfig::fromValues({256, 256, 16, 16, 64, 16, 32, 1024, 4}),
-        GemmConfig::fromValues({64, 64, 8, 8, 8, 1, 1, 1, 4}),
-        GemmConfig::fromValues({128, 16, 4, 2, 32, 2, 2, 16, 2}),
-        GemmConfig::fromValues({16, 128, 2, 8, 16, 1, 4, 256, 1})};
-    std::vector<std::pair<GemmShape, GemmConfig>> out;
-    int layout = 0;
-    for (const auto &sh : shapes) {
-      GemmShape s;
-      s.m = sh[0];
-      s.n = sh[1];
-      s.k = sh[2];
-      s.batch = sh[3];
-      s.layout.transA = layout & 2;
-      s.layout.transB = layout & 1;
-      layout = (layout + 1) % 4;
-      for (const GemmConfig &c : configs)
-        out.push_back({s, c});
+    for (int f = 0; f < kNumGemmFamilies; ++f) {
+      std::vector<GemmConfig> configs = familyProbeConfigs(GemmFamily(f));
+      if (GemmFamily(f) == GemmFamily::Simt)
+        configs = {
+            GemmConfig::fromValues({1, 1, 1, 1, 1, 1, 1, 1, 1}),
+            GemmConfig::fromValues({256, 256, 16, 16, 64, 16, 32, 1024, 4}),
+            GemmConfig::fromValues({64, 64, 8, 8, 8, 1, 1, 1, 4}),
+            GemmConfig::fromValues({128, 16, 4, 2, 32, 2, 2, 16, 2}),
+            GemmConfig::fromValues({16, 128, 2, 8, 16, 1, 4, 256, 1})};
+      int layout = 0;
+      for (const auto &sh : shapes) {
+        GemmShape s;
+        s.m = sh[0];
+        s.n = sh[1];
+        s.k = sh[2];
+        s.batch = sh[3];
+        s.layout.transA = layout & 2;
+        s.layout.transB = layout & 1;
+        layout = (layout + 1) % 4;
+        for (const GemmConfig &c : configs)
+          out[f].push_back({s, c});
+      }
     }
     return out;
   }();
-  return probes;
+  return probes[static_cast<int>(family)];
 }
 
 const std::vector<std::pair<ConvShape, GemmConfig>> &
@@ -1010,25 +1072,8 @@ MLPModel::convProbeSet(GemmFamily family) {
                                   {8, 56, 56, 256, 1024, 1, 1, 2, 1, 28, 28},
                                   {1, 33, 33, 4096, 4096, 3, 3, 1, 16, 33, 33}};
     for (int f = 0; f < kNumGemmFamilies; ++f) {
-      GemmFamily family = static_cast<GemmFamily>(f);
-      std::vector<GemmConfig> configs;
-      // Every feature parameter at 1, at its range's top, and three
-      // typical vectors (the GEMM probes' legacy vectors).
-      const std::array<GemmParam, 9> &params = featureParams(family);
-      const int typical[3][9] = {{64, 64, 8, 8, 8, 1, 1, 1, 4},
-                                 {128, 16, 4, 2, 32, 2, 2, 16, 2},
-                                 {16, 128, 2, 8, 16, 1, 4, 256, 1}};
-      for (int v = 0; v < 5; ++v) {
-        GemmConfig c;
-        c.family = family;
-        for (int i = 0; i < 9; ++i) {
-          const GemmParamInfo &info = gemmParamInfo(params[i]);
-          c.set(params[i], v == 0   ? 1
-                           : v == 1 ? info.hi
-                                    : std::max(info.lo, typical[v - 2][i]));
-        }
-        configs.push_back(c);
-      }
+      std::vector<GemmConfig> configs =
+          familyProbeConfigs(static_cast<GemmFamily>(f));
       int layout = 0;
       for (const auto &sh : shapes) {
         ConvShape x;
@@ -1076,7 +1121,7 @@ int MLPModel::checkProbes(std::string &message) const {
   }
   // One predict() per member and probe shape (the probes come five
   // configurations to a shape).
-  const auto &probes = probeSet();
+  const auto &probes = probeSet(family_);
   for (size_t mi = 0; mi < folded_.size(); ++mi)
     for (size_t b = 0; b < probes.size();) {
       size_t e = b;

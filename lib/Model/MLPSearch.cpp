@@ -979,9 +979,14 @@ private:
 /// of configurations in the order of legalConfigs().
 class MLPRanker::Context {
 public:
+  /// A GEMM: the simt space as a SpaceIndex, another family's as the list
+  /// of its legal configurations in the model's support.
   Context(MLPRanker &r, const GemmShape &shape, const ChipLimits &chip)
-      : r(r), space(r.spaceFor(shape.dtype, chip)), fb(shape, r.model->numSMs_),
-        firsts(r.model->folded_.size()) {
+      : r(r), fb(shape, r.model->numSMs_), firsts(r.model->folded_.size()) {
+    if (r.model->family() == GemmFamily::Simt)
+      space = r.spaceFor(shape.dtype, chip);
+    else
+      list = r.listFor(shape.dtype, chip, ~0u);
     shapeF.assign(fb.shapeFeatures(), fb.shapeFeatures() + kNumShapeFeatures);
   }
   /// A convolution: the configurations of the model's family in its

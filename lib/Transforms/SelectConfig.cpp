@@ -208,18 +208,26 @@ struct SelectConfigPass
       return r;
     r.resolved = true;
     r.cost = heuristicCost(limits);
-    // 16-bit operands, f32 opted in to TF32 and f64 on chips with fast
-    // DMMA are searched in the mma family's space (searchFamily), which no
-    // trained model covers yet: the analytic model ranks it (its
-    // tensor-core rates).
+    if (modelDir == "none") {
+      r.noModel = "model-dir=none";
+      r.mma = ::isaac::searchFamily(dtype, tf32, limits) !=
+              ::isaac::GemmFamily::Simt;
+      return r;
+    }
+    // f32 opted in to TF32 and f64 on chips with fast DMMA are searched in
+    // the mma family's space (searchFamily), which no trained model covers:
+    // the analytic model ranks it (its tensor-core rates); gemm-f32.mlp and
+    // gemm-f64.mlp rank the simt family. 16-bit operands are ranked by
+    // gemm-<dtype>.mlp where one exists — a model of a tensor-core family
+    // the chip has (on sm_90a: wgmma), whose space the model's search
+    // covers — else by the analytic model in the mma family's space.
+    bool sixteenBit =
+        dtype == ::isaac::DType::F16 || dtype == ::isaac::DType::BF16;
     if (::isaac::searchFamily(dtype, tf32, limits) !=
         ::isaac::GemmFamily::Simt) {
       r.mma = true;
-      return r;
-    }
-    if (modelDir == "none") {
-      r.noModel = "model-dir=none";
-      return r;
+      if (!sixteenBit)
+        return r;
     }
     // Under the default (the source tree's models/), a missing file is
     // the normal case of a chip without a trained model; the remark says
@@ -234,6 +242,11 @@ struct SelectConfigPass
       r.noModel = "no file " + path.str().str();
       return r;
     }
+    auto wrongFamily = [&](::isaac::GemmFamily f) {
+      return sixteenBit ? f == ::isaac::GemmFamily::Simt ||
+                              ::isaac::legalConfigs(dtype, limits, f).empty()
+                        : f != ::isaac::GemmFamily::Simt;
+    };
     // Parsed once per process (and file content), with its search tables.
     std::string err;
     std::shared_ptr<const ::isaac::MLPModel> m =
@@ -245,6 +258,12 @@ struct SelectConfigPass
     else if (m && m->op() != ::isaac::ModelOp::Gemm)
       err = path.str().str() + ": the model ranks convolutions (its " +
             "features are a conv model's), not GEMMs";
+    else if (m && wrongFamily(m->family()))
+      err = path.str().str() + ": the model ranks " +
+            ::isaac::gemmFamilyName(m->family()) + " configurations, which " +
+            (sixteenBit ? "have no " + std::string(::isaac::dtypeName(dtype)) +
+                              " kernels on " + std::string(chip)
+                        : std::string("are not the simt family's"));
     if (!err.empty()) {
       op->emitError() << "isaac: cannot use the trained model: " << err;
       r.failed = true;
@@ -272,6 +291,12 @@ struct SelectConfigPass
       module.emitError() << "isaac-select-config: topk must be at least 1";
       return signalPassFailure();
     }
+    // The configurations are chosen for `chip`: the module says so, so that
+    // verifying them later (getTargetChip) judges them against that chip
+    // (a wgmma configuration is legal on sm_90a only).
+    if (!module->hasAttr(IsaacDialect::getTargetAttrName()))
+      module->setAttr(IsaacDialect::getTargetAttrName(),
+                      StringAttr::get(module.getContext(), chip));
     std::map<std::string, ::isaac::GemmConfig> cached;
     if (!cache.empty()) {
       std::string err;
@@ -402,8 +427,10 @@ struct SelectConfigPass
             << " chosen by the analytic model ("
             << static_cast<int>(::isaac::mmaSyncTflops(*limits, shape.dtype) +
                                 0.5)
-            << " TFLOP/s tensor-core rate for " << chip
-            << "); trained models rank only the simt family (f32, f64)";
+            << " TFLOP/s tensor-core rate for " << chip << "); "
+            << (ranker->noModel.empty()
+                    ? std::string("no trained model ranks TF32")
+                    : "no trained model (" + ranker->noModel + ")");
       else
         op->emitRemark() << "isaac: no trained model for " << chip
                          << "; configuration chosen by the analytic "

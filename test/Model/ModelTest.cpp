@@ -18,7 +18,7 @@
 //                                      type's own: simt for f32 and f64)
 //   isaac-model-test search M N K DTYPE
 //                                      best configuration and search rate
-//   isaac-model-test synthetic SEED ROWS PER_SHAPE DTYPE [CHIP]
+//   isaac-model-test synthetic SEED ROWS PER_SHAPE DTYPE [CHIP [FAMILY]]
 //                                      a synthetic dataset (analytic model x
 //                                      log-normal noise) in the CSV format
 //                                      of docs/tuning.md, for tests of the
@@ -555,13 +555,22 @@ static void randomTrainingShape(std::mt19937_64 &rng, GemmShape &s) {
 /// noise (sigma 0.1); configurations the model finds unrunnable and 1% at
 /// random are failed rows.
 static int runSynthetic(unsigned seed, long rows, long perShape, DType t,
-                        const std::string &chipName) {
+                        const std::string &chipName,
+                        GemmFamily family = GemmFamily::Simt) {
   std::optional<ChipLimits> chip = getChipLimits(chipName);
   if (!chip || rows < 1 || perShape < 1) {
     std::fprintf(stderr, "synthetic: bad chip or counts\n");
     return 2;
   }
-  const auto &space = legalConfigs(t, *chip);
+  const auto &space = legalConfigs(t, *chip, family);
+  if (space.empty()) {
+    std::fprintf(stderr, "synthetic: no legal %s %s configurations on %s\n",
+                 gemmFamilyName(family), dtypeName(t), chipName.c_str());
+    return 2;
+  }
+  // simt rows in the legacy columns (the first datasets'); the other
+  // families' with every column isaac-bench --collect writes.
+  const bool legacy = family == GemmFamily::Simt;
   std::mt19937_64 rng(seed);
   auto unit = [&] { return double(rng() >> 11) * 0x1.0p-53; };
   auto gauss = [&] { // Box-Muller, deterministic across libraries
@@ -571,10 +580,12 @@ static int runSynthetic(unsigned seed, long rows, long perShape, DType t,
   const char *layouts[4] = {"nn", "nt", "tn", "tt"};
   std::printf("# synthetic dataset: analytic model x log-normal noise, NOT "
               "GPU measurements\n");
-  std::printf("# generator: isaac-model-test synthetic %u %ld %ld %s %s\n",
-              seed, rows, perShape, dtypeName(t), chipName.c_str());
-  std::printf("dtype,layout,m,n,k,ml,nl,ms,ns,u,ks,kl,kg,vec,time_us,tflops,"
-              "status\n");
+  std::printf("# generator: isaac-model-test synthetic %u %ld %ld %s %s%s%s\n",
+              seed, rows, perShape, dtypeName(t), chipName.c_str(),
+              legacy ? "" : " ", legacy ? "" : gemmFamilyName(family));
+  std::printf("dtype,layout,m,n,k,ml,nl,ms,ns,u,ks,kl,kg,vec,%stime_us,"
+              "tflops,status\n",
+              legacy ? "" : "family,wm,wn,stages,");
   long written = 0;
   while (written < rows) {
     GemmShape s;
@@ -594,11 +605,14 @@ static int runSynthetic(unsigned seed, long rows, long perShape, DType t,
       bool fail = !std::isfinite(sec) || unit() < 0.01;
       double us = fail ? 0 : sec * 1e6;
       double tf = fail ? 0 : flops / sec / 1e12;
-      std::printf("%s,%s,%lld,%lld,%lld,%d,%d,%d,%d,%d,%d,%d,%d,%d,%.4f,%.6g,"
-                  "%s\n",
+      std::printf("%s,%s,%lld,%lld,%lld,%d,%d,%d,%d,%d,%d,%d,%d,%d,",
                   dtypeName(t), layouts[lay], (long long)s.m, (long long)s.n,
                   (long long)s.k, c->ml, c->nl, c->ms, c->ns, c->u, c->ks,
-                  c->kl, c->kg, c->vec, us, tf,
+                  c->kl, c->kg, c->vec);
+      if (!legacy)
+        std::printf("%s,%d,%d,%d,", gemmFamilyName(c->family), c->wm, c->wn,
+                    c->stages);
+      std::printf("%.4f,%.6g,%s\n", us, tf,
                   fail ? (std::isfinite(sec) ? "jit-error" : "launch-error")
                        : "ok");
       ++written;
@@ -683,9 +697,14 @@ static int runMLPCheck(const char *modelPath, const char *vecPath) {
     Vec v;
     v.shape.dtype = model->dtype();
     v.shape.cType = v.shape.dtype;
-    is >> tag >> lay >> v.shape.m >> v.shape.n >> v.shape.k >> v.shape.batch >>
-        v.c.ml >> v.c.nl >> v.c.ms >> v.c.ns >> v.c.u >> v.c.ks >> v.c.kl >>
-        v.c.kg >> v.c.vec;
+    is >> tag >> lay >> v.shape.m >> v.shape.n >> v.shape.k >> v.shape.batch;
+    // The configuration: the model's family's feature parameters, in order.
+    v.c.family = model->family();
+    for (GemmParam p : featureParams(model->family())) {
+      int value = 0;
+      is >> value;
+      v.c.set(p, value);
+    }
     for (float &f : v.f)
       is >> f;
     is >> v.y;
@@ -711,19 +730,19 @@ static int runMLPCheck(const char *modelPath, const char *vecPath) {
       double e = relErr(f[j], vecs[i].f[j]);
       maxFeat = std::max(maxFeat, e);
       expect(e <= 1e-6, "vector " + std::to_string(i) + " feature " +
-                            featureNames()[j] + ": C++ " +
+                            featureNames(model->family())[j] + ": C++ " +
                             std::to_string(f[j]) + ", train.py " +
                             std::to_string(vecs[i].f[j]));
       expect(g[j] == f[j], "vector " + std::to_string(i) + " feature " +
-                               featureNames()[j] +
+                               featureNames(model->family())[j] +
                                ": FeatureBuilder differs from "
                                "computeFeatures");
     }
   }
   // The table path equals the direct one on a sample of the legal space.
   {
-    const auto &space =
-        legalConfigs(model->dtype(), *getChipLimits(model->chip()));
+    const auto &space = legalConfigs(
+        model->dtype(), *getChipLimits(model->chip()), model->family());
     size_t bad = 0;
     for (size_t i = 0; i < vecs.size(); i += 8) {
       FeatureBuilder fb(vecs[i].shape, model->numSMs());
@@ -867,7 +886,8 @@ static int runMLPSearch(const char *path, int64_t m, int64_t n, int64_t k,
     std::fprintf(stderr, "error: bad layout %s\n", layout.c_str());
     return 2;
   }
-  const auto &space = legalConfigs(s.dtype, *chip); // enumerate once
+  const auto &space =
+      legalConfigs(s.dtype, *chip, model->family()); // enumerate once
   // Raw scoring rate of the whole legal space.
   std::vector<float> y(space.size());
   auto t0 = std::chrono::steady_clock::now();
@@ -1022,7 +1042,8 @@ static std::vector<Ranked> referenceSearch(const MLPModel &model,
                                            const ChipLimits &chip,
                                            const GemmShape &s, unsigned k,
                                            size_t prescreen) {
-  const std::vector<GemmConfig> &space = legalConfigs(s.dtype, chip);
+  const std::vector<GemmConfig> &space =
+      legalConfigs(s.dtype, chip, model.family());
   std::vector<int32_t> slot(space.size(), -1);
   std::vector<GemmConfig> inside;
   for (size_t i = 0; i < space.size(); ++i)
@@ -1131,7 +1152,8 @@ static int runMLPKernelCheck(const char *path, const char *shapes) {
   if (!model || !readShapes(shapes, model->dtype(), list))
     return 1;
   std::vector<GemmConfig> inside;
-  for (const GemmConfig &c : legalConfigs(model->dtype(), *chip))
+  for (const GemmConfig &c :
+       legalConfigs(model->dtype(), *chip, model->family()))
     if (model->inSupport(c))
       inside.push_back(c);
   size_t checked = 0;
@@ -1431,10 +1453,17 @@ int main(int argc, char **argv) {
   if (argc == 6 && std::strcmp(argv[1], "search") == 0)
     return runSearch(std::atoll(argv[2]), std::atoll(argv[3]),
                      std::atoll(argv[4]), parseDType(argv[5]));
-  if ((argc == 6 || argc == 7) && std::strcmp(argv[1], "synthetic") == 0)
+  if (argc >= 6 && argc <= 8 && std::strcmp(argv[1], "synthetic") == 0) {
+    std::optional<GemmFamily> family =
+        parseGemmFamily(argc == 8 ? argv[7] : "simt");
+    if (!family) {
+      std::fprintf(stderr, "synthetic: FAMILY is simt, mma or wgmma\n");
+      return 2;
+    }
     return runSynthetic(unsigned(std::atoi(argv[2])), std::atol(argv[3]),
                         std::atol(argv[4]), parseDType(argv[5]),
-                        argc == 7 ? argv[6] : "sm_90");
+                        argc >= 7 ? argv[6] : "sm_90", *family);
+  }
   if (argc == 3 && std::strcmp(argv[1], "mlp-info") == 0)
     return runMLPInfo(argv[2]);
   if (argc == 4 && std::strcmp(argv[1], "mlp-check") == 0)
@@ -1462,7 +1491,7 @@ int main(int argc, char **argv) {
                "usage: isaac-model-test legality | schema | schema-check\n"
                "       | kernel-names SEED N | random-configs SEED N "
                "f32|f64|f16|bf16 [CHIP [simt|mma]] | search M N K f32|f64\n"
-               "       | synthetic SEED ROWS PER_SHAPE f32|f64 [CHIP] | "
+               "       | synthetic SEED ROWS PER_SHAPE DTYPE [CHIP [FAMILY]] | "
                "mlp-info MODEL\n"
                "       | mlp-check MODEL VECTORS | mlp-fuzz MODEL N\n"
                "       | mlp-search MODEL M N K "

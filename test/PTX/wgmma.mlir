@@ -7,7 +7,7 @@
 // RUN: rm -rf %t && isaac-opt %s --isaac-pipeline="chip=sm_90a ptx-dir=%t" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: %python %isaac_src/test/PTX/Inputs/ptxas_all.py %ptxas sm_90a %t 6 | FileCheck %s --check-prefix=ASM
 // ASM: ptxas sm_90a: 6 kernels, 0 failed
-// REMARK: remark: isaac: mma configuration chosen by the analytic model
+// REMARK: remark: isaac: configuration chosen by the trained model {{.*}}sm_90a{{/|\\}}gemm-bf16.mlp (trained on measurements)
 //
 // The large tile: 128-byte swizzle atoms aligned to 1024 bytes, cp.async
 // into them, the copies made visible to the async proxy before the
@@ -88,7 +88,8 @@ func.func @fused(%x: tensor<100x264xf16>, %w: tensor<264x72xf16>, %b: tensor<72x
   return %r : tensor<100x72xf16>
 }
 
-// A batched bf16 GEMM with no configuration: the mma family's.
+// A batched bf16 GEMM with no configuration: ranked by the shipped wgmma
+// model (models/sm_90a/gemm-bf16.mlp).
 func.func @selected(%a: tensor<4x96x80xbf16>, %bb: tensor<4x80x48xbf16>, %cb: tensor<4x96x48xf32>) -> tensor<4x96x48xf32> {
   %r2 = linalg.batch_matmul ins(%a, %bb : tensor<4x96x80xbf16>, tensor<4x80x48xbf16>) outs(%cb : tensor<4x96x48xf32>) -> tensor<4x96x48xf32>
   return %r2 : tensor<4x96x48xf32>

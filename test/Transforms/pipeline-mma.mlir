@@ -14,7 +14,7 @@
 // RUN: not isaac-opt %S/Inputs/unsupported-types.mlir --isaac-pipeline="chip=sm_90 strict=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=STRICT
 // RUN: isaac-opt %S/Inputs/unsupported-types.mlir --isaac-pipeline="chip=sm_90" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LENIENT
 
-// REMARK-COUNT-3: pipeline-mma.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: isaac: mma configuration chosen by the analytic model (593 TFLOP/s tensor-core rate for sm_90); trained models rank only the simt family (f32, f64)
+// REMARK-COUNT-3: pipeline-mma.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: isaac: mma configuration chosen by the analytic model (593 TFLOP/s tensor-core rate for sm_90); no trained model (no file {{.*}}gemm-{{b?f16}}.mlp)
 // REMARK-NOT: generic GPU path
 
 // CHECK-LABEL: llvm.func @plain(

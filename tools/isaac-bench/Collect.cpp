@@ -128,6 +128,12 @@ std::string rowKernel(const std::vector<std::string> &header,
 
 /// The (kernel, m, n, k) of every row already in the CSV `path`, and its
 /// header's columns (empty: no header yet).
+/// A leading dimension of `v` elements rounded up to a multiple of
+/// `align`.
+int32_t padLd(int64_t v, int align) {
+  return int32_t((v + align - 1) / align * align);
+}
+
 std::set<Key> readDone(const std::string &path,
                        std::vector<std::string> &header) {
   std::set<Key> done;
@@ -199,6 +205,11 @@ int runCollect(const Options &o, const std::vector<KernelFile> &kernels,
     return 2;
   }
   if (header.empty()) {
+    if (o.ldAlign > 1)
+      std::fprintf(out,
+                   "# leading dimensions: the minimal ones rounded up to a "
+                   "multiple of %d elements (isaac-bench --ld-align %d)\n",
+                   o.ldAlign, o.ldAlign);
     header = datasetColumns();
     for (size_t i = 0; i < header.size(); ++i)
       std::fprintf(out, "%s%s", i ? "," : "", header[i].c_str());
@@ -221,9 +232,13 @@ int runCollect(const Options &o, const std::vector<KernelFile> &kernels,
       if (done.count({name, x.m, x.n, x.k}))
         continue;
       ++pending;
-      maxA = std::max(maxA, size_t(x.m * x.k) * esz);
-      maxB = std::max(maxB, size_t(x.k * x.n) * esz);
-      maxC = std::max(maxC, size_t(x.m * x.n) * esz);
+      // Room for either layout with its leading dimension rounded up.
+      auto up = [&](int64_t v) { return size_t(padLd(v, o.ldAlign)); };
+      maxA = std::max(
+          maxA, std::max(size_t(x.m) * up(x.k), size_t(x.k) * up(x.m)) * esz);
+      maxB = std::max(
+          maxB, std::max(size_t(x.k) * up(x.n), size_t(x.n) * up(x.k)) * esz);
+      maxC = std::max(maxC, size_t(x.m) * up(x.n) * esz);
     }
   }
   std::printf("collect: %zu samples, %zu already in %s, %zu to time\n", total,
@@ -289,14 +304,15 @@ int runCollect(const Options &o, const std::vector<KernelFile> &kernels,
       if (done.count({name, x.m, x.n, x.k}))
         continue;
       const isaacKernelInfo &i = kf->info;
-      int32_t lda = i.transA ? x.m : x.k, ldb = i.transB ? x.k : x.n;
+      int32_t lda = padLd(i.transA ? x.m : x.k, o.ldAlign),
+              ldb = padLd(i.transB ? x.k : x.n, o.ldAlign),
+              ldc = padLd(x.n, o.ldAlign);
       int32_t status = ISAAC_SUCCESS;
       auto launch = [&](int) {
-        int32_t s =
-            isaacGemmLaunch(kf->ptx.c_str(), i.name, i.dtype, i.ml, i.nl,
-                            i.threads, i.kg, C.data(), A.data(), B.data(),
-                            int32_t(x.m), int32_t(x.n), int32_t(x.k), lda, ldb,
-                            int32_t(x.n), 0, 0, 0, 1, 1.0, 0.0, stream, 0);
+        int32_t s = isaacGemmLaunch(
+            kf->ptx.c_str(), i.name, i.dtype, i.ml, i.nl, i.threads, i.kg,
+            C.data(), A.data(), B.data(), int32_t(x.m), int32_t(x.n),
+            int32_t(x.k), lda, ldb, ldc, 0, 0, 0, 1, 1.0, 0.0, stream, 0);
         if (s != ISAAC_SUCCESS && status == ISAAC_SUCCESS)
           status = s;
       };

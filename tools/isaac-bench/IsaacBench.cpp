@@ -94,8 +94,15 @@ int main(int argc, char **argv) {
                 options.peakTflops[2], options.peakTflops[3],
                 options.bandwidthGBs, options.reps, options.warmup);
 
+  // sm_90a (arch-specific features: wgmma) is compiled for exactly the
+  // chips of compute capability 9.0, which the device reports as sm_90.
+  auto runsOn = [&](std::string k) {
+    if (k.size() > 1 && k.back() == 'a')
+      k.pop_back();
+    return k == chip;
+  };
   for (const KernelFile &kernel : kernels)
-    if (kernel.info.chip[0] && chip != kernel.info.chip)
+    if (kernel.info.chip[0] && !runsOn(kernel.info.chip))
       std::fprintf(stderr,
                    "isaac-bench: warning: %s was compiled for %s, the GPU is "
                    "%s\n",

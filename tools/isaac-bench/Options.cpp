@@ -144,6 +144,10 @@ Dataset collection (isaac-tune's samples, docs/tuning.md):
   --out CSV                rows are appended; samples already in CSV are
                            skipped (resumable)
   --time-limit S           stop cleanly after S seconds
+  --ld-align N             (GEMM) leading dimensions rounded up to a
+                           multiple of N elements (default 1: minimal), so
+                           that the kernels' vectorized copies apply; a new
+                           CSV records N in a '#' line
 
   -v, --verbose            print every check and measurement
   -h, --help               this text
@@ -335,6 +339,8 @@ Options parseOptions(int argc, char **argv) {
       o.collectSamples = value();
     } else if (arg == "--out") {
       o.collectOut = value();
+    } else if (arg == "--ld-align") {
+      o.ldAlign = static_cast<int>(parseInteger(arg, value(), 1, 1024));
     } else if (arg == "--time-limit") {
       o.timeLimitSeconds = parsePositive(arg, value());
     } else if (arg == "--list") {

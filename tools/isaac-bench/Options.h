@@ -50,6 +50,7 @@ struct Options {
   // --collect: time kernels on the inputs of a samples file (dataset mode).
   std::string collectSamples;
   std::string collectOut;
+  int ldAlign = 1; // --ld-align: leading dimensions' multiple (elements)
   double timeLimitSeconds = 0; // 0: none
   // --list: print the kernels of the directory and exit (no GPU).
   bool list = false;

@@ -53,6 +53,14 @@ FEATURE_NAMES = (["log2_m", "log2_n", "log2_k", "trans_a", "trans_b"] +
                  ["log2_" + f for f in CONFIG_FIELDS] +
                  ["log2_bm", "log2_bn", "log2_kt", "log2_waves", "log2_stage"])
 
+
+def gemm_feature_names(family):
+    """The GEMM features of a family's configurations (featureNames(family)
+    in Features.cpp): simt's are FEATURE_NAMES."""
+    return (FEATURE_NAMES[:5] +
+            ["log2_" + f for f in SCHEMA.feature_vectors[family]] +
+            FEATURE_NAMES[-5:])
+
 # The convolution features of Features.h: the convolution's own, then the
 # configuration's (the family's nine parameters, the five derived ones of
 # the implicit GEMM). The parameters are the family's GEMM_FEATURE_VECTOR.
@@ -103,15 +111,17 @@ def flog2(x):
     return np.log2(np.asarray(x, dtype=np.float64)).astype(np.float32)
 
 
-def features(m, n, k, trans_a, trans_b, cfg, num_sms, batch=None):
+def features(m, n, k, trans_a, trans_b, cfg, num_sms, batch=None,
+             fields=CONFIG_FIELDS):
     """Feature matrix (rows x 19, float32) of Features.h.
 
     m, n, k, trans_a, trans_b: integer arrays; cfg: dict of integer arrays
-    keyed by CONFIG_FIELDS; batch: integer array or None (all 1)."""
+    keyed by `fields` (the family's feature vector: simt's legacy one by
+    default); batch: integer array or None (all 1)."""
     m = np.asarray(m, dtype=np.int64)
     n = np.asarray(n, dtype=np.int64)
     k = np.asarray(k, dtype=np.int64)
-    c = {f: np.asarray(cfg[f], dtype=np.int64) for f in CONFIG_FIELDS}
+    c = {f: np.asarray(cfg[f], dtype=np.int64) for f in fields}
     if batch is None:
         batch = np.ones_like(m)
     batch = np.asarray(batch, dtype=np.int64)
@@ -120,7 +130,7 @@ def features(m, n, k, trans_a, trans_b, cfg, num_sms, batch=None):
     cols = [flog2(m), flog2(n), flog2(k),
             np.asarray(trans_a, dtype=np.float32),
             np.asarray(trans_b, dtype=np.float32)]
-    cols += [flog2(c[f]) for f in CONFIG_FIELDS]
+    cols += [flog2(c[f]) for f in fields]
     cols += [flog2(bm), flog2(bn), flog2(cdiv(k, c["kg"] * c["u"])),
              flog2(cdiv(batch * bm * bn * c["kg"], max(int(num_sms), 1))),
              flog2(c["u"] * (c["ml"] + c["nl"]))]
@@ -186,7 +196,18 @@ def legacy_row(r, idx):
     return True
 
 
-def read_dataset(path, dtype):
+def row_family(r, idx):
+    """A GEMM row's kernel family (simt where the file has no column)."""
+    return r[idx["family"]].strip() or "simt" if "family" in idx else "simt"
+
+
+def read_dataset(path, dtype, family="simt"):
+    """A GEMM dataset's rows of `dtype` and `family`: simt rows at the
+    defaults of the parameters beyond the legacy vector (the kernels the
+    simt features describe), or every row of another family (its feature
+    vector: GEMM_FEATURE_VECTOR of GemmParams.def)."""
+    fields = CONFIG_FIELDS if family == "simt" else \
+        SCHEMA.feature_vectors[family]
     opener = lzma.open if path.endswith(".xz") else open
     with opener(path, "rt", newline="") as f:
         text = f.read()
@@ -200,7 +221,10 @@ def read_dataset(path, dtype):
         sys.exit(f"train.py: {path}: no header line")
     reader = csv.reader(body)
     header = [h.strip() for h in next(reader)]
-    missing = [c for c in COLUMNS if c not in header]
+    needed = COLUMNS if family == "simt" else \
+        ["dtype", "layout", "m", "n", "k", "family"] + fields + \
+        ["time_us", "tflops", "status"]
+    missing = [c for c in needed if c not in header]
     if missing:
         sys.exit(f"train.py: {path}: missing columns {', '.join(missing)} "
                  "(docs/tuning.md, Dataset format)")
@@ -218,15 +242,17 @@ def read_dataset(path, dtype):
             other_dtype += 1
             continue
         # Columns beyond the legacy vector (family, stages, ...) are
-        # optional; the features describe simt kernels at the defaults.
-        if not legacy_row(r, idx):
+        # optional; the simt features describe simt kernels at the
+        # defaults.
+        if (not legacy_row(r, idx) if family == "simt"
+                else row_family(r, idx) != family):
             other_family += 1
             continue
         try:
             lay = r[idx["layout"]].strip()
             if lay not in ("nn", "nt", "tn", "tt"):
                 raise ValueError(lay)
-            vals = [int(r[idx[c]]) for c in ["m", "n", "k"] + CONFIG_FIELDS]
+            vals = [int(r[idx[c]]) for c in ["m", "n", "k"] + fields]
             b = int(r[idx["batch"]]) if has_batch else 1
             tf = float(r[idx["tflops"]])
         except ValueError:
@@ -239,14 +265,17 @@ def read_dataset(path, dtype):
     if not rows:
         sys.exit(f"train.py: {path}: no usable '{dtype}' rows "
                  f"({failed} failed, {other_dtype} other dtype, "
-                 f"{other_family} not simt at the legacy defaults, {bad} bad)")
+                 f"{other_family} " +
+                 ("not simt at the legacy defaults" if family == "simt"
+                  else f"not of the {family} family") + f", {bad} bad)")
     a = np.array([r[:-1] for r in rows], dtype=np.int64)
     d = Dataset()
     d.comments = comments
     d.synthetic = any(c.lower().startswith("# synthetic") for c in comments)
     d.m, d.n, d.k = a[:, 0], a[:, 1], a[:, 2]
-    d.cfg = {f: a[:, 3 + i] for i, f in enumerate(CONFIG_FIELDS)}
+    d.cfg = {f: a[:, 3 + i] for i, f in enumerate(fields)}
     d.ta, d.tb, d.batch = a[:, 12], a[:, 13], a[:, 14]
+    d.family = family
     d.tflops = np.array([r[-1] for r in rows], dtype=np.float64)
     d.failed, d.other_dtype, d.bad = failed, other_dtype, bad
     gemm_views(d)
@@ -257,8 +286,10 @@ def gemm_views(d):
     """What the op-independent steps read: the configuration fields, the
     feature names, the columns whose distinct tuples are input shapes, and
     the layout columns (support counts distinct (layout, configuration))."""
-    d.op, d.family = "gemm", "simt"
-    d.fields, d.names = CONFIG_FIELDS, FEATURE_NAMES
+    d.op = "gemm"
+    d.fields = CONFIG_FIELDS if d.family == "simt" else \
+        SCHEMA.feature_vectors[d.family]
+    d.names = gemm_feature_names(d.family)
     d.shape_cols = [d.m, d.n, d.k]
     d.layout_cols = [d.ta, d.tb]
     d.layout_count = 4
@@ -541,7 +572,7 @@ def training_support(d, min_frac):
 
 
 def model_text(nets, mean, std, ymean, ystd, args, data_line, notes,
-               support, names=FEATURE_NAMES):
+               support, names=FEATURE_NAMES, family="simt"):
     out = [f"isaac-mlp {FORMAT_VERSION}"]
     out += ["# " + s for s in notes]
     out.append(f"dtype {args.dtype}")
@@ -549,6 +580,9 @@ def model_text(nets, mean, std, ymean, ystd, args, data_line, notes,
     out.append(f"num-sms {args.num_sms}")
     out.append("target log2-tflops")
     out.append(f"data {data_line}")
+    if family != "simt":
+        # mma and wgmma share their feature names: the record says which.
+        out.append(f"family {family}")
     for f, vals in support:
         out.append(f"support {f} " + " ".join(str(v) for v in vals))
     out.append(f"features {len(names)} " + " ".join(names))
@@ -592,21 +626,20 @@ def write_vectors(path, nets, mean, std, ymean, ystd, d, rows, args):
     the features computed here and the float64 prediction."""
     m, n, k = d.m[rows], d.n[rows], d.k[rows]
     ta, tb, batch = d.ta[rows], d.tb[rows], d.batch[rows].copy()
-    cfg = {f: d.cfg[f][rows] for f in CONFIG_FIELDS}
+    cfg = {f: d.cfg[f][rows] for f in d.fields}
     # Variants the dataset lacks: batched inputs and other layouts.
     half = len(rows) // 2
     batch[half::3] = 3
     ta = ta.copy()
     ta[half + 1::3] = 1 - ta[half + 1::3]
-    x = features(m, n, k, ta, tb, cfg, args.num_sms, batch)
+    x = features(m, n, k, ta, tb, cfg, args.num_sms, batch, d.fields)
     y = reference_predict(nets, mean, std, ymean, ystd, x)
     lines = ["isaac-mlp-vectors 1",
-             "# layout m n k batch " + " ".join(CONFIG_FIELDS) +
+             "# layout m n k batch " + " ".join(d.fields) +
              " features[%d] log2-tflops" % len(FEATURE_NAMES)]
     for i in range(len(rows)):
         lay = ("t" if ta[i] else "n") + ("t" if tb[i] else "n")
-        ints = [m[i], n[i], k[i], batch[i]] + [cfg[f][i]
-                                               for f in CONFIG_FIELDS]
+        ints = [m[i], n[i], k[i], batch[i]] + [cfg[f][i] for f in d.fields]
         lines.append("v " + lay + " " + " ".join(str(int(v)) for v in ints) +
                      " " + " ".join(repr(float(v)) for v in x[i]) +
                      " " + repr(float(y[i])))
@@ -660,9 +693,11 @@ def main(argv=None):
                    "(docs/tuning.md); several files are concatenated")
     p.add_argument("--chip", help="target chip (default: from the path "
                    "data/<chip>/..., else sm_90)")
-    p.add_argument("--dtype", help="f32 or f64; conv models also f16 or "
-                   "bf16 (default: from the file name <op>-<dtype>...csv[.xz], "
-                   "else f32)")
+    p.add_argument("--dtype", help="f32, f64, f16 or bf16 (default: from "
+                   "the file name <op>-<dtype>...csv[.xz], else f32)")
+    p.add_argument("--family", help="the kernel family a GEMM model ranks "
+                   "(simt, mma or wgmma; default simt for f32 and f64, mma "
+                   "for f16 and bf16); rows of other families are skipped")
     p.add_argument("--num-sms", type=int,
                    help="multiprocessors (default: the chip's)")
     p.add_argument("--arch", type=parse_arch, action="append",
@@ -703,14 +738,21 @@ def main(argv=None):
             parts[-2].startswith("sm_") else "sm_90"
     base = os.path.basename(args.data[0])
     op = dataset_op(args.data[0])
-    dtypes = ("f32", "f64", "f16", "bf16") if op == "conv" else ("f32", "f64")
+    dtypes = ("f32", "f64", "f16", "bf16")
     if args.dtype is None:
         args.dtype = next((t for t in dtypes
                            if base.startswith(f"{op}-{t}-") or
                            base.startswith(f"{op}-{t}.")), "f32")
     if args.dtype not in dtypes:
-        p.error("--dtype must be " + " or ".join(dtypes) +
-                (" for a conv model" if op == "conv" else ""))
+        p.error("--dtype must be " + " or ".join(dtypes))
+    if op == "conv" and args.family:
+        p.error("--family is for GEMM datasets (a conv dataset's rows name "
+                "their family)")
+    family = args.family or ("simt" if args.dtype in ("f32", "f64")
+                             else "mma")
+    if family not in SCHEMA.feature_vectors:
+        p.error("--family must be one of " +
+                ", ".join(SCHEMA.feature_vectors))
     if args.num_sms is None:
         if args.chip not in NUM_SMS:
             p.error(f"unknown chip {args.chip}: give --num-sms")
@@ -725,8 +767,9 @@ def main(argv=None):
         if dataset_op(path) != op:
             sys.exit(f"train.py: {path} is a {dataset_op(path)} dataset, "
                      f"{args.data[0]} a {op} dataset; a model ranks one op")
-    reader = read_conv_dataset if op == "conv" else read_dataset
-    parts_data = [reader(path, args.dtype) for path in args.data]
+    parts_data = [read_conv_dataset(path, args.dtype) if op == "conv" else
+                  read_dataset(path, args.dtype, family)
+                  for path in args.data]
     d = concat_datasets(parts_data)
     default_out = os.path.join(REPO, "models", args.chip,
                                f"{op}-{args.dtype}.mlp")
@@ -741,7 +784,8 @@ def main(argv=None):
     if op == "conv":
         x = conv_features(d.conv, d.cfg, d.family, args.num_sms)
     else:
-        x = features(d.m, d.n, d.k, d.ta, d.tb, d.cfg, args.num_sms, d.batch)
+        x = features(d.m, d.n, d.k, d.ta, d.tb, d.cfg, args.num_sms, d.batch,
+                     d.fields)
     y = np.log2(d.tflops)
 
     # Split by input shape: held-out shapes are never seen in training.
@@ -772,7 +816,8 @@ def main(argv=None):
     xtr, ytr, xva, yva = xs[tr], ys[tr], xs[va], ys[va]
 
     kind = "synthetic" if d.synthetic else "measured"
-    what = f"conv ({d.family} family) " if op == "conv" else ""
+    what = f"conv ({d.family} family) " if op == "conv" else \
+        ("" if d.family == "simt" else f"{d.family} family ")
     log(f"train.py: {' '.join(args.data)}: {len(y)} {args.dtype} {what}rows "
         f"({kind}; "
         f"dropped {d.failed} failed, {d.other_dtype} other dtype, "
@@ -874,7 +919,7 @@ def main(argv=None):
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     with open(out, "wb") as f:
         f.write(model_text(nets, mean, std, ymean, ystd, args, data_line,
-                           notes, support, d.names))
+                           notes, support, d.names, d.family))
     print(f"wrote {out}")
 
     if args.vectors:

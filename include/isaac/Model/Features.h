@@ -99,8 +99,9 @@ const std::array<GemmParam, 9> &featureParams(GemmFamily family);
 /// The values of featureParams(c.family) in `c`.
 std::array<int, 9> featureValues(const GemmConfig &c);
 
-/// Names of the features, in order (as written in model files).
-const char *const *featureNames();
+/// Names of the GEMM features for configurations of `family`, in order (as
+/// written in model files): features 5..13 are featureParams(family).
+const char *const *featureNames(GemmFamily family = GemmFamily::Simt);
 /// Names of the convolution features for configurations of `family`.
 const char *const *convFeatureNames(GemmFamily family);
 

@@ -138,7 +138,8 @@ public:
 
   /// The fixed inputs load() checks every member's prediction on: every
   /// one must be finite and within kMLPMaxAbsPrediction.
-  static const std::vector<std::pair<GemmShape, GemmConfig>> &probeSet();
+  static const std::vector<std::pair<GemmShape, GemmConfig>> &
+  probeSet(GemmFamily family = GemmFamily::Simt);
   /// The same for conv models of `family`.
   static const std::vector<std::pair<ConvShape, GemmConfig>> &
   convProbeSet(GemmFamily family);
