@@ -43,6 +43,10 @@ namespace {
 template <size_t N> struct NameList {
   std::array<std::string, N> names;
   std::array<const char *, N> pointers;
+  NameList() = default;
+  // A copy points at its own strings (short ones live inside the object).
+  NameList(const NameList &other) : names(other.names) { point(); }
+  NameList &operator=(const NameList &) = delete;
   void point() {
     for (size_t i = 0; i < N; ++i)
       pointers[i] = names[i].c_str();
@@ -63,49 +67,43 @@ std::array<std::string, kNumConfigFeatures> configNames(GemmFamily family) {
     out[9 + i] = derived[i];
   return out;
 }
+
+/// Per family, the names of a model's features: `shape` (the op's own),
+/// then configNames(family).
+template <size_t S>
+std::array<NameList<S + kNumConfigFeatures>, kNumGemmFamilies>
+familyNameLists(const char *const (&shape)[S]) {
+  std::array<NameList<S + kNumConfigFeatures>, kNumGemmFamilies> out;
+  for (int f = 0; f < kNumGemmFamilies; ++f) {
+    for (size_t i = 0; i < S; ++i)
+      out[f].names[i] = shape[i];
+    std::array<std::string, kNumConfigFeatures> config =
+        configNames(static_cast<GemmFamily>(f));
+    for (int i = 0; i < kNumConfigFeatures; ++i)
+      out[f].names[S + i] = config[i];
+    out[f].point();
+  }
+  return out;
+}
 } // namespace
 
 const char *const *isaac::featureNames(GemmFamily family) {
   // Features 5..13 are the family's tuning vector (simt's is the legacy
   // one the f32/f64 models read).
-  static const auto lists = [] {
-    std::array<NameList<kNumFeatures>, kNumGemmFamilies> out;
-    const char *shape[kNumShapeFeatures] = {"log2_m", "log2_n", "log2_k",
-                                            "trans_a", "trans_b"};
-    for (int f = 0; f < kNumGemmFamilies; ++f) {
-      for (int i = 0; i < kNumShapeFeatures; ++i)
-        out[f].names[i] = shape[i];
-      std::array<std::string, kNumConfigFeatures> config =
-          configNames(static_cast<GemmFamily>(f));
-      for (int i = 0; i < kNumConfigFeatures; ++i)
-        out[f].names[kNumShapeFeatures + i] = config[i];
-      out[f].point();
-    }
-    static_assert(std::size(kLegacyParams) == 9, "features 5..13");
-    return out;
-  }();
+  static_assert(std::size(kLegacyParams) == 9, "features 5..13");
+  static const char *const shape[kNumShapeFeatures] = {
+      "log2_m", "log2_n", "log2_k", "trans_a", "trans_b"};
+  static const auto lists = familyNameLists(shape);
   return lists[static_cast<int>(family)].pointers.data();
 }
 
 const char *const *isaac::convFeatureNames(GemmFamily family) {
-  static const auto lists = [] {
-    std::array<NameList<kNumConvFeatures>, kNumGemmFamilies> out;
-    const char *shape[kNumConvShapeFeatures] = {
-        "log2_n",        "log2_p",          "log2_q",          "log2_k",
-        "log2_c",        "log2_r",          "log2_s",          "log2_stride_h",
-        "log2_stride_w", "log2_dilation_h", "log2_dilation_w", "fhwc",
-        "log2_c_align"};
-    for (int f = 0; f < kNumGemmFamilies; ++f) {
-      for (int i = 0; i < kNumConvShapeFeatures; ++i)
-        out[f].names[i] = shape[i];
-      std::array<std::string, kNumConfigFeatures> config =
-          configNames(static_cast<GemmFamily>(f));
-      for (int i = 0; i < kNumConfigFeatures; ++i)
-        out[f].names[kNumConvShapeFeatures + i] = config[i];
-      out[f].point();
-    }
-    return out;
-  }();
+  static const char *const shape[kNumConvShapeFeatures] = {
+      "log2_n",        "log2_p",          "log2_q",          "log2_k",
+      "log2_c",        "log2_r",          "log2_s",          "log2_stride_h",
+      "log2_stride_w", "log2_dilation_h", "log2_dilation_w", "fhwc",
+      "log2_c_align"};
+  static const auto lists = familyNameLists(shape);
   return lists[static_cast<int>(family)].pointers.data();
 }
 

@@ -58,6 +58,17 @@ int mmaSharedMemoryBytes(const GemmConfig &c, DType dtype);
 void checkWgmmaRules(const GemmConfig &c, DType dtype, const ChipLimits &chip,
                      Report &r);
 
+/// The resource rules of the warp-tiled families (mma, wgmma; in
+/// lib/Model/MmaLegality.cpp), checked once their tile rules hold: threads
+/// per block (`tileThreads` per tile of the tilesM x tilesN grid, times
+/// kl), the cp.async copy width, shared memory (getMmaSharedLayout against
+/// the dynamic limit of `info`, the chip's table row, or the static one of
+/// a chip without a row) and `registers` (the family's estimate).
+void checkWarpTiledResources(const GemmConfig &c, DType dtype,
+                             const ChipLimits &chip, const ChipInfo *info,
+                             int tileThreads, int tilesM, int tilesN,
+                             int registers, Report &r);
+
 /// Calls `visit` for every legal configuration of a family whose block is
 /// a grid of WM x WN tiles of `threadsPerTile` threads each (mma: warps,
 /// wgmma: warpgroups), in a fixed order: nested loops over ml, wm, nl, wn,

@@ -1028,14 +1028,20 @@ MLPModel::probeSet(GemmFamily family) {
                                  {8192, 8192, 8192, 1}, {32, 32, 65536, 1},
                                  {65536, 65536, 1, 1},  {512, 512, 512, 64}};
     for (int f = 0; f < kNumGemmFamilies; ++f) {
-      std::vector<GemmConfig> configs = familyProbeConfigs(GemmFamily(f));
-      if (GemmFamily(f) == GemmFamily::Simt)
-        configs = {
-            GemmConfig::fromValues({1, 1, 1, 1, 1, 1, 1, 1, 1}),
-            GemmConfig::fromValues({256, 256, 16, 16, 64, 16, 32, 1024, 4}),
-            GemmConfig::fromValues({64, 64, 8, 8, 8, 1, 1, 1, 4}),
-            GemmConfig::fromValues({128, 16, 4, 2, 32, 2, 2, 16, 2}),
-            GemmConfig::fromValues({16, 128, 2, 8, 16, 1, 4, 256, 1})};
+      std::vector<GemmConfig> configs =
+          GemmFamily(f) == GemmFamily::Simt
+              ? std::vector<GemmConfig>{GemmConfig::fromValues(
+                                            {1, 1, 1, 1, 1, 1, 1, 1, 1}),
+                                        GemmConfig::fromValues({256, 256, 16,
+                                                                16, 64, 16, 32,
+                                                                1024, 4}),
+                                        GemmConfig::fromValues(
+                                            {64, 64, 8, 8, 8, 1, 1, 1, 4}),
+                                        GemmConfig::fromValues(
+                                            {128, 16, 4, 2, 32, 2, 2, 16, 2}),
+                                        GemmConfig::fromValues(
+                                            {16, 128, 2, 8, 16, 1, 4, 256, 1})}
+              : familyProbeConfigs(GemmFamily(f));
       int layout = 0;
       for (const auto &sh : shapes) {
         GemmShape s;

@@ -215,11 +215,21 @@ void isaac::checkMmaRules(const GemmConfig &c, DType dtype,
   if (!tilesOk)
     return;
 
+  checkWarpTiledResources(c, dtype, chip, info, /*tileThreads=*/32,
+                          mmaWarpsM(c), mmaWarpsN(c),
+                          estimateMmaRegisters(c, dtype), r);
+}
+
+void isaac::checkWarpTiledResources(const GemmConfig &c, DType dtype,
+                                    const ChipLimits &chip,
+                                    const ChipInfo *info, int tileThreads,
+                                    int tilesM, int tilesN, int registers,
+                                    Report &r) {
   int t = c.threads();
   if (t > chip.maxThreadsPerBlock && !r.fail("threads-per-block", [&] {
         std::ostringstream os;
-        os << "32 * (ml/wm) * (nl/wn) * kl = 32 * " << mmaWarpsM(c) << " * "
-           << mmaWarpsN(c) << " * " << c.kl << " = " << t
+        os << tileThreads << " * (ml/wm) * (nl/wn) * kl = " << tileThreads
+           << " * " << tilesM << " * " << tilesN << " * " << c.kl << " = " << t
            << " threads per block; at most " << chip.maxThreadsPerBlock;
         return os.str();
       }))
@@ -244,7 +254,7 @@ void isaac::checkMmaRules(const GemmConfig &c, DType dtype,
       }))
     return;
 
-  checkRegisterRule(estimateMmaRegisters(c, dtype), t, chip, r);
+  checkRegisterRule(registers, t, chip, r);
 }
 
 void isaac::forEachWarpTiledConfig(

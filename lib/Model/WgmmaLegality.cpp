@@ -34,7 +34,6 @@
 #include "isaac/Model/Wgmma.h"
 
 #include <algorithm>
-#include <sstream>
 
 using namespace isaac;
 
@@ -145,36 +144,9 @@ void isaac::checkWgmmaRules(const GemmConfig &c, DType dtype,
       }))
     return;
 
-  int t = c.threads();
-  if (t > chip.maxThreadsPerBlock && !r.fail("threads-per-block", [&] {
-        std::ostringstream os;
-        os << "128 * (ml/wm) * (nl/wn) * kl = 128 * " << wgmmaGroupsM(c)
-           << " * " << wgmmaGroupsN(c) << " * " << c.kl << " = " << t
-           << " threads per block; at most " << chip.maxThreadsPerBlock;
-        return os.str();
-      }))
-    return;
-
-  int vecBytes = c.vec * dtypeBytes(dtype);
-  if (!isMmaCopyWidth(vecBytes) && !r.fail("vector-width", [&] {
-        return "vec = " + std::to_string(c.vec) + " " + dtypeName(dtype) +
-               " elements is " + std::to_string(vecBytes) +
-               " bytes; cp.async copies 4, 8 or 16 bytes";
-      }))
-    return;
-
-  MmaSharedLayout s = getMmaSharedLayout(c, dtype);
-  if (s.bytes > info->maxDynamicSmemPerBlock && !r.fail("shared-memory", [&] {
-        return "needs " + std::to_string(s.bytes) +
-               " bytes of shared memory (" + std::to_string(c.stages) +
-               " stages of " + std::to_string(s.stageBytes) + " bytes); " +
-               chip.chip + " allows " +
-               std::to_string(info->maxDynamicSmemPerBlock) +
-               " bytes of dynamic shared memory per block";
-      }))
-    return;
-
-  checkRegisterRule(estimateWgmmaRegisters(c, dtype), t, chip, r);
+  checkWarpTiledResources(c, dtype, chip, info, kWarpgroupThreads,
+                          wgmmaGroupsM(c), wgmmaGroupsN(c),
+                          estimateWgmmaRegisters(c, dtype), r);
 }
 
 void isaac::forEachLegalWgmmaConfig(

@@ -208,10 +208,10 @@ struct SelectConfigPass
       return r;
     r.resolved = true;
     r.cost = heuristicCost(limits);
+    r.mma =
+        ::isaac::searchFamily(dtype, tf32, limits) != ::isaac::GemmFamily::Simt;
     if (modelDir == "none") {
       r.noModel = "model-dir=none";
-      r.mma = ::isaac::searchFamily(dtype, tf32, limits) !=
-              ::isaac::GemmFamily::Simt;
       return r;
     }
     // f32 opted in to TF32 and f64 on chips with fast DMMA are searched in
@@ -223,12 +223,8 @@ struct SelectConfigPass
     // covers — else by the analytic model in the mma family's space.
     bool sixteenBit =
         dtype == ::isaac::DType::F16 || dtype == ::isaac::DType::BF16;
-    if (::isaac::searchFamily(dtype, tf32, limits) !=
-        ::isaac::GemmFamily::Simt) {
-      r.mma = true;
-      if (!sixteenBit)
-        return r;
-    }
+    if (r.mma && !sixteenBit)
+      return r;
     // Under the default (the source tree's models/), a missing file is
     // the normal case of a chip without a trained model; the remark says
     // where it looked.

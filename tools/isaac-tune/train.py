@@ -53,14 +53,6 @@ FEATURE_NAMES = (["log2_m", "log2_n", "log2_k", "trans_a", "trans_b"] +
                  ["log2_" + f for f in CONFIG_FIELDS] +
                  ["log2_bm", "log2_bn", "log2_kt", "log2_waves", "log2_stage"])
 
-
-def gemm_feature_names(family):
-    """The GEMM features of a family's configurations (featureNames(family)
-    in Features.cpp): simt's are FEATURE_NAMES."""
-    return (FEATURE_NAMES[:5] +
-            ["log2_" + f for f in SCHEMA.feature_vectors[family]] +
-            FEATURE_NAMES[-5:])
-
 # The convolution features of Features.h: the convolution's own, then the
 # configuration's (the family's nine parameters, the five derived ones of
 # the implicit GEMM). The parameters are the family's GEMM_FEATURE_VECTOR.
@@ -76,10 +68,21 @@ CONV_SHAPE_COLUMNS = ["n", "h", "w", "c", "k", "r", "s", "p", "q",
                       "pad_top", "pad_left"]
 
 
-def conv_feature_names(family):
-    return (CONV_SHAPE_FEATURES +
+def family_feature_names(shape_names, family):
+    """A model's features (familyNameLists in Features.cpp): the op's own,
+    then the family's nine parameters, then the five derived ones."""
+    return (shape_names +
             ["log2_" + f for f in SCHEMA.feature_vectors[family]] +
             DERIVED_FEATURES)
+
+
+def gemm_feature_names(family):
+    """featureNames(family): simt's are FEATURE_NAMES."""
+    return family_feature_names(FEATURE_NAMES[:5], family)
+
+
+def conv_feature_names(family):
+    return family_feature_names(CONV_SHAPE_FEATURES, family)
 
 
 # Multiprocessors of the part each chip name stands for (getChipLimits in
@@ -206,8 +209,7 @@ def read_dataset(path, dtype, family="simt"):
     defaults of the parameters beyond the legacy vector (the kernels the
     simt features describe), or every row of another family (its feature
     vector: GEMM_FEATURE_VECTOR of GemmParams.def)."""
-    fields = CONFIG_FIELDS if family == "simt" else \
-        SCHEMA.feature_vectors[family]
+    fields = list(SCHEMA.feature_vectors[family])  # simt: CONFIG_FIELDS
     opener = lzma.open if path.endswith(".xz") else open
     with opener(path, "rt", newline="") as f:
         text = f.read()
@@ -287,8 +289,7 @@ def gemm_views(d):
     feature names, the columns whose distinct tuples are input shapes, and
     the layout columns (support counts distinct (layout, configuration))."""
     d.op = "gemm"
-    d.fields = CONFIG_FIELDS if d.family == "simt" else \
-        SCHEMA.feature_vectors[d.family]
+    d.fields = list(SCHEMA.feature_vectors[d.family])
     d.names = gemm_feature_names(d.family)
     d.shape_cols = [d.m, d.n, d.k]
     d.layout_cols = [d.ta, d.tb]
