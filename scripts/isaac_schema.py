@@ -231,19 +231,21 @@ class Schema:
 # --------------------------------------------------------------------------
 
 PTX_TYPES = {"Ptr": "`.u64` ptr", "U32": "`.u32`", "U64": "`.u64`",
-             "Scalar": "`.f32`/`.f64`"}
-SIGNATURE_TYPES = {"Ptr": ".u64", "U32": ".u32", "U64": ".u64", "Scalar": "T"}
+             "Scalar": "`.f32`/`.f64`", "TensorMap": "`.align 64 .b8 [128]`"}
+# Inside a signature, itself one code span: no backticks of their own.
+SIGNATURE_TYPES = {"Ptr": ".u64", "U32": ".u32", "U64": ".u64", "Scalar": "T",
+                   "TensorMap": ".align 64 .b8 [128]"}
 
 
 def kernel_abi(path=ABI_PATH):
     """{list: [(index, name, type, meaning)]} for GEMM_ARG, CONV_ARG,
-    FUSED_GEMM_ARG, EPILOGUE_INPUT_ARG, SCALE_ARG, REDUCE_ARG, HOST_ARG,
-    HOST_EPILOGUE_ARG."""
+    FUSED_GEMM_ARG, EPILOGUE_INPUT_ARG, TMA_GEMM_ARG, SCALE_ARG, REDUCE_ARG,
+    HOST_ARG, HOST_EPILOGUE_ARG."""
     text = open(path).read()
     out = {}
     for macro in ("GEMM_ARG", "CONV_ARG", "FUSED_GEMM_ARG",
-                  "EPILOGUE_INPUT_ARG", "SCALE_ARG", "REDUCE_ARG", "HOST_ARG",
-                  "HOST_EPILOGUE_ARG"):
+                  "EPILOGUE_INPUT_ARG", "TMA_GEMM_ARG", "SCALE_ARG",
+                  "REDUCE_ARG", "HOST_ARG", "HOST_EPILOGUE_ARG"):
         out[macro] = [(int(i), n, t, _unquote(m))
                       for i, n, t, m in _rows(text, macro)]
     return out
@@ -251,8 +253,9 @@ def kernel_abi(path=ABI_PATH):
 
 def abi_blocks(abi=None):
     """The generated blocks of docs/abi.md, by name: Markdown tables of the
-    GEMM kernel's arguments, the convolution kernel's and a fused kernel's,
-    and the helper kernels' signatures."""
+    GEMM kernel's arguments, the convolution kernel's, a fused kernel's and
+    a wgmma GEMM kernel's last ones (at P + i, P the number of all its
+    others), and the helper kernels' signatures."""
     abi = abi or kernel_abi()
     head = ["| # | name | type | meaning |", "|---|------|------|---------|"]
     gemm = head + ["| %d | %s | %s | %s |" % (i, n, PTX_TYPES[t], m)
@@ -266,6 +269,8 @@ def abi_blocks(abi=None):
     fused += ["| %d + %di | %s_i | %s | %s |" % (first + i, per, n,
                                                  PTX_TYPES[t], m)
               for i, n, t, m in abi["EPILOGUE_INPUT_ARG"]]
+    tma = head + ["| P + %d | %s | %s | %s |" % (i, n, PTX_TYPES[t], m)
+                  for i, n, t, m in abi["TMA_GEMM_ARG"]]
 
     def signature(kernel, macro, inputs=False):
         args = ["%s %s" % (n, SIGNATURE_TYPES[t]) for _, n, t, _ in abi[macro]]
@@ -278,7 +283,7 @@ def abi_blocks(abi=None):
                signature("isaac_splitk_reduce_<dtype>_ep<ID>", "REDUCE_ARG",
                          inputs=True)]
     return {"gemm-args": "\n".join(gemm), "conv-args": "\n".join(conv),
-            "fused-args": "\n".join(fused),
+            "fused-args": "\n".join(fused), "tma-args": "\n".join(tma),
             "helper-scale": helpers[0], "helper-reduce": helpers[1],
             "helper-reduce-ep": helpers[2]}
 

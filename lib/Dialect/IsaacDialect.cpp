@@ -104,6 +104,14 @@ LogicalResult IsaacDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'isaac.epilogue' must be a string";
     return success();
   }
+  if (attr.getName() == "isaac.tensor_map_args") {
+    // The tensor-map parameters of a generated kernel (isaac/Transforms/
+    // Passes.h, kTensorMapArgsAttrName; isaac-tensor-map-params).
+    if (!isa<DenseI32ArrayAttr>(attr.getValue()))
+      return op->emitError()
+             << "'isaac.tensor_map_args' must be an array of i32 indices";
+    return success();
+  }
   if (attr.getName() != getConfigAttrName())
     return op->emitError() << "unknown isaac attribute '"
                            << attr.getName().getValue() << "'";

@@ -84,7 +84,10 @@ MmaSharedLayout isaac::getMmaSharedLayout(const GemmConfig &c, DType ab) {
   s.tileBytesB = alignUp(c.nl * c.u * esz);
   s.stageBytes = s.tileBytesA + s.tileBytesB;
   s.reduceBytes = (c.kl - 1) * c.ml * c.nl * accumulatorBytes(ab);
-  s.bytes = std::max(c.stages * s.stageBytes, s.reduceBytes);
+  s.barrierOffset = std::max(c.stages * s.stageBytes, s.reduceBytes);
+  if (c.family == GemmFamily::Wgmma)
+    s.barrierBytes = 2 * 8 * c.stages;
+  s.bytes = s.barrierOffset + s.barrierBytes;
   return s;
 }
 
@@ -248,8 +251,11 @@ void isaac::checkWarpTiledResources(const GemmConfig &c, DType dtype,
   if (s.bytes > smemLimit && !r.fail("shared-memory", [&] {
         return "needs " + std::to_string(s.bytes) +
                " bytes of shared memory (" + std::to_string(c.stages) +
-               " stages of " + std::to_string(s.stageBytes) + " bytes); " +
-               chip.chip + " allows " + std::to_string(smemLimit) +
+               " stages of " + std::to_string(s.stageBytes) + " bytes" +
+               (s.barrierBytes ? " and " + std::to_string(s.barrierBytes) +
+                                     " bytes of mbarriers"
+                               : std::string()) +
+               "); " + chip.chip + " allows " + std::to_string(smemLimit) +
                " bytes of dynamic shared memory per block";
       }))
     return;

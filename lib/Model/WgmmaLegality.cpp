@@ -1,5 +1,4 @@
-//===- WgmmaLegality.cpp - Legality rules of the wgmma family
-//--------------===//
+//===- WgmmaLegality.cpp - Legality rules of the wgmma family ------------===//
 //
 // The rules a configuration of the wgmma family (warpgroup MMA kernels,
 // lib/Transforms/MmaKernelBuilder.cpp) must follow beyond the power-of-two
@@ -16,8 +15,9 @@
 //                     wgmmas of tile t - 1 may still read their stage
 //   threads-per-block 128 * (ml/wm) * (nl/wn) * kl at most the chip's limit
 //   vector-width      vec elements are 4, 8 or 16 bytes (a cp.async size)
-//   shared-memory     every stage (and the KL partials) in the chip's
-//                     dynamic shared memory per block
+//   shared-memory     every stage (and the KL partials), then the TMA
+//                     loop's mbarriers, in the chip's dynamic shared
+//                     memory per block
 //   registers         the estimate within 255 per thread and the block's
 //                     register file
 //
@@ -36,37 +36,6 @@
 #include <algorithm>
 
 using namespace isaac;
-
-bool isaac::isWgmmaType(DType ab) {
-  return ab == DType::F16 || ab == DType::BF16;
-}
-
-int WgmmaOperandLayout::offset(int r, int col) const {
-  int perAtom = atomBytes / esz, perChunk = 16 / esz;
-  int block = col / perAtom, within = col % perAtom;
-  int chunk = within / perChunk;
-  int phys = chunk ^ ((r / (128 / atomBytes)) % (atomBytes / 16));
-  return (block * blockBytes + r * atomBytes) / esz + phys * perChunk +
-         within % perChunk;
-}
-
-WgmmaOperandLayout isaac::getWgmmaOperandLayout(const GemmConfig &c, DType ab,
-                                                bool isB, bool contigIsK) {
-  WgmmaOperandLayout l;
-  l.contigIsK = contigIsK;
-  l.esz = dtypeBytes(ab);
-  int mn = isB ? c.nl : c.ml;
-  int perGroup = isB ? c.wn : c.wm;
-  l.rows = contigIsK ? mn : c.u;
-  l.cols = contigIsK ? c.u : mn;
-  // One wgmma reads U/KL (K-major; whole k16 steps) or the warpgroup's
-  // extent (M or N major) along the contiguous dimension.
-  int extent = contigIsK ? c.u : perGroup;
-  l.atomBytes = std::max(32, std::min(128, extent * l.esz));
-  l.blockBytes = l.rows * l.atomBytes;
-  l.bytes = l.rows * l.cols * l.esz;
-  return l;
-}
 
 int isaac::estimateWgmmaRegisters(const GemmConfig &c, DType) {
   int acc = c.wm * c.wn / kWarpgroupThreads;

@@ -145,6 +145,7 @@ isaacStatus loadLibrary(DriverState &s) {
   resolve(library, "cuMemPoolGetAttribute", d.cuMemPoolGetAttribute);
   resolve(library, "cuMemPoolSetAttribute", d.cuMemPoolSetAttribute);
   resolve(library, "cuLaunchKernelEx", d.cuLaunchKernelEx);
+  resolve(library, "cuTensorMapEncodeTiled", d.cuTensorMapEncodeTiled);
   s.driver = d;
   s.library = library;
   return ISAAC_SUCCESS;

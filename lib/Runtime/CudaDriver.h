@@ -90,6 +90,29 @@ struct CUlaunchConfig {
   unsigned numAttrs;
 };
 
+/// A TMA descriptor (cuda.h's CUtensorMap, CUDA 12): 128 opaque bytes that
+/// cuTensorMapEncodeTiled fills and a kernel receives by value. cuda.h
+/// documents that the encoder needs the map 64-byte aligned, the alignment
+/// of the kernel's `.param .align 64` copy too.
+struct alignas(64) CUtensorMap {
+  uint64_t opaque[16];
+};
+static_assert(sizeof(CUtensorMap) == 128, "cuda.h's CUtensorMap");
+
+// The values of cuda.h's (CUDA 13.0, /usr/local/cuda/include/cuda.h)
+// CUtensorMapDataType, CUtensorMapInterleave, CUtensorMapSwizzle,
+// CUtensorMapL2promotion and CUtensorMapFloatOOBfill that the runtime
+// passes; all int-sized enums.
+constexpr int CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6;
+constexpr int CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 = 9;
+constexpr int CU_TENSOR_MAP_INTERLEAVE_NONE = 0;
+constexpr int CU_TENSOR_MAP_SWIZZLE_32B = 1;
+constexpr int CU_TENSOR_MAP_SWIZZLE_64B = 2;
+constexpr int CU_TENSOR_MAP_SWIZZLE_128B = 3;
+constexpr int CU_TENSOR_MAP_L2_PROMOTION_L2_256B = 3;
+/// Out-of-bounds elements read as zero (the alternative fills NaN).
+constexpr int CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0;
+
 /// Entry points resolved from libcuda. The optional ones are null on drivers
 /// that predate them.
 struct Driver {
@@ -146,6 +169,12 @@ struct Driver {
   CUresult (*cuLaunchKernelEx)(const CUlaunchConfig *config,
                                CUfunction function, void **params,
                                void **extra);
+  // CUDA 12.0: TMA descriptors (the wgmma family's tensor maps).
+  CUresult (*cuTensorMapEncodeTiled)(
+      CUtensorMap *tensorMap, int dataType, uint32_t rank, void *globalAddress,
+      const uint64_t *globalDim, const uint64_t *globalStrides,
+      const uint32_t *boxDim, const uint32_t *elementStrides, int interleave,
+      int swizzle, int l2Promotion, int oobFill);
 };
 
 /// Loads the driver library and runs cuInit on first use. On failure the

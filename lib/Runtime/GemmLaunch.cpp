@@ -13,6 +13,9 @@
 // is checked on the host first. Convolution kernels are GEMM kernels on
 // the implicit GEMM with another parameter list (ConvLaunch.cpp checks their
 // arguments and describes that GEMM): the same grid and split-K protocol.
+// GEMM kernels of the wgmma family also take TMA descriptors of A and B,
+// encoded for each launch, and fall back to cp.async where TMA cannot
+// address the operands or the driver cannot encode them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,9 +26,11 @@
 
 #include "isaac/Model/Legality.h"
 #include "isaac/Model/Search.h"
+#include "isaac/Model/Wgmma.h"
 #include "isaac/Runtime/KernelABI.h"
 
 #include <cinttypes>
+#include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 #include <string>
@@ -326,6 +331,10 @@ isaacStatus launch(const Driver &d, const isaacFunction_st &function,
   return cudaFailure(result, "cuLaunchKernel", detail.c_str());
 }
 
+static_assert(sizeof(CUtensorMap) == abi::kTensorMapBytes &&
+                  alignof(CUtensorMap) == abi::kTensorMapAlign,
+              "a TensorMap argument is a CUtensorMap");
+
 /// Kernel parameter storage; cuLaunchKernel reads each parameter through a
 /// pointer and copies as many bytes as the PTX .param declares, so the C++
 /// types must have exactly the ABI's sizes.
@@ -343,6 +352,11 @@ struct GemmParams {
   int numInputs;
   /// A convolution kernel's own arguments (beside C = O, A = I, B = F, W).
   ConvGeometry conv;
+  /// The tensor maps of A and B and whether the kernel reads them (wgmma
+  /// GEMM kernels); CUtensorMap's alignment keeps them 64-byte aligned, as
+  /// cuTensorMapEncodeTiled requires of the maps it writes.
+  CUtensorMap tmA, tmB;
+  uint32_t useTma;
 
   void *alpha() { return isF64 ? static_cast<void *>(&alphaD) : &alphaF; }
   void *beta() { return isF64 ? static_cast<void *>(&betaD) : &betaF; }
@@ -472,6 +486,17 @@ void *argOf(GemmParams &p, abi::reduce::Arg arg) {
   }
   return nullptr;
 }
+void *argOf(GemmParams &p, abi::tma::Arg arg) {
+  switch (arg) {
+  case abi::tma::tmA:
+    return &p.tmA;
+  case abi::tma::tmB:
+    return &p.tmB;
+  case abi::tma::useTma:
+    return &p.useTma;
+  }
+  return nullptr;
+}
 void *argOf(GemmParams &p, int input, abi::input::Arg arg) {
   switch (arg) {
   case abi::input::in:
@@ -487,18 +512,20 @@ void *argOf(GemmParams &p, int input, abi::input::Arg arg) {
 }
 
 /// A kernel's parameter list in the order of KernelABI.def: its arguments
-/// (`Arg` names them), the fused GEMM kernel's tile counters, then the
-/// arguments of each epilogue input.
+/// (`Arg` names them), the fused GEMM kernel's tile counters, the
+/// arguments of each epilogue input, then a wgmma GEMM kernel's tensor
+/// maps.
 struct ParamList {
   static constexpr size_t kMaxOwn =
       abi::kNumFusedGemmArgs > abi::kNumFusedConvArgs ? abi::kNumFusedGemmArgs
                                                       : abi::kNumFusedConvArgs;
-  void *params[kMaxOwn + abi::kArgsPerInput * ISAAC_MAX_EPILOGUE_INPUTS];
+  void *params[kMaxOwn + abi::kArgsPerInput * ISAAC_MAX_EPILOGUE_INPUTS +
+               abi::kNumTmaGemmArgs];
   int count = 0;
 
   template <typename Arg, size_t N>
   ParamList(const abi::ArgInfo (&args)[N], Arg, GemmParams &p,
-            bool fused = false, bool inputs = false) {
+            bool fused = false, bool inputs = false, bool tma = false) {
     static_assert(N <= kMaxOwn, "params too short");
     for (const abi::ArgInfo &a : args)
       params[count++] = argOf(p, static_cast<Arg>(a.index));
@@ -508,8 +535,111 @@ struct ParamList {
     for (int i = 0; inputs && i < p.numInputs; ++i)
       for (const abi::ArgInfo &a : abi::kInputArgs)
         params[count++] = argOf(p, i, static_cast<abi::input::Arg>(a.index));
+    if (tma)
+      for (const abi::ArgInfo &a : abi::kTmaGemmArgs)
+        params[count++] = argOf(p, static_cast<abi::tma::Arg>(a.index));
   }
 };
+
+/// Whether the kernel takes KernelABI.def's TMA_GEMM_ARG arguments: the
+/// GEMM kernels of the wgmma family (its convolutions load by cp.async).
+bool takesTensorMaps(const isaacKernelInfo &info) {
+  return info.family == ISAAC_FAMILY_WGMMA && info.op == ISAAC_OP_GEMM;
+}
+
+/// TMA's limit on a global stride (bytes), and the alignment of the global
+/// address and of every stride.
+constexpr uint64_t kMaxTmaStride = uint64_t(1) << 40;
+constexpr uint64_t kTmaAlign = 16;
+
+/// Encodes the tensor map of A (`isB` false) or B (docs/abi.md, "Tensor
+/// maps"): a rank-3 view (contiguous extent, other extent, batch) of the
+/// operand as stored, whose box is one column block of the operand's
+/// shared-memory tile (getWgmmaOperandLayout) with that block's swizzle.
+/// False when the operand's address or strides are not what TMA can
+/// address, or the driver refuses the map.
+bool encodeTensorMap(const Driver &d, const isaacKernelInfo &info,
+                     const isaacGemmArgs &a, bool isB, CUtensorMap &map) {
+  DType ab = static_cast<DType>(info.dtype);
+  if (!isWgmmaType(ab))
+    return false;
+  const uint64_t esz = dtypeSize(info.dtype);
+  bool contigIsK = isB ? info.transB != 0 : info.transA == 0;
+  uint64_t mn = static_cast<uint64_t>(isB ? a.N : a.M);
+  uint64_t k = static_cast<uint64_t>(a.K);
+  uint64_t ld = static_cast<uint64_t>(isB ? a.ldb : a.lda);
+  int64_t batchStride = isB ? a.sB : a.sA;
+  const void *base = isB ? a.B : a.A;
+  if (reinterpret_cast<uintptr_t>(base) % kTmaAlign)
+    return false;
+  uint64_t globalDim[3] = {contigIsK ? k : mn, contigIsK ? mn : k,
+                           static_cast<uint64_t>(a.batch)};
+  uint64_t globalStrides[2] = {ld * esz, 0};
+  if (a.batch > 1) {
+    // A zero (broadcast) batch stride is no TMA stride; the kernel's
+    // cp.async path reads it. Checked before multiplying: sA and sB may be
+    // anything up to 2^63.
+    if (batchStride <= 0 ||
+        static_cast<uint64_t>(batchStride) >= kMaxTmaStride / esz)
+      return false;
+    globalStrides[1] = static_cast<uint64_t>(batchStride) * esz;
+  } else {
+    // Never stepped over (one matrix), but it must still be a valid
+    // stride: the matrix's bytes, a multiple of 16 when the row stride is
+    // (and the loop below refuses it otherwise).
+    globalStrides[1] = ld * esz * globalDim[1];
+  }
+  // Rows (and batches) start where TMA can address them.
+  for (uint64_t stride : globalStrides)
+    if (stride % kTmaAlign || stride >= kMaxTmaStride)
+      return false;
+  WgmmaOperandLayout l =
+      getWgmmaOperandLayout(configOf(info), ab, isB, contigIsK);
+  int swizzle = l.atomBytes == 32   ? CU_TENSOR_MAP_SWIZZLE_32B
+                : l.atomBytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
+                                    : CU_TENSOR_MAP_SWIZZLE_128B;
+  uint32_t boxDim[3] = {static_cast<uint32_t>(l.atomBytes / l.esz),
+                        static_cast<uint32_t>(l.rows), 1};
+  uint32_t elementStrides[3] = {1, 1, 1};
+  int dataType = ab == DType::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                   : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  // The kernel relies on OOB_FILL_NONE's zeros for the rows past M or N and
+  // the k past K of its edge tiles.
+  return d.cuTensorMapEncodeTiled(&map, dataType, 3, const_cast<void *>(base),
+                                  globalDim, globalStrides, boxDim,
+                                  elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                  swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) ==
+         CUDA_SUCCESS;
+}
+
+/// Sets a wgmma GEMM kernel's tensor maps and useTma: 1 when the driver
+/// encodes both maps, else 0 with zeroed maps. Not an error: the kernel
+/// then copies A and B with cp.async, which needs neither 16-byte
+/// alignment nor a CUDA 12 driver.
+void setTensorMaps(const Driver &d, const isaacKernelInfo &info,
+                   const isaacGemmArgs &a, GemmParams &p) {
+  // ISAAC_TMA=0 keeps every launch on the cp.async path: the same kernel
+  // with and without TMA, for comparisons and as a way out. Read once.
+  static const bool tmaAllowed = [] {
+    const char *value = std::getenv("ISAAC_TMA");
+    return !value || std::strcmp(value, "0") != 0;
+  }();
+  // A block's K loop of fewer tiles than stages never fills the pipeline,
+  // and TMA's setup (the stage barriers, one more block barrier, the maps'
+  // fetch) then costs more than the copies save: the K = 32 LAPACK
+  // problems of Table 4 ran 0.76x as fast on TMA as on cp.async on an H100
+  // (docs/perf.md). The slice of a block is the kernel's:
+  // Kc = ceil(ceil(K / KG) / U) * U.
+  int64_t perSlice = ceilDiv(a.K, info.kg);
+  int64_t tiles = ceilDiv(perSlice, info.u);
+  bool pipelined = tiles >= info.stages;
+  p.useTma = tmaAllowed && pipelined && d.cuTensorMapEncodeTiled &&
+             encodeTensorMap(d, info, a, /*isB=*/false, p.tmA) &&
+             encodeTensorMap(d, info, a, /*isB=*/true, p.tmB);
+  if (!p.useTma)
+    p.tmA = p.tmB = CUtensorMap();
+}
 
 /// The kernels of one module that a launch site has looked up (getFunction),
 /// so that its later launches need no lookup by name: a module's kernels
@@ -581,6 +711,9 @@ isaacStatus enqueueGemm(isaacModule_st &module, const isaacKernelInfo &info,
     p.inputs[i][2] = static_cast<uint64_t>(in.sRow);
     p.inputs[i][3] = static_cast<uint64_t>(in.sCol);
   }
+  bool tma = takesTensorMaps(info);
+  if (tma)
+    setTensorMaps(*d, info, a, p);
   CUstream stream = static_cast<CUstream>(a.stream);
   bool splitK = info.kg > 1;
   bool useWorkspace = usesWorkspace(info, a.flags);
@@ -657,7 +790,7 @@ isaacStatus enqueueGemm(isaacModule_st &module, const isaacKernelInfo &info,
       conv ? ParamList(abi::kConvArgs, abi::conv::Arg(), p,
                        /*fused=*/hasEpilogue(info), /*inputs=*/true)
            : ParamList(abi::kGemmArgs, abi::gemm::Arg(), p,
-                       /*fused=*/hasEpilogue(info), /*inputs=*/true);
+                       /*fused=*/hasEpilogue(info), /*inputs=*/true, tma);
   if (isaacStatus status =
           launch(*d, *gemm, ceilDiv(a.M, info.ml), ceilDiv(a.N, info.nl),
                  static_cast<int64_t>(a.batch) * info.kg,

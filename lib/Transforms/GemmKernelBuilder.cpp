@@ -43,6 +43,7 @@
 #include "MmaKernelBuilder.h"
 
 #include "isaac/Model/Legality.h"
+#include "isaac/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -993,12 +994,23 @@ gpu::GPUFuncOp mlir::isaac::declareGemmKernel(OpBuilder &builder, Location loc,
     appendABITypes(types, ::isaac::abi::kFusedGemmArgs, scalar, argTypes);
     EpilogueCodegen(*spec.epilogue).appendParamTypes(types, argTypes);
   }
+  // The wgmma family's tensor maps and TMA switch, last.
+  bool tma = spec.config.family == ::isaac::GemmFamily::Wgmma;
+  unsigned firstTma = argTypes.size();
+  if (tma)
+    appendABITypes(types, ::isaac::abi::kTmaGemmArgs, scalar, argTypes);
   auto func = gpu::GPUFuncOp::create(builder, loc, name,
                                      builder.getFunctionType(argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                 builder.getUnitAttr());
   func.setKnownBlockSizeAttr(
       builder.getDenseI32ArrayAttr({spec.config.threads(), 1, 1}));
+  if (tma)
+    func->setAttr(
+        kTensorMapArgsAttrName,
+        builder.getDenseI32ArrayAttr(
+            {static_cast<int32_t>(firstTma + ::isaac::abi::tma::tmA),
+             static_cast<int32_t>(firstTma + ::isaac::abi::tma::tmB)}));
   // A and B are only read: lets the backend use the non-coherent cache.
   for (unsigned i : {::isaac::abi::gemm::A, ::isaac::abi::gemm::B}) {
     func.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),

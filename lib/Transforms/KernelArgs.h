@@ -31,6 +31,11 @@ inline Type abiArgType(const KernelEmitter &e, ::isaac::abi::ArgType t,
     return e.i64;
   case ::isaac::abi::ArgType::Scalar:
     return scalar;
+  case ::isaac::abi::ArgType::TensorMap:
+    // The map's generic address, which TMA takes; isaac-tensor-map-params
+    // makes the parameter a 128-byte grid constant once the kernel is in
+    // the LLVM dialect.
+    return LLVM::LLVMPointerType::get(e.gptr.getContext());
   }
   return Type();
 }

@@ -22,6 +22,12 @@
 //            f64 take 32- and 64-bit shared loads: ldmatrix has no
 //            32-bit .trans and no 64-bit form); then every (i, j) mma.sync
 //
+// wgmma GEMM kernels have a second main loop on TMA (tmaMainLoop): one
+// thread fills the stages with bulk tensor copies through the runtime's
+// tensor maps, mbarriers replace the block barrier, and TMA's zero fill
+// replaces the predication below; the launch's useTma argument chooses
+// it when TMA can address both operands (docs/abi.md, "Tensor maps").
+//
 // Bounds: a tile the block's rows and K cover entirely takes the copies
 // without a source size; any other tile gives each copy its exact source
 // size (zero where the copy lies outside A or B): cp.async zero-fills the
@@ -155,6 +161,9 @@ private:
   Value full;    ///< the block's tile lies inside C
   Value smemPtr; ///< !llvm.ptr<3> to the dynamic shared memory
   Value alignedA, alignedB;
+  /// wgmma GEMM kernels: the tensor maps of A and B (generic addresses of
+  /// the by-value parameters) and the batch the block computes.
+  Value tmA, tmB, batchIdx;
   /// A convolution's input as the implicit A (conv kernels only).
   std::optional<ConvInputTaps> taps;
 
@@ -209,6 +218,24 @@ private:
   /// ahead of the one multiplied. Returns the accumulators in accIndex
   /// order.
   SmallVector<Value> mainLoop(Value nTiles, Value nFull, int stageElems);
+  /// The wgmma family's main loop on TMA (tensor maps tmA and tmB): one
+  /// thread issues each stage's bulk tensor copies, which complete the
+  /// stage's "full" mbarrier; every warp arrives on its "empty" mbarrier
+  /// once the wgmmas that read it are done, and the issuing thread waits
+  /// for that before refilling it. Returns the accumulators as mainLoop.
+  SmallVector<Value> tmaMainLoop(Value nTiles, int stageElems);
+  /// Thread 0's copies of K tile `t` into stage `stage`: the stage's
+  /// expected bytes on its full barrier, then one bulk tensor copy per
+  /// column block of each operand's tile (a box of the tensor map).
+  void issueTmaTile(Value t, Value stage, int stageElems);
+  /// The mbarrier `index` (full: 0 .. stages-1; empty: stages ..
+  /// 2*stages-1) of the stage barriers.
+  Value stageBarrier(Value index);
+  /// Zero accumulators of the wgmma family: one struct of WN/2 f32 per
+  /// 64-row tile (the operand of nvvm.wgmma.mma_async).
+  SmallVector<Value> initWgmmaAccumulators();
+  /// Those structs' elements in accIndex order.
+  SmallVector<Value> flattenWgmmaAccumulators(ValueRange tiles);
   /// One k-step of f64 (m8n8k4): one f64 of A per m8 tile and of B per n8
   /// tile and lane, from 64-bit shared loads.
   void computeStepF64(Value stageOff, Value kOff, MutableArrayRef<Value> acc);
@@ -850,21 +877,11 @@ SmallVector<Value> MmaBuilder::mainLoop(Value nTiles, Value nFull,
   // The accumulators carried through the loop: mma's as scalars in
   // accIndex order; wgmma's as one struct of WN/2 f32 per 64-row tile (the
   // operand of nvvm.wgmma.mma_async).
-  int mTiles = c.wm / ::isaac::kWgmmaM;
-  int perTile = c.wn / 2;
   SmallVector<Value> init;
-  if (wgmma) {
-    Type accTy = LLVM::LLVMStructType::getLiteral(
-        b.getContext(), SmallVector<Type>(perTile, e.elemTy));
-    for (int mt = 0; mt < mTiles; ++mt) {
-      Value z = LLVM::UndefOp::create(b, loc, accTy);
-      for (int x = 0; x < perTile; ++x)
-        z = LLVM::InsertValueOp::create(b, loc, z, e.cf(0.0), x);
-      init.push_back(z);
-    }
-  } else {
+  if (wgmma)
+    init = initWgmmaAccumulators();
+  else
     init.assign((c.wm / instr.m) * (c.wn / instr.n) * accPerTile(), e.cf(0.0));
-  }
   int nCarried = init.size();
   init.push_back(e.ci32(0));                  // read stage
   init.push_back(e.ci32(ahead * stageElems)); // write stage
@@ -910,13 +927,158 @@ SmallVector<Value> MmaBuilder::mainLoop(Value nTiles, Value nFull,
   e.barrier();
   if (!wgmma)
     return SmallVector<Value>(loop.getResults().take_front(nCarried));
+  return flattenWgmmaAccumulators(loop.getResults().take_front(nCarried));
+}
+
+SmallVector<Value> MmaBuilder::initWgmmaAccumulators() {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  int perTile = c.wn / 2;
+  Type accTy = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(perTile, e.elemTy));
+  SmallVector<Value> init;
+  for (int mt = 0; mt < c.wm / ::isaac::kWgmmaM; ++mt) {
+    Value z = LLVM::UndefOp::create(b, loc, accTy);
+    for (int x = 0; x < perTile; ++x)
+      z = LLVM::InsertValueOp::create(b, loc, z, e.cf(0.0), x);
+    init.push_back(z);
+  }
+  return init;
+}
+
+SmallVector<Value> MmaBuilder::flattenWgmmaAccumulators(ValueRange tiles) {
   // Tile mt's element x is accIndex's mt * WN/2 + x.
   SmallVector<Value> acc;
-  for (int mt = 0; mt < mTiles; ++mt)
-    for (int x = 0; x < perTile; ++x)
-      acc.push_back(
-          LLVM::ExtractValueOp::create(b, loc, loop.getResult(mt), x));
+  for (Value tile : tiles)
+    for (int x = 0; x < c.wn / 2; ++x)
+      acc.push_back(LLVM::ExtractValueOp::create(e.b, e.loc, tile, x));
   return acc;
+}
+
+Value MmaBuilder::stageBarrier(Value index) {
+  Value offset = e.add(e.ci32(smem.barrierOffset), e.mul(index, e.ci32(8)));
+  return e.gep(smemPtr, offset, e.b.getI8Type());
+}
+
+void MmaBuilder::issueTmaTile(Value t, Value stage, int stageElems) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  const ::isaac::WgmmaOperandLayout &la = *planA.wg, &lb = *planB.wg;
+  // TMA counts the bytes of whole boxes, zero-filled parts included.
+  Value full = stageBarrier(stage);
+  NVVM::MBarrierArriveExpectTxOp::create(b, loc, Type(), full,
+                                         e.ci32(la.bytes + lb.bytes),
+                                         NVVM::MemScopeKind::CTA,
+                                         /*relaxed=*/false, Value());
+  Value k = e.add(kStart, e.mul(t, e.ci32(c.u)));
+  Value stageByte = e.mul(stage, e.ci32(stageElems * esz));
+  auto copyTile = [&](const OperandPlan &p, Value map, Value mn) {
+    const ::isaac::WgmmaOperandLayout &l = *p.wg;
+    int perBox = l.atomBytes / l.esz;
+    // One box per column block of the tile, at the block's bytes.
+    for (int blk = 0; blk < l.cols / perBox; ++blk) {
+      Value dst = e.gep(
+          smemPtr,
+          e.add(stageByte, e.ci32(p.tileOffset * esz + blk * l.blockBytes)),
+          b.getI8Type());
+      Value cluster = LLVM::AddrSpaceCastOp::create(
+          b, loc,
+          LLVM::LLVMPointerType::get(
+              b.getContext(),
+              static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster)),
+          dst);
+      Value first = e.ci32(blk * perBox);
+      SmallVector<Value> coords =
+          p.contigIsK ? SmallVector<Value>{e.add(k, first), mn, batchIdx}
+                      : SmallVector<Value>{e.add(mn, first), k, batchIdx};
+      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+          b, loc, cluster, map, coords, full, ValueRange(), Value(), Value(),
+          NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
+          NVVM::CTAGroupKindAttr(), Value());
+    }
+  };
+  copyTile(planA, tmA, m0);
+  copyTile(planB, tmB, n0);
+}
+
+SmallVector<Value> MmaBuilder::tmaMainLoop(Value nTiles, int stageElems) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  int S = c.stages;
+  Value leader = e.eq(tid, e.ci32(0));
+  // Each warp arrives once per tile on the empty barrier of its stage.
+  int warps = threads / 32;
+  ifThen(b, loc, leader, [&] {
+    // The maps' first use waits for their fetch from parameter space:
+    // started here, it overlaps the barriers' initialization.
+    for (Value map : {tmA, tmB})
+      NVVM::PrefetchOp::create(b, loc, /*cacheLevel=*/nullptr,
+                               /*evictPriority=*/nullptr, map,
+                               /*predicate=*/Value(), /*tensormap=*/true,
+                               /*uniform=*/false, /*in_param_space=*/false);
+    for (int st = 0; st < S; ++st) {
+      NVVM::MBarrierInitOp::create(b, loc, stageBarrier(e.ci32(st)), e.ci32(1),
+                                   Value());
+      NVVM::MBarrierInitOp::create(b, loc, stageBarrier(e.ci32(S + st)),
+                                   e.ci32(warps), Value());
+    }
+  });
+  // The barriers' initialization is visible to every thread (and to the
+  // async proxy's complete_tx) after the block barrier.
+  e.barrier();
+  // Prologue: tiles 0 .. S-1 into stages 0 .. S-1.
+  ifThen(b, loc, leader, [&] {
+    for (int st = 0; st < S; ++st)
+      ifThen(b, loc, e.slt(e.ci32(st), nTiles),
+             [&] { issueTmaTile(e.ci32(st), e.ci32(st), stageElems); });
+  });
+  SmallVector<Value> init = initWgmmaAccumulators();
+  int nCarried = init.size();
+  init.push_back(e.ci32(0)); // stage of tile t
+  init.push_back(e.ci32(0)); // phase parity of that stage's barriers
+  auto loop = scf::ForOp::create(b, loc, e.ci32(0), nTiles, e.ci32(1), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value t = loop.getInductionVar();
+    ValueRange iter = loop.getRegionIterArgs();
+    Value stage = iter[nCarried], phase = iter[nCarried + 1];
+    NVVM::MBarrierTryWaitParityOp::create(b, loc, stageBarrier(stage), phase,
+                                          e.ci32(0));
+    SmallVector<Value> acc =
+        wgmmaStage(e.mul(stage, e.ci32(stageElems)), iter.take_front(nCarried));
+    // The wgmmas of tile t - 1 are done (this warp's): its stage may be
+    // refilled, with tile t - 1 + S, once every warp says so.
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
+    Value first = e.eq(stage, e.ci32(0));
+    Value prevStage = arith::SelectOp::create(b, loc, first, e.ci32(S - 1),
+                                              e.sub(stage, e.ci32(1)));
+    Value prevPhase = arith::SelectOp::create(
+        b, loc, first, arith::XOrIOp::create(b, loc, phase, e.ci32(1)), phase);
+    Value hasPrev = e.slt(e.ci32(0), t);
+    ifThen(b, loc, e.land(hasPrev, e.eq(lane, e.ci32(0))), [&] {
+      NVVM::MBarrierArriveOp::create(
+          b, loc, Type(), stageBarrier(e.add(prevStage, e.ci32(S))), Value());
+    });
+    Value next = e.add(t, e.ci32(S - 1));
+    ifThen(b, loc, e.land(e.land(hasPrev, leader), e.slt(next, nTiles)), [&] {
+      NVVM::MBarrierTryWaitParityOp::create(
+          b, loc, stageBarrier(e.add(prevStage, e.ci32(S))), prevPhase,
+          e.ci32(0));
+      issueTmaTile(next, prevStage, stageElems);
+    });
+    Value last = e.eq(stage, e.ci32(S - 1));
+    acc.push_back(arith::SelectOp::create(b, loc, last, e.ci32(0),
+                                          e.add(stage, e.ci32(1))));
+    acc.push_back(arith::SelectOp::create(
+        b, loc, last, arith::XOrIOp::create(b, loc, phase, e.ci32(1)), phase));
+    scf::YieldOp::create(b, loc, acc);
+  }
+  // Every copy has landed (each was waited for) and no wgmma is in flight;
+  // the barrier frees the stages for the KL partials and the flag.
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  e.barrier();
+  return flattenWgmmaAccumulators(loop.getResults().take_front(nCarried));
 }
 
 void MmaBuilder::forEachElement(
@@ -1217,7 +1379,32 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
 
   // Stage offsets are in elements of A and B.
   int stageElems = smem.stageBytes / esz;
-  SmallVector<Value> acc = mainLoop(nTiles, nFull, stageElems);
+  SmallVector<Value> acc;
+  if (wgmma && !conv) {
+    // The launch passes tensor maps when TMA can address both operands
+    // (docs/abi.md, "Tensor maps"); otherwise the cp.async loop copies
+    // them, with its alignment checks and scalar fallback.
+    unsigned first = args.size() - ::isaac::abi::kNumTmaGemmArgs;
+    tmA = args[first + ::isaac::abi::tma::tmA];
+    tmB = args[first + ::isaac::abi::tma::tmB];
+    batchIdx = batch;
+    Value useTma = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne,
+                                        args[first + ::isaac::abi::tma::useTma],
+                                        e.ci32(0));
+    int nAcc = (c.wm / ::isaac::kWgmmaM) * (c.wn / 2);
+    auto ifOp = scf::IfOp::create(b, loc, SmallVector<Type>(nAcc, e.elemTy),
+                                  useTma, /*withElse=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      scf::YieldOp::create(b, loc, tmaMainLoop(nTiles, stageElems));
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(b, loc, mainLoop(nTiles, nFull, stageElems));
+    }
+    acc.assign(ifOp.getResults().begin(), ifOp.getResults().end());
+  } else {
+    acc = mainLoop(nTiles, nFull, stageElems);
+  }
   int nAcc = acc.size();
 
   // KL partials: groups 1..KL-1 park their accumulators in shared memory

@@ -133,6 +133,7 @@ void mlir::isaac::buildIsaacPipeline(OpPassManager &pm,
   dev.addPass(createConvertGpuOpsToNVVMOps());
   dev.addPass(createConvertNVVMToLLVMPass());
   dev.addPass(createReconcileUnrealizedCastsPass());
+  dev.addPass(createIsaacTensorMapParams());
   dev.addPass(createCanonicalizerPass());
   dev.addPass(createCSEPass());
   GpuModuleToBinaryPassOptions toBinary;

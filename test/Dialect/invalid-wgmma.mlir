@@ -85,7 +85,7 @@ func.func @stages(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x64
 module attributes {isaac.target = "sm_90a"} {
 func.func @smem(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x64xf16>) {
   // expected-note @below {{also breaks rule registers: needs about 112 x 1024 = 114688 registers per block; sm_90a has 65536}}
-  // expected-error @below {{illegal isaac.config for f16 on sm_90a (rule shared-memory): needs 524288 bytes of shared memory (8 stages of 65536 bytes); sm_90a allows 232448 bytes of dynamic shared memory per block}}
+  // expected-error @below {{illegal isaac.config for f16 on sm_90a (rule shared-memory): needs 524416 bytes of shared memory (8 stages of 65536 bytes and 128 bytes of mbarriers); sm_90a allows 232448 bytes of dynamic shared memory per block}}
   linalg.matmul ins(%A, %B : memref<64x64xf16>, memref<64x64xf16>) outs(%C : memref<64x64xf16>) {isaac.config = #isaac.gemm<family = wgmma, ml = 256, nl = 256, wm = 64, wn = 128, u = 64, kl = 1, kg = 1, vec = 8, stages = 8>}
   return
 }

@@ -9,31 +9,68 @@
 // ASM: ptxas sm_90a: 6 kernels, 0 failed
 // REMARK: remark: isaac: configuration chosen by the trained model {{.*}}sm_90a{{/|\\}}gemm-bf16.mlp (trained on measurements)
 //
-// The large tile: 128-byte swizzle atoms aligned to 1024 bytes, cp.async
-// into them, the copies made visible to the async proxy before the
-// barrier, four m64n128k16 wgmmas per stage (A K-major, B K-major: no
-// transpose), one commit group kept in flight; 64 accumulators a thread,
-// no spill.
+// The large tile: 128-byte swizzle atoms aligned to 1024 bytes, the stage
+// mbarriers after the stages (smem = 4 * 64 KiB + 2 * 4 * 8 bytes); the
+// tensor maps last among the parameters, by value (grid constants whose
+// address TMA reads); four m64n128k16 wgmmas per stage (A K-major, B
+// K-major: no transpose), one commit group kept in flight; 64 accumulators
+// a thread, no spill.
 // RUN: FileCheck %s --input-file=%t/isaac_gemm_f16_nt_wgmma_ml128_nl128_wm64_wn128_u64_kl1_kg1_v8_st4.ptx
-// CHECK: // isaac.kernel name=isaac_gemm_f16_nt_wgmma_ml128_nl128_wm64_wn128_u64_kl1_kg1_v8_st4 dtype=f16 layout=nt ml=128 nl=128 wm=64 wn=128 u=64 kl=1 kg=1 vec=8 stages=4 threads=256 smem=131072 dynsmem=1 chip=sm_90a
+// CHECK: // isaac.kernel name=isaac_gemm_f16_nt_wgmma_ml128_nl128_wm64_wn128_u64_kl1_kg1_v8_st4 dtype=f16 layout=nt ml=128 nl=128 wm=64 wn=128 u=64 kl=1 kg=1 vec=8 stages=4 threads=256 smem=131136 dynsmem=1 chip=sm_90a
 // CHECK: .target sm_90a
 // CHECK: .extern .shared .align 1024 .b8 isaac_gemm_f16_nt_wgmma_ml128_nl128_wm64_wn128_u64_kl1_kg1_v8_st4_smem[];
-// CHECK: cp.async.cg.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 16;
-// CHECK: wgmma.fence.sync.aligned;
-// CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 0;
-// CHECK: wgmma.commit_group.sync.aligned;
-// CHECK-NEXT: wgmma.wait_group.sync.aligned 1;
-// CHECK: cp.async.wait_group 1;
-// CHECK-NEXT: fence.proxy.async.shared::cta;
-// CHECK-NEXT: bar.sync 0;
+// CHECK: .param .f32 {{.*}}_param_14,
+// CHECK-NEXT: .param .align 64 .b8 {{.*}}_param_15{{\[}}128],
+// CHECK-NEXT: .param .align 64 .b8 {{.*}}_param_16{{\[}}128],
+// CHECK-NEXT: .param .u32 {{.*}}_param_17
+// CHECK-DAG: cvta.param.u64 {{%rd[0-9]+}}, {{%rd[0-9]+}};
+// CHECK-DAG: ld.param.b32 {{%r[0-9]+}}, [{{.*}}_param_17];
+//
+// TMA path: thread 0 initializes a full (count 1) and an empty (count: the
+// 8 warps) mbarrier per stage after the stages, then fills stages 0..3:
+// the stage's bytes (2 * 128 * 64 * 2) expected on its full barrier, one
+// 3-D box copy per operand (K-major, 64 x 128 elements each). LLVM places
+// the loop's blocks out of source order: each part is checked on its own.
+// RUN: FileCheck %s --check-prefix=TMA --input-file=%t/isaac_gemm_f16_nt_wgmma_ml128_nl128_wm64_wn128_u64_kl1_kg1_v8_st4.ptx
+// TMA: mbarrier.init.shared.b64 [[[SMEM:isaac_gemm_[a-z0-9_]+_smem]]+131072], {{%r[0-9]+}};
+// TMA: mbarrier.init.shared.b64 [[[SMEM]]+131104], {{%r[0-9]+}};
+// TMA: bar.sync 0;
+// TMA: mbarrier.arrive.expect_tx.shared.b64 {{%rd[0-9]+}}, [[[SMEM]]+131072], {{%r[0-9]+}};
+// TMA: cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%rd[0-9]+}}], [{{%rd[0-9]+}}, {{{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}}}], [[[SMEM]]+131072];
+// TMA: cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// TMA: mbarrier.try_wait.parity.shared.b64
+// TMA: wgmma.fence.sync.aligned;
+// TMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 0;
+// TMA: wgmma.commit_group.sync.aligned;
+// TMA-NEXT: wgmma.wait_group.sync.aligned 1;
+// After the loop: no wgmma in flight, then the barrier that frees the
+// stages.
+// TMA: wgmma.wait_group.sync.aligned 0;
+// TMA-NEXT: bar.sync 0;
+// Each later K tile: after its wgmmas, each warp's lane 0 releases the
+// previous stage; thread 0 waits until all have, then refills it.
+// RUN: FileCheck %s --check-prefix=REFILL --input-file=%t/isaac_gemm_f16_nt_wgmma_ml128_nl128_wm64_wn128_u64_kl1_kg1_v8_st4.ptx
+// REFILL: mbarrier.arrive.shared.b64
+// REFILL: mbarrier.try_wait.parity.shared.b64
+// REFILL: mbarrier.arrive.expect_tx.shared.b64
+// REFILL: cp.async.bulk.tensor.3d
+//
+// cp.async path (useTma = 0: an operand TMA cannot address): 16-byte
+// copies, made visible to the async proxy before the barrier.
+// RUN: FileCheck %s --check-prefix=CPASYNC --input-file=%t/isaac_gemm_f16_nt_wgmma_ml128_nl128_wm64_wn128_u64_kl1_kg1_v8_st4.ptx
+// CPASYNC: cp.async.cg.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 16;
+// CPASYNC: cp.async.wait_group 1;
+// CPASYNC-NEXT: fence.proxy.async.shared::cta;
+// CPASYNC-NEXT: bar.sync 0;
+// Both loops' four wgmmas, the TMA loop's first tile peeled: 12.
 // RUN: grep -c "wgmma.mma_async" %t/isaac_gemm_f16_nt_wgmma_ml128_nl128_wm64_wn128_u64_kl1_kg1_v8_st4.ptx | FileCheck %s --check-prefix=COUNT
-// COUNT: 4
+// COUNT: 12
 // RUN: %ptxas -arch=sm_90a -v %t/isaac_gemm_f16_nt_wgmma_ml128_nl128_wm64_wn128_u64_kl1_kg1_v8_st4.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=REGS
 // REGS: 0 bytes spill stores, 0 bytes spill loads
 //
 // M- and N-major operands take wgmma's transposed forms: nn transposes B,
 // tn both, tt A; bf16 its own type; two 64-row tiles per warpgroup issue
-// two wgmmas per k-step.
+// two wgmmas per k-step (in each of the two main loops).
 // RUN: FileCheck %s --check-prefix=NN --input-file=%t/isaac_gemm_f16f32_nn_wgmma_ml64_nl32_wm64_wn16_u32_kl1_kg2_v8_st3.ptx
 // NN: wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;
 // RUN: FileCheck %s --check-prefix=TN --input-file=%t/isaac_gemm_f16_tn_wgmma_ml64_nl64_wm64_wn64_u64_kl2_kg1_v8_st5.ptx
@@ -41,8 +78,8 @@
 // RUN: FileCheck %s --check-prefix=TT --input-file=%t/isaac_gemm_bf16_tt_wgmma_ml256_nl64_wm128_wn64_u64_kl1_kg1_v4_st3.ptx
 // TT-DAG: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 1, 0;
 // TT-DAG: cvt.rn.bf16.f32
-// RUN: grep -c "wgmma.mma_async" %t/isaac_gemm_bf16_tt_wgmma_ml256_nl64_wm128_wn64_u64_kl1_kg1_v4_st3.ptx | FileCheck %s --check-prefix=COUNT8
-// COUNT8: 8
+// RUN: grep -c "wgmma.mma_async" %t/isaac_gemm_bf16_tt_wgmma_ml256_nl64_wm128_wn64_u64_kl1_kg1_v4_st3.ptx | FileCheck %s --check-prefix=COUNT16
+// COUNT16: 16
 //
 // The fused bias + relu epilogue (in f16, NaN-propagating as maximumf) after
 // the last wgmma group.

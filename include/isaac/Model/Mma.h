@@ -72,7 +72,11 @@ struct MmaSharedLayout {
   int tileBytesB = 0;  ///< NL * U elements
   int stageBytes = 0;  ///< tileBytesA + tileBytesB
   int reduceBytes = 0; ///< (KL - 1) * ML * NL partial sums
-  int bytes = 0;       ///< max(stages * stageBytes, reduceBytes)
+  /// wgmma: the stages' mbarriers (a "full" and an "empty" one per stage,
+  /// 8 bytes each) after the stages and the partial sums, which reuse the
+  /// stages' bytes; none for mma.
+  int barrierOffset = 0, barrierBytes = 0;
+  int bytes = 0; ///< max(stages * stageBytes, reduceBytes) + barrierBytes
 };
 MmaSharedLayout getMmaSharedLayout(const GemmConfig &c, DType ab);
 

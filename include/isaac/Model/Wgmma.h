@@ -10,9 +10,13 @@
 // A block computes an ML x NL tile of C with (ML/WM) x (NL/WN) warpgroups
 // of 128 threads per KL group; each warpgroup an WM x WN tile as WM/64
 // wgmma.m64nWNk16 tiles (f16 and bf16 operands, f32 accumulators in
-// registers). Operand tiles are staged in shared memory by cp.async in the
-// layout wgmma's descriptors describe (the PTX ISA's "canonical layouts",
-// CUTLASS's GMMA::Layout_{K,MN}_SW{32,64,128}_Atom).
+// registers). Operand tiles are staged in shared memory, by TMA or by
+// cp.async, in the layout wgmma's descriptors describe (the PTX ISA's
+// "canonical layouts", CUTLASS's GMMA::Layout_{K,MN}_SW{32,64,128}_Atom);
+// each column block of a tile is one TMA box of the runtime's tensor maps
+// (lib/Runtime/GemmLaunch.cpp), whose swizzle modes produce exactly that
+// layout. After the stages lie the TMA loop's mbarriers (Mma.h,
+// MmaSharedLayout::barrierOffset).
 //
 //===----------------------------------------------------------------------===//
 

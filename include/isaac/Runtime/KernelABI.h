@@ -16,10 +16,13 @@ namespace isaac::abi {
 
 /// The PTX type of an argument (KernelABI.def's Type column).
 enum class ArgType {
-  Ptr,   ///< .u64, a global-memory pointer
-  U32,   ///< .u32
-  U64,   ///< .u64
-  Scalar ///< the accumulator's type: .f32, or .f64 in f64 kernels
+  Ptr,    ///< .u64, a global-memory pointer
+  U32,    ///< .u32
+  U64,    ///< .u64
+  Scalar, ///< the accumulator's type: .f32, or .f64 in f64 kernels
+  /// .param .align 64 .b8 [128]: a CUtensorMap passed by value
+  /// (__grid_constant__)
+  TensorMap
 };
 
 struct ArgInfo {
@@ -58,6 +61,12 @@ enum Arg : unsigned {
 #include "isaac/Runtime/KernelABI.def"
 };
 } // namespace input
+namespace tma {
+enum Arg : unsigned {
+#define TMA_GEMM_ARG(Offset, Name, Type, Meaning) Name = Offset,
+#include "isaac/Runtime/KernelABI.def"
+};
+} // namespace tma
 namespace scale {
 enum Arg : unsigned {
 #define SCALE_ARG(Index, Name, Type, Meaning) Name = Index,
@@ -108,6 +117,12 @@ inline constexpr ArgInfo kInputArgs[] = {
   {Offset, #Name, ArgType::Type, Meaning},
 #include "isaac/Runtime/KernelABI.def"
 };
+/// Appended last to the GEMM kernels of the wgmma family.
+inline constexpr ArgInfo kTmaGemmArgs[] = {
+#define TMA_GEMM_ARG(Offset, Name, Type, Meaning)                              \
+  {Offset, #Name, ArgType::Type, Meaning},
+#include "isaac/Runtime/KernelABI.def"
+};
 inline constexpr ArgInfo kScaleArgs[] = {
 #define SCALE_ARG(Index, Name, Type, Meaning)                                  \
   {Index, #Name, ArgType::Type, Meaning},
@@ -150,6 +165,11 @@ inline constexpr size_t kNumConvArgs = count(kConvArgs);
 inline constexpr size_t kNumFusedConvArgs =
     kNumConvArgs + count(kFusedGemmArgs);
 inline constexpr size_t kArgsPerInput = count(kInputArgs);
+inline constexpr size_t kNumTmaGemmArgs = count(kTmaGemmArgs);
+/// The bytes of a TensorMap argument (sizeof(CUtensorMap)) and its
+/// alignment.
+inline constexpr unsigned kTensorMapBytes = 128;
+inline constexpr unsigned kTensorMapAlign = 64;
 inline constexpr size_t kNumScaleArgs = count(kScaleArgs);
 inline constexpr size_t kNumReduceArgs = count(kReduceArgs);
 
@@ -163,8 +183,8 @@ constexpr bool countsUp(const Info (&args)[N], unsigned first = 0) {
 }
 static_assert(countsUp(kGemmArgs) && countsUp(kFusedGemmArgs, kNumGemmArgs) &&
                   countsUp(kConvArgs) && countsUp(kInputArgs) &&
-                  countsUp(kScaleArgs) && countsUp(kReduceArgs) &&
-                  countsUp(kHostArgs) &&
+                  countsUp(kTmaGemmArgs) && countsUp(kScaleArgs) &&
+                  countsUp(kReduceArgs) && countsUp(kHostArgs) &&
                   countsUp(kHostEpilogueArgs, count(kHostArgs)) &&
                   countsUp(kHostConvArgs),
               "KernelABI.def: each list's indices must count up from 0");
@@ -181,6 +201,8 @@ inline const char *ptxTypeName(ArgType t) {
     return ".u64";
   case ArgType::Scalar:
     return ".f32/.f64";
+  case ArgType::TensorMap:
+    return ".align 64 .b8 [128]";
   }
   return "?";
 }

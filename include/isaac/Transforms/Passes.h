@@ -25,6 +25,12 @@ namespace mlir::isaac {
 #define GEN_PASS_REGISTRATION
 #include "isaac/Transforms/Passes.h.inc"
 
+/// The gpu.func attribute listing a kernel's tensor-map parameters (a
+/// DenseI32ArrayAttr of indices), which isaac-tensor-map-params reads after
+/// convert-gpu-to-nvvm.
+inline constexpr llvm::StringLiteral kTensorMapArgsAttrName =
+    "isaac.tensor_map_args";
+
 /// Options of --isaac-pipeline.
 struct IsaacPipelineOptions : public PassPipelineOptions<IsaacPipelineOptions> {
   Option<std::string> chip{*this, "chip", llvm::cl::desc("Target chip"),

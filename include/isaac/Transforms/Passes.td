@@ -199,6 +199,25 @@ def IsaacAttachTarget : Pass<"isaac-attach-target", "ModuleOp"> {
   let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }
 
+def IsaacTensorMapParams
+    : Pass<"isaac-tensor-map-params", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Pass kernels' tensor maps by value, as grid constants";
+  let description = [{
+    Runs on kernel code after `convert-gpu-to-nvvm`. A kernel whose
+    `isaac.tensor_map_args` attribute lists parameter indices (the wgmma
+    GEMM kernels' `tmA` and `tmB`, isaac/Runtime/KernelABI.def) gets those
+    `!llvm.ptr` parameters marked `llvm.byval = !llvm.array<128 x i8>`,
+    `llvm.align = 64` and `nvvm.grid_constant`: in PTX each becomes
+    `.param .align 64 .b8 p[128]`, a CUtensorMap the launch copies into
+    parameter space, and the kernel's uses of the pointer read its generic
+    address (`cvta.param`), which is what `cp.async.bulk.tensor` takes.
+    The GPU dialect's lowering drops argument attributes it does not know,
+    so they are set here rather than on the `gpu.func`; the attribute is
+    removed. An index that is not a pointer parameter is an error.
+  }];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+}
+
 def IsaacLegalizeMath : Pass<"isaac-legalize-math"> {
   let summary = "Rewrite math ops in kernels into code NVPTX can run";
   let description = [{

@@ -242,8 +242,14 @@ std::vector<int> paramSizes(const std::string &name, const std::string &ptx) {
   if (name.find("_ep") == std::string::npos) {
     bool f64 = name.find("f64") != std::string::npos;
     int t = f64 ? 8 : 4;
-    if (name.rfind("isaac_gemm_", 0) == 0)
-      return {8, 8, 8, 8, 4, 4, 4, 4, 4, 4, 8, 8, 8, t, t};
+    if (name.rfind("isaac_gemm_", 0) == 0) {
+      std::vector<int> sizes = {8, 8, 8, 8, 4, 4, 4, 4, 4, 4, 8, 8, 8, t, t};
+      // A wgmma GEMM kernel's tensor maps of A and B and useTma come last.
+      if (name.find("_wgmma_") != std::string::npos)
+        sizes.insert(sizes.end(),
+                     {FAKE_TENSOR_MAP_BYTES, FAKE_TENSOR_MAP_BYTES, 4});
+      return sizes;
+    }
     if (name.rfind("isaac_scale_", 0) == 0)
       return {8, 4, 4, 4, 8, t};
     if (name.rfind("isaac_splitk_reduce_", 0) == 0)
@@ -262,6 +268,13 @@ void decode(FakeLaunch &launch, const Function *f, void **params) {
     launch.paramSizes[i] = f->paramSizes[i];
     std::memcpy(launch.params[i], params[i],
                 std::min<size_t>(f->paramSizes[i], 8));
+    if (f->paramSizes[i] == FAKE_TENSOR_MAP_BYTES &&
+        launch.numTensorMaps < FAKE_MAX_TENSOR_MAPS) {
+      int m = launch.numTensorMaps++;
+      std::memcpy(launch.tensorMaps[m], params[i], FAKE_TENSOR_MAP_BYTES);
+      launch.tensorMapAligned[m] =
+          reinterpret_cast<uintptr_t>(params[i]) % 64 == 0;
+    }
   }
 }
 
@@ -668,6 +681,120 @@ EXPORT CUresult cuStreamWaitEvent(void *stream, void *event, unsigned flags) {
   return CALL("cuStreamWaitEvent", "stream=%s, %s, flags=%u",
               hex(stream).c_str(), hex(event).c_str(), flags);
 }
+
+#ifndef FAKE_CUDA_NO_TENSOR_MAPS
+namespace {
+
+/// Bytes per element of a CUtensorMapDataType up to TFLOAT32_FTZ (12);
+/// 0 for the packed types and unknown values.
+int tensorMapElementBytes(int dataType) {
+  static const int bytes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
+  return dataType >= 0 && dataType < 13 ? bytes[dataType] : 0;
+}
+
+/// Why cuTensorMapEncodeTiled's documented requirements (cuda.h) reject
+/// these arguments, for the packed types excepted (never passed); null
+/// when they hold.
+const char *tensorMapProblem(const void *map, int dataType, unsigned rank,
+                             const void *address, const uint64_t *dims,
+                             const uint64_t *strides, const unsigned *box,
+                             const unsigned *elementStrides, int interleave,
+                             int swizzle, int l2, int oob) {
+  int esz = tensorMapElementBytes(dataType);
+  if (reinterpret_cast<uintptr_t>(map) % 64)
+    return "map not 64-byte aligned";
+  if (!esz)
+    return "data type";
+  if (rank < 1 || rank > 5 || (interleave != 0 && rank < 3))
+    return "rank";
+  if (reinterpret_cast<uintptr_t>(address) % (interleave == 2 ? 32 : 16))
+    return "address alignment";
+  if (reinterpret_cast<uintptr_t>(address) == FAKE_REFUSED_TENSOR)
+    return "FAKE_REFUSED_TENSOR";
+  for (unsigned i = 0; i < rank; ++i)
+    if (dims[i] == 0 || dims[i] > (uint64_t(1) << 32))
+      return "global dim";
+  for (unsigned i = 0; i + 1 < rank; ++i)
+    if (strides[i] % (interleave == 2 ? 32 : 16) ||
+        strides[i] >= (uint64_t(1) << 40))
+      return "global stride";
+  for (unsigned i = 0; i < rank; ++i)
+    if (box[i] == 0 || box[i] > 256 || elementStrides[i] == 0 ||
+        elementStrides[i] > 8)
+      return "box or element stride";
+  if (interleave < 0 || interleave > 2 || swizzle < 0 || swizzle > 6 ||
+      l2 < 0 || l2 > 3 || oob < 0 || oob > 1)
+    return "enum value";
+  if (interleave == 0) {
+    unsigned inner = box[0] * esz;
+    static const unsigned span[] = {0, 32, 64, 128, 128, 128, 128};
+    if (inner % 16 || (swizzle != 0 && inner > span[swizzle]))
+      return "inner box bytes";
+  } else if (interleave == 2 && swizzle != 1) {
+    return "32-byte interleave without 32-byte swizzle";
+  }
+  return nullptr;
+}
+
+std::string dims(const uint64_t *values, unsigned n) {
+  std::string text;
+  for (unsigned i = 0; i < n; ++i)
+    text += (i ? "x" : "") + std::to_string(values[i]);
+  return text;
+}
+std::string dims(const unsigned *values, unsigned n) {
+  std::string text;
+  for (unsigned i = 0; i < n; ++i)
+    text += (i ? "x" : "") + std::to_string(values[i]);
+  return text;
+}
+
+/// Appends `text` to the last logged call.
+void appendToLastCall(const std::string &text) {
+  State &s = state();
+  if (isQuiet())
+    return;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (!s.calls.empty())
+    s.calls.back() += text;
+}
+
+} // namespace
+
+/// Checks the arguments as the driver documents and logs them, e.g.
+/// "cuTensorMapEncodeTiled(type=6, rank=3, addr=0x20000, dim=30x100x1,
+/// stride=64x6400, box=64x128x1, elementStride=1x1x1, interleave=0,
+/// swizzle=3, l2=3, oob=0)"; fills the map with fakeTensorMapWord.
+/// Built without it (FAKE_CUDA_NO_TENSOR_MAPS), the fake is a driver
+/// before CUDA 12.
+EXPORT CUresult cuTensorMapEncodeTiled(
+    void *map, int dataType, unsigned rank, void *address, const uint64_t *dim,
+    const uint64_t *stride, const unsigned *box, const unsigned *elementStride,
+    int interleave, int swizzle, int l2, int oob) {
+  COUNT_CALL();
+  bool ranked = rank >= 1 && rank <= 5;
+  unsigned n = ranked ? rank : 0;
+  if (CUresult result =
+          CALL("cuTensorMapEncodeTiled",
+               "type=%d, rank=%u, addr=%s, dim=%s, stride=%s, box=%s, "
+               "elementStride=%s, interleave=%d, swizzle=%d, l2=%d, oob=%d",
+               dataType, rank, hex(address).c_str(), dims(dim, n).c_str(),
+               dims(stride, n ? n - 1 : 0).c_str(), dims(box, n).c_str(),
+               dims(elementStride, n).c_str(), interleave, swizzle, l2, oob))
+    return result;
+  if (const char *problem =
+          tensorMapProblem(map, dataType, rank, address, dim, stride, box,
+                           elementStride, interleave, swizzle, l2, oob)) {
+    appendToLastCall(std::string(" -> 1 (") + problem + ")");
+    return 1; // CUDA_ERROR_INVALID_VALUE
+  }
+  uint64_t words[16];
+  for (int q = 0; q < 16; ++q)
+    words[q] = fakeTensorMapWord(reinterpret_cast<uintptr_t>(address), q);
+  std::memcpy(map, words, sizeof words);
+  return 0;
+}
+#endif
 
 EXPORT CUresult cuGetErrorName(CUresult error, const char **name) {
   COUNT_CALL();

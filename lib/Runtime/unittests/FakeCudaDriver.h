@@ -15,6 +15,10 @@
 #include <cstdint>
 
 #define FAKE_MAX_PARAMS 64
+/// Bytes of a tensor-map parameter (CUtensorMap) and the most a launch
+/// records.
+#define FAKE_TENSOR_MAP_BYTES 128
+#define FAKE_MAX_TENSOR_MAPS 2
 
 struct FakeLaunch {
   char name[128];
@@ -30,7 +34,20 @@ struct FakeLaunch {
   /// by the `.param` list of their `.entry` in the PTX.
   unsigned char params[FAKE_MAX_PARAMS][8];
   int paramSizes[FAKE_MAX_PARAMS];
+  /// All bytes of its FAKE_TENSOR_MAP_BYTES-byte parameters, in order, and
+  /// whether the runtime's copy of each was 64-byte aligned (as
+  /// cuTensorMapEncodeTiled requires of the map it writes).
+  int numTensorMaps;
+  unsigned char tensorMaps[FAKE_MAX_TENSOR_MAPS][FAKE_TENSOR_MAP_BYTES];
+  bool tensorMapAligned[FAKE_MAX_TENSOR_MAPS];
 };
+
+/// Word `q` of the 16 that the fake's cuTensorMapEncodeTiled writes into a
+/// map of the tensor at `address`, so that a test can tell which map a
+/// launch passed, and that all of its bytes were passed.
+inline uint64_t fakeTensorMapWord(uint64_t address, int q) {
+  return address ^ (static_cast<uint64_t>(q) * 0x0101010101010101ull);
+}
 
 /// Inspection entry points, looked up with dlsym by the test.
 struct FakeCudaApi {
@@ -67,6 +84,8 @@ struct FakeCudaApi {
 #define FAKE_JIT_FAILURE_MARKER "FAKE_JIT_FAILURE"
 #define FAKE_FAILING_STREAM ((void *)0xbad0)
 #define FAKE_MAX_THREADS_MARKER "fake.maxthreads=32"
+/// cuTensorMapEncodeTiled refuses a tensor at this address.
+#define FAKE_REFUSED_TENSOR 0xbad00000u
 
 // Contexts: the primary contexts of the fake's two devices. Device 0 has
 // memory pools (cuMemAllocAsync), device 1 has none; any other context

@@ -831,7 +831,7 @@ template <typename Fn> bool lookup(void *library, const char *name, Fn &fn) {
 
 } // namespace
 
-void runFakeDriverTests(const char *path) {
+void runFakeDriverTests(const char *path, bool hasTensorMaps) {
   // The runtime dlopens the same file, so both see one instance.
   void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   CHECK(library != nullptr);
@@ -864,6 +864,8 @@ void runFakeDriverTests(const char *path) {
   CHECK(ok);
   if (!ok)
     return;
+  // The mode the command line named is the library's.
+  CHECK((dlsym(library, "cuTensorMapEncodeTiled") != nullptr) == hasTensorMaps);
   CHECK_STATUS(isaacInit(), ISAAC_SUCCESS, "");
   // isaacInit made the primary context current on this thread; start the
   // launch tests from a thread without one.
@@ -883,6 +885,7 @@ void runFakeDriverTests(const char *path) {
   testFusedWithoutInputs();
   testDynamicSharedMemory();
   runTypeLaunchTests(fake);
+  runTmaLaunchTests(fake, hasTensorMaps);
   runConvLaunchTests(fake);
   runMgpuTests(fake, fakeSetCurrent);
 }

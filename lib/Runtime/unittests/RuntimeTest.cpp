@@ -10,6 +10,10 @@
 //                                           cuInit always fails
 //   isaac-runtime-test --fake-driver PATH   the launch protocol, against
 //                                           FakeCudaDriver
+//   isaac-runtime-test --fake-driver-no-tma PATH
+//                                           the same against FakeCudaDriver
+//                                           built without
+//                                           cuTensorMapEncodeTiled
 //
 //===----------------------------------------------------------------------===//
 
@@ -500,14 +504,20 @@ void testThreadLocalErrors(int expectedDriverStatus) {
 int main(int argc, char **argv) {
   const char *stubDriver = nullptr;
   const char *fakeDriver = nullptr;
+  bool fakeHasTensorMaps = true;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--stub-driver") == 0 && i + 1 < argc) {
       stubDriver = argv[++i];
     } else if (std::strcmp(argv[i], "--fake-driver") == 0 && i + 1 < argc) {
       fakeDriver = argv[++i];
+    } else if (std::strcmp(argv[i], "--fake-driver-no-tma") == 0 &&
+               i + 1 < argc) {
+      fakeDriver = argv[++i];
+      fakeHasTensorMaps = false;
     } else {
       std::fprintf(stderr,
-                   "usage: %s [--stub-driver PATH | --fake-driver PATH]\n",
+                   "usage: %s [--stub-driver PATH | --fake-driver PATH | "
+                   "--fake-driver-no-tma PATH]\n",
                    argv[0]);
       return 2;
     }
@@ -535,8 +545,9 @@ int main(int argc, char **argv) {
   runConvTests();
   const char *mode = "";
   if (fakeDriver) {
-    runFakeDriverTests(fakeDriver);
-    mode = " (fake driver)";
+    runFakeDriverTests(fakeDriver, fakeHasTensorMaps);
+    mode = fakeHasTensorMaps ? " (fake driver)"
+                             : " (fake driver without cuTensorMapEncodeTiled)";
   } else if (stubDriver) {
     testStubDriver();
     testThreadLocalErrors(ISAAC_ERROR_CUDA);

@@ -43,8 +43,9 @@ void testFailed(const char *file, int line, const std::string &what);
                      (substring) + "'");                                       \
   } while (0)
 
-/// Tests of the launch protocol against the fake driver at `path`.
-void runFakeDriverTests(const char *path);
+/// Tests of the launch protocol against the fake driver at `path`, which
+/// has cuTensorMapEncodeTiled (CUDA 12) or not.
+void runFakeDriverTests(const char *path, bool hasTensorMaps);
 
 /// Tests of fused-epilogue names, headers and arguments (no driver needed).
 void runEpilogueTests();
@@ -66,6 +67,10 @@ void runMgpuTests(const FakeCudaApi &fake, int (*setCurrent)(void *ctx));
 
 /// Launches of those types against the fake driver.
 void runTypeLaunchTests(const FakeCudaApi &fake);
+
+/// Launches of wgmma GEMM kernels (their tensor maps) against the fake
+/// driver, which has cuTensorMapEncodeTiled or not.
+void runTmaLaunchTests(const FakeCudaApi &fake, bool hasTensorMaps);
 
 /// The mgpu* functions without a usable driver (missing, or the stub whose
 /// cuInit fails with `expectedStatus`).
