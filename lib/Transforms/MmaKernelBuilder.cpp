@@ -1001,6 +1001,12 @@ void MmaBuilder::issueTmaTile(Value t, Value stage, int stageElems) {
   copyTile(planB, tmB, n0);
 }
 
+/// The time a waiting thread may sleep in mbarrier.try_wait before it
+/// tests again (ns; CUTLASS's 0x989680). A hint of 0 would make the
+/// waiting warps spin and take issue slots from those whose wgmmas and
+/// copies run.
+static constexpr int kSuspendHintNs = 0x989680;
+
 SmallVector<Value> MmaBuilder::tmaMainLoop(Value nTiles, int stageElems) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
@@ -1044,7 +1050,7 @@ SmallVector<Value> MmaBuilder::tmaMainLoop(Value nTiles, int stageElems) {
     ValueRange iter = loop.getRegionIterArgs();
     Value stage = iter[nCarried], phase = iter[nCarried + 1];
     NVVM::MBarrierTryWaitParityOp::create(b, loc, stageBarrier(stage), phase,
-                                          e.ci32(0));
+                                          e.ci32(kSuspendHintNs));
     SmallVector<Value> acc =
         wgmmaStage(e.mul(stage, e.ci32(stageElems)), iter.take_front(nCarried));
     // The wgmmas of tile t - 1 are done (this warp's): its stage may be
@@ -1064,7 +1070,7 @@ SmallVector<Value> MmaBuilder::tmaMainLoop(Value nTiles, int stageElems) {
     ifThen(b, loc, e.land(e.land(hasPrev, leader), e.slt(next, nTiles)), [&] {
       NVVM::MBarrierTryWaitParityOp::create(
           b, loc, stageBarrier(e.add(prevStage, e.ci32(S))), prevPhase,
-          e.ci32(0));
+          e.ci32(kSuspendHintNs));
       issueTmaTile(next, prevStage, stageElems);
     });
     Value last = e.eq(stage, e.ci32(S - 1));

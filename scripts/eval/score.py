@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
 """Scores the e1/e10 evaluation from the timings isaac-bench --collect wrote.
 
-usage: score.py RANKS.json TIMES.csv
+usage: score.py RANKS.json TIMES.csv [--check CHECK.txt]
 For each input: best = lowest time over every benchmarked candidate;
 e1 = best / time(top-1), e10 = best / min(time(top-10)), for the model,
 the analytic heuristic and any other model make_eval.py --also added.
-Prints a Markdown table and the geometric means. The convolutions of
+Prints a Markdown table and the geometric means. Inputs whose ranks.json
+entry names a "dtype" (make_eval.py --dtype f16,bf16, the wgmma models'
+evaluation) take only that type's timings and get geometric means per
+dtype. --check takes the output of isaac-bench --check-only --all
+(scripts/gpu/evaluate-wgmma.sh's eval-check.txt): a (kernel, input) pair
+that FAILed there is dropped, as if it had not been timed. The convolutions of
 make_conv_eval.py (ranks with a `shape`, timings of isaac-bench --conv
 --collect) are scored the same way, with geometric means per dtype (one
 conv model each).
@@ -75,29 +80,68 @@ def score_conv(ranks, path):
             dtype, who, geomean(e1), geomean(e10), len(e1)))
 
 
+def failed_checks(path):
+    """(kernel, m, n, k) of the FAIL rows of isaac-bench's --check-only
+    --all table (label MxNxK layout dtype ... status kernel); also read
+    from a run cut short, whose CSV would be missing."""
+    failed, passed = set(), 0
+    for line in open(path):
+        f = line.split()
+        if len(f) < 4 or not f[-1].startswith("isaac_gemm_"):
+            continue
+        m, n, k = (int(x) for x in f[1].split("x")[:3])
+        if f[-2] == "FAIL":
+            failed.add((f[-1], m, n, k))
+        elif f[-2] == "PASS":
+            passed += 1
+    return failed, passed
+
+
 def main():
     schema = isaac_schema.schema()
-    ranks = json.load(open(sys.argv[1]))
+    args = sys.argv[1:]
+    check = None
+    if "--check" in args:
+        i = args.index("--check")
+        check = args[i + 1]
+        del args[i:i + 2]
+    if len(args) != 2:
+        sys.exit(__doc__)
+    ranks = json.load(open(args[0]))
     if ranks and "shape" in ranks[0]:
-        return score_conv(ranks, sys.argv[2])
+        return score_conv(ranks, args[1])
+    failed = set()
+    if check:
+        failed, passed = failed_checks(check)
+        print("check: %d (kernel, input) pairs passed, %d failed (dropped)\n"
+              % (passed, len(failed)))
     times = {}
-    for row in csv.DictReader(l for l in open(sys.argv[2]) if not l.startswith("#")):
+    for row in csv.DictReader(l for l in open(args[1]) if not l.startswith("#")):
         if row["status"] != "ok":
             continue
         name = kernel_name(schema, row)
-        times[(name, int(row["m"]), int(row["n"]), int(row["k"]))] = float(row["time_us"])
+        key = (name, int(row["m"]), int(row["n"]), int(row["k"]))
+        if key not in failed:
+            times[key] = float(row["time_us"])
     whos = ["model", "heuristic"] + sorted(ranks[0].get("also", {}) if ranks else [])
     for r in ranks:
         for name, ranking in r.get("also", {}).items():
             r[name] = ranking
-    logs = {who: [[], []] for who in whos}
-    print("| M | N | K | layout | candidates | best us | " +
+    typed = any("dtype" in r for r in ranks)
+    logs = {}  # (dtype or "", who) -> [e1s, e10s]
+    print("| M | N | K | layout | " + ("dtype | " if typed else "") +
+          "candidates | best us | " +
           " | ".join("%s e1 | %s e10" % (w, w) for w in whos) + " |")
-    print("|---" * (6 + 2 * len(whos)) + "|")
+    print("|---" * (6 + typed + 2 * len(whos)) + "|")
     for r in ranks:
         key = lambda name: (name, r["m"], r["n"], r["k"])
+        # With a dtype, the input was timed in several types: its own
+        # type's kernels only (names isaac_gemm_<types>_<layout>_...).
+        prefix = ("isaac_gemm_%s_%s_" % (r["dtype"], r["layout"])
+                  if "dtype" in r else "")
         mine = [t for (name, m, n, k), t in times.items()
-                if (m, n, k) == (r["m"], r["n"], r["k"])]
+                if (m, n, k) == (r["m"], r["n"], r["k"])
+                and name.startswith(prefix)]
         if not mine:
             continue
         best = min(mine)
@@ -107,16 +151,19 @@ def main():
             e1 = best / ts[0] if ts and ts[0] else 0.0
             ok = [t for t in ts if t]
             e10 = best / min(ok) if ok else 0.0
-            logs[who][0].append(e1)
-            logs[who][1].append(e10)
+            lg = logs.setdefault((r.get("dtype", ""), who), [[], []])
+            lg[0].append(e1)
+            lg[1].append(e10)
             cells += ["%.3f" % e1, "%.3f" % e10]
-        print("| %d | %d | %d | %s | %d | %.1f | %s |" % (
-            r["m"], r["n"], r["k"], r["layout"], r["candidates"], best, " | ".join(cells)))
-    g = lambda v: math.exp(sum(math.log(max(x, 1e-9)) for x in v) / len(v)) if v else 0
+        print("| %d | %d | %d | %s | %s%d | %.1f | %s |" % (
+            r["m"], r["n"], r["k"], r["layout"],
+            r["dtype"] + " | " if typed else "", r["candidates"], best,
+            " | ".join(cells)))
     print()
-    for who in whos:
-        print("%s: geomean e1 = %.3f, e10 = %.3f over %d inputs" % (
-            who, g(logs[who][0]), g(logs[who][1]), len(logs[who][0])))
+    for (dtype, who), (e1, e10) in sorted(logs.items(),
+                                          key=lambda x: (x[0][0], whos.index(x[0][1]))):
+        print("%s%s: geomean e1 = %.3f, e10 = %.3f over %d inputs" % (
+            dtype + " " if dtype else "", who, geomean(e1), geomean(e10), len(e1)))
 
 
 if __name__ == "__main__":
