@@ -129,7 +129,7 @@ static double mmaCost(const GemmShape &s, const GemmConfig &c,
                           getMmaSharedLayout(c, s.dtype).bytes);
   if (perSM <= 0)
     return INFINITY;
-  int64_t kSlice = cdiv(cdiv(s.k, c.kg), c.u) * c.u;
+  int64_t kSlice = c.sliceDepth(s.k);
   int64_t blocks = cdiv(s.m, c.ml) * cdiv(s.n, c.nl) * s.batch * c.kg;
   int64_t waves = cdiv(blocks, int64_t(sms) * perSM);
   double resident = std::min<double>(perSM, double(blocks) / sms);
@@ -226,7 +226,7 @@ double isaac::analyticCost(const GemmShape &s, const GemmConfig &c,
   if (perSM <= 0)
     return INFINITY;
 
-  int64_t kSlice = cdiv(cdiv(s.k, c.kg), c.u) * c.u;
+  int64_t kSlice = c.sliceDepth(s.k);
   int64_t blocks = cdiv(s.m, c.ml) * cdiv(s.n, c.nl) * s.batch * c.kg;
   int64_t waves = cdiv(blocks, int64_t(chip.numSMs) * perSM);
   // Blocks resident per SM in the (typical) full wave.

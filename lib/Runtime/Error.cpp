@@ -41,12 +41,15 @@ std::string &message() {
 
 } // namespace
 
+bool envFlag(const char *name, bool byDefault) {
+  const char *value = std::getenv(name);
+  if (!value || !*value)
+    return byDefault;
+  return std::strcmp(value, "0") != 0;
+}
+
 bool isVerbose() {
-  // Read once: getenv is not required to be thread-safe against setenv.
-  static const bool verbose = [] {
-    const char *value = std::getenv("ISAAC_RUNTIME_VERBOSE");
-    return value && *value && std::strcmp(value, "0") != 0;
-  }();
+  static const bool verbose = envFlag("ISAAC_RUNTIME_VERBOSE", false);
   return verbose;
 }
 

@@ -49,6 +49,11 @@ isaacStatus guardExceptions(const char *entryPoint, Body &&body) {
 #endif
 }
 
+/// The switch environment variable `name`: `byDefault` when it is unset or
+/// empty, false when it is "0", true otherwise. Callers read it once (into a
+/// static): getenv is not required to be thread-safe against setenv.
+bool envFlag(const char *name, bool byDefault);
+
 /// Whether ISAAC_RUNTIME_VERBOSE asks the runtime to print its failures and
 /// JIT logs to stderr.
 bool isVerbose();

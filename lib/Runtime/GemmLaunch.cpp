@@ -30,7 +30,6 @@
 #include "isaac/Runtime/KernelABI.h"
 
 #include <cinttypes>
-#include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 #include <string>
@@ -620,20 +619,14 @@ bool encodeTensorMap(const Driver &d, const isaacKernelInfo &info,
 void setTensorMaps(const Driver &d, const isaacKernelInfo &info,
                    const isaacGemmArgs &a, GemmParams &p) {
   // ISAAC_TMA=0 keeps every launch on the cp.async path: the same kernel
-  // with and without TMA, for comparisons and as a way out. Read once.
-  static const bool tmaAllowed = [] {
-    const char *value = std::getenv("ISAAC_TMA");
-    return !value || std::strcmp(value, "0") != 0;
-  }();
+  // with and without TMA, for comparisons and as a way out.
+  static const bool tmaAllowed = envFlag("ISAAC_TMA", true);
   // A block's K loop of fewer tiles than stages never fills the pipeline,
   // and TMA's setup (the stage barriers, one more block barrier, the maps'
   // fetch) then costs more than the copies save: the K = 32 LAPACK
   // problems of Table 4 ran 0.76x as fast on TMA as on cp.async on an H100
-  // (docs/perf.md). The slice of a block is the kernel's:
-  // Kc = ceil(ceil(K / KG) / U) * U.
-  int64_t perSlice = ceilDiv(a.K, info.kg);
-  int64_t tiles = ceilDiv(perSlice, info.u);
-  bool pipelined = tiles >= info.stages;
+  // (docs/perf.md).
+  bool pipelined = configOf(info).sliceDepth(a.K) / info.u >= info.stages;
   p.useTma = tmaAllowed && pipelined && d.cuTensorMapEncodeTiled &&
              encodeTensorMap(d, info, a, /*isB=*/false, p.tmA) &&
              encodeTensorMap(d, info, a, /*isB=*/true, p.tmB);

@@ -156,6 +156,15 @@ struct GemmConfig {
   }
   /// K-depth each thread reduces per staged tile (simt).
   int depthPerThread() const { return u / kl; }
+  /// The K-depth of one of the KG slices of a reduction of depth `k`:
+  /// Kc = ceil(ceil(k / KG) / U) * U, a whole number of staged tiles, so
+  /// that a slice's tiles never reach into the next slice (the last one
+  /// ends at k). Every family's kernels split K so (their builders emit
+  /// this formula); the analytic model and the runtime read it here.
+  int64_t sliceDepth(int64_t k) const {
+    int64_t perSlice = (k + kg - 1) / kg;
+    return (perSlice + u - 1) / u * u;
+  }
 
   /// The legacy nine-value vector (kLegacyParams order): the order of the
   /// features 5..13 and of the model's support records.
