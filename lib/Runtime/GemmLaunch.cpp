@@ -137,39 +137,46 @@ isaacStatus validateInputs(const isaacKernelInfo &info,
   return ISAAC_SUCCESS;
 }
 
-/// Above this KG, a fused split-K kernel in atomic mode finishes each tile
-/// in its last block (tile counters); up to it, it reduces through the
-/// workspace like the deterministic mode. The reducer reads KG values per
-/// element: cheap, bandwidth-bound for small KG, latency-bound for large
-/// KG, where the last-block fixup (whose fence and counter cost a fixed tail
-/// per block) wins. Measured on an H100 with Table 4's top-1 kernels
-/// (docs/perf.md, "Fused epilogues").
+/// Above this KG, a split-K kernel with a fused epilogue or a 16-bit C in
+/// atomic mode finishes each tile in its last block (tile counters); up to
+/// it, it reduces through the workspace like the deterministic mode. The
+/// reducer reads KG values per element: cheap, bandwidth-bound for small
+/// KG, latency-bound for large KG, where the last-block fixup (whose fence
+/// and counter cost a fixed tail per block, and whose adds into T wait for
+/// T's lines) wins. Measured on an H100 with Table 4's top-1 kernels
+/// (docs/perf.md: "Fused epilogues" for the simt kernels, "Split-K into a
+/// 16-bit C" for the wgmma ones).
 constexpr int32_t kMaxWorkspaceKG = 16;
 
-/// In atomic mode, split-K kernels with a fused epilogue and KG above
-/// kMaxWorkspaceKG add their slices into T (batch*M*N accumulators) and
-/// count arrivals per tile in S; both live in one zeroed buffer of the
-/// stream, which the kernels leave zero.
-bool usesTileCounters(const isaacKernelInfo &info, int32_t flags) {
-  return info.kg > kMaxWorkspaceKG && hasEpilogue(info) &&
-         !(flags & ISAAC_DETERMINISTIC);
-}
-
 /// Whether C is 16-bit (f16, bf16) in a kernel without a fused epilogue.
-/// There are no f32 atomics into such a C: split over K, the kernel stores
-/// every slice's f32 partial sums into the workspace in both modes, and
-/// isaac_splitk_reduce_<C type> adds them in order and converts once.
+/// There are no f32 atomics into such a C: split over K, the kernel keeps
+/// every slice's sums in f32 (the workspace, or T with tile counters) and
+/// isaac_splitk_reduce_<C type> (or the tile's last block) converts once.
 bool narrowOutput(const isaacKernelInfo &info) {
   return !hasEpilogue(info) &&
          (info.outDtype == ISAAC_F16 || info.outDtype == ISAAC_BF16);
 }
 
+/// Whether the kernel takes the tile counters S (KernelABI.def).
+bool takesTileCounters(const isaacKernelInfo &info) {
+  return abi::takesTileCounters(hasEpilogue(info), narrowOutput(info));
+}
+
+/// In atomic mode, split-K kernels that take tile counters (a fused
+/// epilogue, a 16-bit C) with KG above kMaxWorkspaceKG add their slices
+/// into T (batch*M*N accumulators) and count arrivals per tile in S; both
+/// live in one zeroed buffer of the stream, which the kernels leave zero.
+bool usesTileCounters(const isaacKernelInfo &info, int32_t flags) {
+  return info.kg > kMaxWorkspaceKG && takesTileCounters(info) &&
+         !(flags & ISAAC_DETERMINISTIC);
+}
+
 /// Split-K kernels reduce through the workspace in deterministic mode, and
-/// fused ones also in atomic mode unless they use tile counters, as do
-/// those with a 16-bit C.
+/// those that take tile counters also in atomic mode unless they use them.
 bool usesWorkspace(const isaacKernelInfo &info, int32_t flags) {
-  return info.kg > 1 && ((flags & ISAAC_DETERMINISTIC) || narrowOutput(info) ||
-                         (hasEpilogue(info) && !usesTileCounters(info, flags)));
+  return info.kg > 1 &&
+         ((flags & ISAAC_DETERMINISTIC) ||
+          (takesTileCounters(info) && !usesTileCounters(info, flags)));
 }
 
 /// The split-K helper kernel (isaac_scale_* before the GEMM, or
@@ -511,7 +518,7 @@ void *argOf(GemmParams &p, int input, abi::input::Arg arg) {
 }
 
 /// A kernel's parameter list in the order of KernelABI.def: its arguments
-/// (`Arg` names them), the fused GEMM kernel's tile counters, the
+/// (`Arg` names them), the tile counters (takesTileCounters), the
 /// arguments of each epilogue input, then a wgmma GEMM kernel's tensor
 /// maps.
 struct ParamList {
@@ -524,11 +531,11 @@ struct ParamList {
 
   template <typename Arg, size_t N>
   ParamList(const abi::ArgInfo (&args)[N], Arg, GemmParams &p,
-            bool fused = false, bool inputs = false, bool tma = false) {
+            bool tileCounters = false, bool inputs = false, bool tma = false) {
     static_assert(N <= kMaxOwn, "params too short");
     for (const abi::ArgInfo &a : args)
       params[count++] = argOf(p, static_cast<Arg>(a.index));
-    if (fused)
+    if (tileCounters)
       for (const abi::ArgInfo &a : abi::kFusedGemmArgs)
         params[count++] = argOf(p, static_cast<abi::gemm::Arg>(a.index));
     for (int i = 0; inputs && i < p.numInputs; ++i)
@@ -781,9 +788,9 @@ isaacStatus enqueueGemm(isaacModule_st &module, const isaacKernelInfo &info,
   }
   ParamList gemmParams =
       conv ? ParamList(abi::kConvArgs, abi::conv::Arg(), p,
-                       /*fused=*/hasEpilogue(info), /*inputs=*/true)
+                       takesTileCounters(info), /*inputs=*/true)
            : ParamList(abi::kGemmArgs, abi::gemm::Arg(), p,
-                       /*fused=*/hasEpilogue(info), /*inputs=*/true, tma);
+                       takesTileCounters(info), /*inputs=*/true, tma);
   if (isaacStatus status =
           launch(*d, *gemm, ceilDiv(a.M, info.ml), ceilDiv(a.N, info.nl),
                  static_cast<int64_t>(a.batch) * info.kg,
@@ -792,7 +799,7 @@ isaacStatus enqueueGemm(isaacModule_st &module, const isaacKernelInfo &info,
     return status;
   if (useWorkspace) {
     ParamList reduceParams(abi::kReduceArgs, abi::reduce::Arg(), p,
-                           /*fused=*/false, /*inputs=*/true);
+                           /*tileCounters=*/false, /*inputs=*/true);
     if (isaacStatus status =
             launch(*d, *helper, helperGridX, helperGridY, a.batch,
                    kHelperBlockX, kHelperBlockY, stream, reduceParams.params))

@@ -77,6 +77,11 @@ std::string ConvKernelSpec::kernelName() const {
   return name.str();
 }
 
+bool GemmKernelSpec::takesTileCounters() const {
+  return ::isaac::abi::takesTileCounters(
+      epilogue.has_value(), cType == DType::F16 || cType == DType::BF16);
+}
+
 GemmKernelSpec ConvKernelSpec::gemmSpec() const {
   ::isaac::ConvShape shape;
   shape.layout = layout;
@@ -962,10 +967,10 @@ gpu::GPUFuncOp mlir::isaac::declareConvKernel(OpBuilder &builder, Location loc,
                                               Type scalar) {
   SmallVector<Type> argTypes;
   appendABITypes(types, ::isaac::abi::kConvArgs, scalar, argTypes);
-  if (spec.epilogue) {
+  if (spec.takesTileCounters())
     appendABITypes(types, ::isaac::abi::kFusedGemmArgs, scalar, argTypes);
+  if (spec.epilogue)
     EpilogueCodegen(*spec.epilogue).appendParamTypes(types, argTypes);
-  }
   auto func = gpu::GPUFuncOp::create(builder, loc, name,
                                      builder.getFunctionType(argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
@@ -989,11 +994,11 @@ gpu::GPUFuncOp mlir::isaac::declareGemmKernel(OpBuilder &builder, Location loc,
                                               Type scalar) {
   SmallVector<Type> argTypes;
   appendABITypes(types, ::isaac::abi::kGemmArgs, scalar, argTypes);
-  if (spec.epilogue) {
-    // The tile counters (split-K, atomic mode), then the inputs'.
+  // The split-K tile counters, then a fused epilogue's inputs.
+  if (spec.takesTileCounters())
     appendABITypes(types, ::isaac::abi::kFusedGemmArgs, scalar, argTypes);
+  if (spec.epilogue)
     EpilogueCodegen(*spec.epilogue).appendParamTypes(types, argTypes);
-  }
   // The wgmma family's tensor maps and TMA switch, last.
   bool tma = spec.config.family == ::isaac::GemmFamily::Wgmma;
   unsigned firstTma = argTypes.size();

@@ -1195,28 +1195,22 @@ void MmaBuilder::emitEpilogue(ArrayRef<Value> acc, Value gSlice, Value batch,
   // Deterministic mode: a dense M x N plane of the accumulator's type per
   // (batch, slice).
   auto storeWorkspace = [&] {
-    Value plane = e.mul(e.ext64(M), e.ext64(N));
-    Value slice = e.add(e.mul(e.ext64(batch), e.ci64(c.kg)), e.ext64(gSlice));
-    Value wTile = e.gep(W, e.mul(slice, plane));
+    Value slice = e.add(e.mul(batch, e.ci32(c.kg)), gSlice);
     forEachElement([&](int i, int j, Value row, Value col, Value ok) {
-      Value off = e.add(e.mul(e.ext64(row), e.ext64(N)), e.ext64(col));
-      e.predicatedStore(e.gep(wTile, off), value(i, j, ok), ok);
+      e.predicatedStore(partialSumPtr(W, slice, row, col), value(i, j, ok), ok);
     });
   };
-  bool fused = epilogue.has_value();
-  bool narrowC = outTy != e.elemTy;
-  if (!fused && narrowC) {
-    // A 16-bit C cannot take f32 atomics: the slices always go to the f32
-    // workspace, and isaac_splitk_reduce_<C type> converts once.
-    storeWorkspace();
-    return;
-  }
-  // Fused: tile counters S select atomic mode (sums into T = W, the last
-  // block applies the epilogue); plain f32 or f64 C: W = 0 selects atomic
-  // mode (red.add into C, which the caller pre-scaled by beta).
+  // With tile counters (a fused epilogue, a 16-bit C), S != 0 selects
+  // atomic mode: the slices add into T = W and the tile's last block
+  // finishes it (emitSplitKFixup); S = 0 the workspace, summed by the
+  // reducer. A plain f32 or f64 C: W = 0 selects atomic mode (red.add into
+  // C, which the caller pre-scaled by beta). A 16-bit C cannot take the
+  // adds itself (it would round at every slice): its sums stay in f32 and
+  // are converted once.
+  bool viaT = S != Value();
   Value useWorkspace = LLVM::ICmpOp::create(
-      b, loc, fused ? LLVM::ICmpPredicate::eq : LLVM::ICmpPredicate::ne,
-      fused ? S : W, LLVM::ZeroOp::create(b, loc, e.gptr));
+      b, loc, viaT ? LLVM::ICmpPredicate::eq : LLVM::ICmpPredicate::ne,
+      viaT ? S : W, LLVM::ZeroOp::create(b, loc, e.gptr));
   auto ifOp = scf::IfOp::create(b, loc, useWorkspace, /*withElse=*/true);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -1226,7 +1220,7 @@ void MmaBuilder::emitEpilogue(ArrayRef<Value> acc, Value gSlice, Value batch,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.elseBlock());
   forEachElement([&](int i, int j, Value row, Value col, Value ok) {
-    Value ptr = fused ? partialSumPtr(W, batch, row, col) : cPtr(row, col);
+    Value ptr = viaT ? partialSumPtr(W, batch, row, col) : cPtr(row, col);
     e.predicatedReduceAdd(ptr, value(i, j, ok), ok);
   });
 }
@@ -1244,7 +1238,8 @@ void MmaBuilder::emitSplitKFixup(Value batch, Value isGroup0, Value T, Value S,
   // their first word.
   Value isLast = e.arriveAtTile(S, batch, tid, smemPtr, c.kg);
   ifThen(b, loc, e.land(isLast, isGroup0), [&] {
-    // The sums, read from L2 where the epilogue needs them, left zero.
+    // The sums, read from L2 (.cg: other SMs added them) where the
+    // epilogue needs them, left zero for the next launch.
     auto sum = [&](int i, int j, Value ok) -> Value {
       Value ptr = partialSumPtr(T, batch, rowOf(i), colOf(j));
       Value inC = ok ? ok : e.land(e.slt(rowOf(i), M), e.slt(colOf(j), N));
@@ -1322,7 +1317,8 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   aBase = e.gep(A, e.mul(e.ext64(batch), sA), abTy);
   bBase = e.gep(B, e.mul(e.ext64(batch), sB), abTy);
   cBase = e.gep(C, e.mul(e.ext64(batch), sC), outTy);
-  Value S = epilogue ? args[tileCountersArg(conv != nullptr)] : Value();
+  Value S = spec.takesTileCounters() ? args[tileCountersArg(conv != nullptr)]
+                                     : Value();
   if (epilogue)
     epilogue->bind(e, args, /*first=*/tileCountersArg(conv != nullptr) + 1,
                    batch);
@@ -1456,7 +1452,7 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
 
   ifThen(b, loc, isGroup0,
          [&] { emitEpilogue(acc, gSlice, batch, W, S, alpha, beta); });
-  if (epilogue && c.kg > 1)
+  if (S && c.kg > 1)
     emitSplitKFixup(batch, isGroup0, W, S, beta);
   gpu::ReturnOp::create(b, loc);
 }

@@ -9,7 +9,8 @@
 #   2. isaac-bench --sweep (edge sizes, odd leading dimensions, misaligned
 #      bases, batches, both betas, KG > 1 in both split-K modes),
 #   3. compute-sanitizer memcheck, racecheck and synccheck on one kernel per
-#      layout, one with KG > 1 and one of each types token: small and odd
+#      layout, one with KG > 1, one with KG > 16 (tile counters) and one of
+#      each types token: small and odd
 #      shapes, then misaligned, batched and deterministic,
 # and on the kernels of TIMING_DIR
 #   4. timing of Table 4 and LINPACK 4096^3 in TYPES against cuBLAS
@@ -118,6 +119,9 @@ if [ -n "$tools" ]; then
     picked="$picked $k"
   done
   picked="$picked $(echo "$list" | awk '$4 ~ /^kg=/ && $4 != "kg=1" && $1 ~ /^isaac_gemm_/ {print $1; exit}')"
+  # And one with KG > 16, whose tiles the last block finishes in atomic
+  # mode (tile counters: fused epilogues and 16-bit C, docs/abi.md).
+  picked="$picked $(echo "$list" | awk '$4 ~ /^kg=/ && substr($4, 4) + 0 > 16 && $1 ~ /^isaac_gemm_/ {print $1; exit}')"
   # And one kernel of every types token (f16, bf16f32, tf32, f64, ...):
   # each has its own fragment path.
   picked="$picked $(echo "$list" | awk '$1 ~ /^isaac_gemm_/ { split($1, p, "_"); if (!(p[3] in seen)) { seen[p[3]] = 1; print $1 } }')"

@@ -5,8 +5,8 @@
 // ptxas. Without a configuration, f16 and bf16 GEMMs on sm_90a are still
 // searched in the mma family.
 // RUN: rm -rf %t && isaac-opt %s --isaac-pipeline="chip=sm_90a ptx-dir=%t" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
-// RUN: %python %isaac_src/test/PTX/Inputs/ptxas_all.py %ptxas sm_90a %t 6 | FileCheck %s --check-prefix=ASM
-// ASM: ptxas sm_90a: 6 kernels, 0 failed
+// RUN: %python %isaac_src/test/PTX/Inputs/ptxas_all.py %ptxas sm_90a %t 7 | FileCheck %s --check-prefix=ASM
+// ASM: ptxas sm_90a: 7 kernels, 0 failed
 // REMARK: remark: isaac: configuration chosen by the trained model {{.*}}sm_90a{{/|\\}}gemm-bf16.mlp (trained on measurements)
 //
 // The large tile: 128-byte swizzle atoms aligned to 1024 bytes, the stage
@@ -14,17 +14,19 @@
 // tensor maps last among the parameters, by value (grid constants whose
 // address TMA reads); four m64n128k16 wgmmas per stage (A K-major, B
 // K-major: no transpose), one commit group kept in flight; 64 accumulators
-// a thread, no spill.
+// a thread, no spill. An f16 C: the tile counters S (parameter 15) come
+// before the maps.
 // RUN: FileCheck %s --input-file=%t/isaac_gemm_f16_nt_wgmma_ml128_nl128_wm64_wn128_u64_kl1_kg1_v8_st4.ptx
 // CHECK: // isaac.kernel name=isaac_gemm_f16_nt_wgmma_ml128_nl128_wm64_wn128_u64_kl1_kg1_v8_st4 dtype=f16 layout=nt ml=128 nl=128 wm=64 wn=128 u=64 kl=1 kg=1 vec=8 stages=4 threads=256 smem=131136 dynsmem=1 chip=sm_90a
 // CHECK: .target sm_90a
 // CHECK: .extern .shared .align 1024 .b8 isaac_gemm_f16_nt_wgmma_ml128_nl128_wm64_wn128_u64_kl1_kg1_v8_st4_smem[];
 // CHECK: .param .f32 {{.*}}_param_14,
-// CHECK-NEXT: .param .align 64 .b8 {{.*}}_param_15{{\[}}128],
+// CHECK-NEXT: .param .u64 {{.*}}_param_15,
 // CHECK-NEXT: .param .align 64 .b8 {{.*}}_param_16{{\[}}128],
-// CHECK-NEXT: .param .u32 {{.*}}_param_17
+// CHECK-NEXT: .param .align 64 .b8 {{.*}}_param_17{{\[}}128],
+// CHECK-NEXT: .param .u32 {{.*}}_param_18
 // CHECK-DAG: cvta.param.u64 {{%rd[0-9]+}}, {{%rd[0-9]+}};
-// CHECK-DAG: ld.param.b32 {{%r[0-9]+}}, [{{.*}}_param_17];
+// CHECK-DAG: ld.param.b32 {{%r[0-9]+}}, [{{.*}}_param_18];
 //
 // TMA path: thread 0 initializes a full (count 1) and an empty (count: the
 // 8 warps) mbarrier per stage after the stages, then fills stages 0..3:
@@ -81,6 +83,26 @@
 // RUN: grep -c "wgmma.mma_async" %t/isaac_gemm_bf16_tt_wgmma_ml256_nl64_wm128_wn64_u64_kl1_kg1_v4_st3.ptx | FileCheck %s --check-prefix=COUNT16
 // COUNT16: 16
 //
+// Split over K into a 16-bit C, which takes the tile counters S
+// (parameter 15). S != 0 (atomic mode): every block adds its slice's f32
+// partial sums into T (W) and counts itself in on its tile's counter; the
+// block that arrives KG-th reads the tile's sums back (.cg: other SMs added
+// them; 2 x 8 per thread in each of the four stores: full or edge tile,
+// beta 0 or not), zeroes them and converts once. S = 0: the
+// slice's plane of the workspace, summed by isaac_splitk_reduce_f16.
+// RUN: FileCheck %s --check-prefix=SPLITK --input-file=%t/isaac_gemm_f16_nt_wgmma_ml64_nl32_wm64_wn32_u32_kl1_kg4_v8_st3.ptx
+// SPLITK: ld.param.b64 {{%rd[0-9]+}}, [{{.*}}_param_15];
+// SPLITK-DAG: @{{%p[0-9]+}} red.global.add.f32
+// SPLITK-DAG: @{{%p[0-9]+}} st.global.f32
+// SPLITK: fence.acq_rel.gpu;
+// SPLITK: atom.add.acq_rel.gpu.u32
+// SPLITK: ld.global.cg.f32
+// SPLITK: cvt.rn.f16.f32
+// RUN: grep -c "ld.global.cg.f32" %t/isaac_gemm_f16_nt_wgmma_ml64_nl32_wm64_wn32_u32_kl1_kg4_v8_st3.ptx | FileCheck %s --check-prefix=SUMS
+// SUMS: 64
+// RUN: grep -c "isaac_splitk_reduce_f16" %t/isaac_gemm_f16_nt_wgmma_ml64_nl32_wm64_wn32_u32_kl1_kg4_v8_st3.ptx | FileCheck %s --check-prefix=REDUCER
+// REDUCER: {{[1-9]}}
+//
 // The fused bias + relu epilogue (in f16, NaN-propagating as maximumf) after
 // the last wgmma group.
 // RUN: cat %t/isaac_gemm_f16_nn_wgmma_ml64_nl64_wm64_wn64_u64_kl1_kg1_v8_st4_ep*.ptx | FileCheck %s --check-prefix=EPI
@@ -107,6 +129,8 @@ func.func @layouts(%A: memref<257x130xf16>, %At: memref<130x257xf16>,
     {isaac.config = #isaac.gemm<family = wgmma, ml = 64, nl = 64, wm = 64, wn = 64, u = 64, kl = 2, kg = 1, vec = 8, stages = 5>}
   linalg.matmul indexing_maps = [#t_a, #t_b, #c] ins(%Ab, %Bb : memref<130x257xbf16>, memref<129x130xbf16>) outs(%Cb : memref<257x129xbf16>)
     {isaac.config = #isaac.gemm<family = wgmma, ml = 256, nl = 64, wm = 128, wn = 64, u = 64, kl = 1, kg = 1, vec = 4, stages = 3>}
+  linalg.matmul indexing_maps = [#nn_a, #t_b, #c] ins(%A, %Bt : memref<257x130xf16>, memref<129x130xf16>) outs(%H : memref<257x129xf16>)
+    {isaac.config = #isaac.gemm<family = wgmma, ml = 64, nl = 32, wm = 64, wn = 32, u = 32, kl = 1, kg = 4, vec = 8, stages = 3>}
   return
 }
 

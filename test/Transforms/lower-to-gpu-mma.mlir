@@ -45,21 +45,26 @@ func.func @nt_f16(%A: memref<100x130xf16>, %B: memref<70x130xf16>, %C: memref<10
 
 // bf16 into bf16, layout nn: B is stored K x N, so its fragments are loaded
 // transposed; bf16 multiplies through nvvm.mma.sync. KG = 2 into a 16-bit
-// C: the slices always take the f32 workspace, and the module holds the
-// reducer that converts once (no isaac_scale: no atomic mode).
+// C: the kernel takes the tile counters S; with S = 0 the slices store
+// into the f32 workspace, which the module's reducer converts once, and
+// with S != 0 they add into T in f32 (never into C: no isaac_scale).
 // CHECK-LABEL: func.func @nn_bf16
 // CHECK: gpu.module @[[K:isaac_gemm_bf16_nn_mma_ml64_nl32_wm32_wn16_u32_kl2_kg2_v8_st3]]
-// CHECK: gpu.func @[[K]](
+// CHECK: gpu.func @[[K]](%{{.*}}: f32, %{{.*}}: f32, %{{.*}}: !llvm.ptr<1>)
 // CHECK: nvvm.cp.async.wait.group 1
 // CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK-NOT: nvgpu.mma.sync
 // CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
-// The KL = 2 partials meet in shared memory, then the f32 workspace.
+// The KL = 2 partials meet in shared memory, then the f32 workspace or T;
+// the tile's last block reads T back and converts once.
 // CHECK: scf.yield
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
 // CHECK: "@$2 st.global.f32 [$0], $1;"
-// CHECK-NOT: red.global.add
+// CHECK: "@$2 red.global.add.f32 [$0], $1;"
+// CHECK: "atom.add.acq_rel.gpu.u32 $0, [$1], $2;"
+// CHECK: "@$2 ld.global.cg.f32 $0, [$1];"
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
 // CHECK: gpu.func @isaac_splitk_reduce_bf16(%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i64, %{{.*}}: i32, %{{.*}}: f32)
 // CHECK: arith.truncf %{{.*}} : f32 to bf16
 // CHECK-NOT: gpu.func @isaac_scale

@@ -105,7 +105,8 @@ inline constexpr ArgInfo kConvArgs[] = {
   {Index, #Name, ArgType::Type, Meaning},
 #include "isaac/Runtime/KernelABI.def"
 };
-/// Appended to kGemmArgs in kernels with a fused epilogue.
+/// Appended to kGemmArgs (and kConvArgs) in the kernels takesTileCounters
+/// names.
 inline constexpr ArgInfo kFusedGemmArgs[] = {
 #define FUSED_GEMM_ARG(Index, Name, Type, Meaning)                             \
   {Index, #Name, ArgType::Type, Meaning},
@@ -172,6 +173,15 @@ inline constexpr unsigned kTensorMapBytes = 128;
 inline constexpr unsigned kTensorMapAlign = 64;
 inline constexpr size_t kNumScaleArgs = count(kScaleArgs);
 inline constexpr size_t kNumReduceArgs = count(kReduceArgs);
+
+/// Whether a kernel takes kFusedGemmArgs, the split-K tile counters S
+/// (docs/abi.md): a kernel with a fused epilogue (whose last block of a
+/// tile applies it), and one with a 16-bit C (f16, bf16: whose last block
+/// of a tile sums the slices' f32 partial sums and converts once). The
+/// generator and the runtime both ask here.
+constexpr bool takesTileCounters(bool fusedEpilogue, bool sixteenBitC) {
+  return fusedEpilogue || sixteenBitC;
+}
 
 /// Whether the indices of `args` count up from `first`.
 template <typename Info, size_t N>

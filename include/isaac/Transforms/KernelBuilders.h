@@ -53,6 +53,9 @@ struct GemmKernelSpec {
     return dtype == ::isaac::DType::F64 ? ::isaac::DType::F64
                                         : ::isaac::DType::F32;
   }
+  /// Whether the kernel takes the split-K tile counters
+  /// (abi::takesTileCounters): fused, or a plain kernel with a 16-bit C.
+  bool takesTileCounters() const;
 };
 
 /// Builds the GEMM kernel described by `spec` at the end of `module`
@@ -85,6 +88,8 @@ struct ConvKernelSpec {
   /// implicit GEMM contiguous along K (NHWC: c fastest), B the filters as
   /// stored (K x N for hwcf, N x K for fhwc), C the NHWC output.
   GemmKernelSpec gemmSpec() const;
+  /// As GemmKernelSpec::takesTileCounters.
+  bool takesTileCounters() const { return gemmSpec().takesTileCounters(); }
 };
 
 /// Builds the convolution kernel described by `spec` at the end of

@@ -244,6 +244,10 @@ std::vector<int> paramSizes(const std::string &name, const std::string &ptx) {
     int t = f64 ? 8 : 4;
     if (name.rfind("isaac_gemm_", 0) == 0) {
       std::vector<int> sizes = {8, 8, 8, 8, 4, 4, 4, 4, 4, 4, 8, 8, 8, t, t};
+      // A 16-bit C (types token f16 or bf16) takes the tile counters.
+      if (name.rfind("isaac_gemm_f16_", 0) == 0 ||
+          name.rfind("isaac_gemm_bf16_", 0) == 0)
+        sizes.push_back(8);
       // A wgmma GEMM kernel's tensor maps of A and B and useTma come last.
       if (name.find("_wgmma_") != std::string::npos)
         sizes.insert(sizes.end(),

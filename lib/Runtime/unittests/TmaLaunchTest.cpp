@@ -37,6 +37,8 @@ struct WgmmaGemm {
   /// The split-K reduction launched after the GEMM; none without split-K.
   std::string helper;
   int dtype, ml, nl, threads, kg = 1;
+  /// The tile counters S (a 16-bit C) come before the maps.
+  bool counters = true;
   uintptr_t C = 0x10000, A = 0x20000, B = 0x30000;
   // K spans enough tiles of every kernel below (5 of U = 64, 10 of 32, 19
   // of 16) to fill its pipeline: fewer than its stages would keep it off
@@ -113,6 +115,7 @@ WgmmaGemm mMajorGemm() {
       "dtype=f16f32 layout=tt ml=64 nl=64 wm=64 wn=16 u=16 kl=1 kg=1 vec=8 "
       "stages=4 threads=512 smem=32768 dynsmem=1 chip=sm_90a");
   g.dtype = ISAAC_F16;
+  g.counters = false; // an f32 C
   g.ml = 64;
   g.nl = 64;
   g.threads = 512;
@@ -162,9 +165,13 @@ std::string encodeLine(int type, uintptr_t address, const char *dim,
   return text;
 }
 
+/// The index of useTma in `g`'s parameters: after the GEMM's 15, its tile
+/// counters if it has them and the two maps.
+int useTmaIndex(const WgmmaGemm &g) { return 17 + g.counters; }
+
 /// Launches `g`, which must succeed with a first launch of 18 parameters
-/// whose first 15 are the GEMM's, then its helper's if any; returns the
-/// GEMM's launch.
+/// (19 with tile counters) whose first 15 are the GEMM's, then its helper's
+/// if any; returns the GEMM's launch.
 FakeLaunch launchOnce(const WgmmaGemm &g) {
   fake->reset();
   fake->clearCalls();
@@ -179,12 +186,17 @@ FakeLaunch launchOnce(const WgmmaGemm &g) {
   l = *fake->launch(0);
   CHECK(l.name == g.name);
   CHECK(l.grid[2] == static_cast<unsigned>(g.batch * g.kg));
-  CHECK(l.numParams == 18);
+  int useTma = useTmaIndex(g);
+  CHECK(l.numParams == useTma + 1);
   CHECK(param<uint64_t>(l, 1) == g.A && param<uint64_t>(l, 2) == g.B);
   CHECK(param<uint32_t>(l, 7) == static_cast<uint32_t>(g.lda));
   CHECK(param<uint32_t>(l, 8) == static_cast<uint32_t>(g.ldb));
-  CHECK(l.paramSizes[15] == FAKE_TENSOR_MAP_BYTES &&
-        l.paramSizes[16] == FAKE_TENSOR_MAP_BYTES && l.paramSizes[17] == 4);
+  // S: 0 when no tile's last block finishes it (KG <= 16 here).
+  if (g.counters)
+    CHECK(l.paramSizes[15] == 8 && param<uint64_t>(l, 15) == 0);
+  CHECK(l.paramSizes[useTma - 2] == FAKE_TENSOR_MAP_BYTES &&
+        l.paramSizes[useTma - 1] == FAKE_TENSOR_MAP_BYTES &&
+        l.paramSizes[useTma] == 4);
   CHECK(l.numTensorMaps == 2);
   // The runtime's copies are aligned whether or not it encoded them.
   CHECK(l.tensorMapAligned[0] && l.tensorMapAligned[1]);
@@ -194,7 +206,7 @@ FakeLaunch launchOnce(const WgmmaGemm &g) {
 /// useTma = 1, and the maps passed are all the bytes the encoder wrote for
 /// A (first) and B.
 void checkTma(const FakeLaunch &l, const WgmmaGemm &g) {
-  CHECK(param<uint32_t>(l, 17) == 1u);
+  CHECK(param<uint32_t>(l, useTmaIndex(g)) == 1u);
   const uintptr_t address[2] = {g.A, g.B};
   for (int m = 0; m < 2 && m < l.numTensorMaps; ++m) {
     uint64_t words[16];
@@ -205,8 +217,8 @@ void checkTma(const FakeLaunch &l, const WgmmaGemm &g) {
 }
 
 /// useTma = 0 and both maps zero.
-void checkNoTma(const FakeLaunch &l) {
-  CHECK(param<uint32_t>(l, 17) == 0u);
+void checkNoTma(const FakeLaunch &l, const WgmmaGemm &g) {
+  CHECK(param<uint32_t>(l, useTmaIndex(g)) == 0u);
   static const unsigned char zero[FAKE_TENSOR_MAP_BYTES] = {};
   for (int m = 0; m < 2 && m < l.numTensorMaps; ++m)
     CHECK(std::memcmp(l.tensorMaps[m], zero, sizeof zero) == 0);
@@ -221,7 +233,7 @@ void checkEncoded(const WgmmaGemm &g,
   std::vector<std::string> got = encodes();
   if (!driverHasEncoder) {
     CHECK(got.empty());
-    checkNoTma(l);
+    checkNoTma(l, g);
     return;
   }
   CHECK(got == expected);
@@ -322,7 +334,7 @@ void testPipelineDepth() {
     if (c.encoded.empty()) {
       FakeLaunch l = launchOnce(c.g);
       CHECK(encodes().empty());
-      checkNoTma(l);
+      checkNoTma(l, c.g);
     } else {
       checkEncoded(c.g, c.encoded);
     }
@@ -366,8 +378,8 @@ void testIneligibleOperands() {
     FakeLaunch l = launchOnce(c.g);
     size_t got = encodes().size();
     CHECK(got == (driverHasEncoder ? c.encodes : 0));
-    checkNoTma(l);
-    if (param<uint32_t>(l, 17) != 0 ||
+    checkNoTma(l, c.g);
+    if (param<uint32_t>(l, useTmaIndex(c.g)) != 0 ||
         got != (driverHasEncoder ? c.encodes : 0))
       std::fprintf(stderr, "  case: %s\n", c.what);
   }
@@ -384,14 +396,14 @@ void testEncoderFailure() {
   FakeLaunch l = launchOnce(g);
   std::vector<std::string> got = encodes();
   CHECK(got.size() == 1 && got[0].find(" -> 1") != std::string::npos);
-  checkNoTma(l);
+  checkNoTma(l, g);
 
   g.B = FAKE_REFUSED_TENSOR;
   l = launchOnce(g);
   got = encodes();
   CHECK(got.size() == 2 && got[0].find(" -> ") == std::string::npos &&
         got[1].find(" -> 1") != std::string::npos);
-  checkNoTma(l);
+  checkNoTma(l, g);
 }
 
 /// A fused wgmma kernel: the maps and useTma come after the tile counters
@@ -447,7 +459,7 @@ void testFusedKernel() {
 }
 
 /// simt and mma GEMM kernels take no tensor maps: nothing is encoded and
-/// they get their 15 parameters.
+/// they get their 15 parameters and (f16 C) the tile counters.
 void testOtherFamilies() {
   const std::string mma =
       "isaac_gemm_f16_nt_mma_ml128_nl128_wm64_wn32_u32_kl1_kg1_v8_st4";
@@ -471,7 +483,7 @@ void testOtherFamilies() {
     CHECK(encodes().empty());
     if (fake->launchCount() == 1) {
       FakeLaunch l = *fake->launch(0);
-      CHECK(l.numParams == 15 && l.numTensorMaps == 0);
+      CHECK(l.numParams == 16 && l.numTensorMaps == 0);
     }
   }
 }

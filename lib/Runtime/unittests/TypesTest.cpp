@@ -206,14 +206,25 @@ struct Gemm {
   }
 };
 
+/// Whether `g`'s C is 16-bit (f16, bf16 in its name's types token): its
+/// kernel takes the tile counters S after the 15.
+bool narrowC(const Gemm &g) {
+  return g.name.rfind("isaac_gemm_f16_", 0) == 0 ||
+         g.name.rfind("isaac_gemm_bf16_", 0) == 0;
+}
+
 /// The 15 parameters byte by byte: pointers and sizes as for every
-/// kernel, alpha and beta as f32 (4 bytes, the doubles rounded).
-void checkGemmParams(const FakeLaunch &l, const Gemm &g, uint64_t workspace) {
+/// kernel, alpha and beta as f32 (4 bytes, the doubles rounded); then a
+/// 16-bit C's tile counters, `counters`.
+void checkGemmParams(const FakeLaunch &l, const Gemm &g, uint64_t workspace,
+                     uint64_t counters = 0) {
   CHECK(std::strcmp(l.name, g.name.c_str()) == 0);
-  CHECK(l.numParams == 15);
-  static const int sizes[] = {8, 8, 8, 8, 4, 4, 4, 4, 4, 4, 8, 8, 8, 4, 4};
-  for (int i = 0; i < 15; ++i)
+  CHECK(l.numParams == (narrowC(g) ? 16 : 15));
+  static const int sizes[] = {8, 8, 8, 8, 4, 4, 4, 4, 4, 4, 8, 8, 8, 4, 4, 8};
+  for (int i = 0; i < l.numParams && i < 16; ++i)
     CHECK(l.paramSizes[i] == sizes[i]);
+  if (narrowC(g))
+    CHECK(param<uint64_t>(l, 15) == counters);
   CHECK(param<uint64_t>(l, 0) == g.C);
   CHECK(param<uint64_t>(l, 1) == g.A);
   CHECK(param<uint64_t>(l, 2) == g.B);
@@ -294,46 +305,63 @@ void testPlainLaunches() {
   }
 }
 
-/// A 16-bit C: the slices go to an f32 workspace of batch*KG*M*N elements
-/// and isaac_splitk_reduce_<C type> converts once, in both modes; there is
-/// no scale kernel.
+/// A 16-bit C takes no atomics and no scale kernel: its slices' f32 sums
+/// are converted once. Up to KG = 16, and in deterministic mode, through
+/// the f32 workspace of batch*KG*M*N, S = 0, then
+/// isaac_splitk_reduce_<C type>. Above, in atomic mode, one launch: the
+/// kernel gets W = T (batch*M*N f32) and S behind it (one u32 per tile,
+/// batch*2*3), both in the stream's zeroed buffer.
 void testNarrowSplitK() {
-  for (const char *token : {"f16", "bf16"}) {
-    for (int flags : {0, int(ISAAC_DETERMINISTIC)}) {
-      fake->reset();
-      Gemm g{kernelName(token, "nn", 4),
-             std::string(token) == "f16" ? ISAAC_F16 : ISAAC_BF16, 4};
-      g.flags = flags;
-      g.batch = 2;
-      g.sA = 100 * 1001;
-      g.sB = 1000 * 71;
-      g.sC = 100 * 73;
-      // A stream no other test uses: its workspace is allocated here.
-      g.stream = reinterpret_cast<void *>(0xa000 + flags * 0x100 +
-                                          (token[0] == 'b') * 0x10);
-      std::string reduce = std::string("isaac_splitk_reduce_") + token;
-      // The module has the f32 helpers too: the runtime must not pick them.
-      std::string ptx = ptxWith(
-          {g.name, reduce, "isaac_scale_f32", "isaac_splitk_reduce_f32"});
-      int allocations = fake->allocations();
-      CHECK_STATUS(g.launch(ptx), ISAAC_SUCCESS, "");
-      CHECK(fake->allocations() == allocations + 1);
-      CHECK(fake->lastAllocationBytes() >= size_t(2) * 4 * 100 * 70 * 4);
-      uint64_t workspace = fake->lastAllocation();
-      CHECK(fake->launchCount() == 2);
-      if (fake->launchCount() != 2)
-        continue;
-      checkGemmParams(launchAt(0), g, workspace);
-      checkReduce(launchAt(1), reduce.c_str(), g, workspace);
+  for (int kg : {4, 32}) {
+    for (const char *token : {"f16", "bf16"}) {
+      for (int flags : {0, int(ISAAC_DETERMINISTIC)}) {
+        fake->reset();
+        Gemm g{kernelName(token, "nn", kg),
+               std::string(token) == "f16" ? ISAAC_F16 : ISAAC_BF16, kg};
+        g.flags = flags;
+        g.batch = 2;
+        g.sA = 100 * 1001;
+        g.sB = 1000 * 71;
+        g.sC = 100 * 73;
+        // A stream no other test uses: its buffers are allocated here.
+        g.stream = reinterpret_cast<void *>(
+            0xa000 + kg * 0x1000 + flags * 0x100 + (token[0] == 'b') * 0x10);
+        std::string reduce = std::string("isaac_splitk_reduce_") + token;
+        // The module has the f32 helpers too: the runtime must not pick
+        // them.
+        std::string ptx = ptxWith(
+            {g.name, reduce, "isaac_scale_f32", "isaac_splitk_reduce_f32"});
+        int allocations = fake->allocations();
+        CHECK_STATUS(g.launch(ptx), ISAAC_SUCCESS, "");
+        CHECK(fake->allocations() == allocations + 1);
+        uint64_t buffer = fake->lastAllocation();
+        if (kg > 16 && flags == 0) {
+          // T: 2*100*70 f32, then S 256-byte aligned: 6 counters.
+          size_t tBytes = size_t(2) * 100 * 70 * 4;
+          uint64_t counters = buffer + (tBytes + 255) / 256 * 256;
+          CHECK(fake->lastAllocationBytes() >= tBytes + 256 + 24);
+          CHECK(fake->launchCount() == 1);
+          if (fake->launchCount() == 1)
+            checkGemmParams(launchAt(0), g, buffer, counters);
+          continue;
+        }
+        CHECK(fake->lastAllocationBytes() >= size_t(2) * kg * 100 * 70 * 4);
+        CHECK(fake->launchCount() == 2);
+        if (fake->launchCount() != 2)
+          continue;
+        checkGemmParams(launchAt(0), g, buffer, 0);
+        checkReduce(launchAt(1), reduce.c_str(), g, buffer);
+      }
+      // Without its reducer a launch that needs it is refused.
+      Gemm g{kernelName(token, "nn", kg),
+             std::string(token) == "f16" ? ISAAC_F16 : ISAAC_BF16, kg};
+      g.flags = ISAAC_DETERMINISTIC;
+      CHECK_STATUS(
+          g.launch(
+              ptxWith({g.name, "isaac_scale_f32", "isaac_splitk_reduce_f32"})),
+          ISAAC_ERROR_KERNEL_NOT_FOUND,
+          std::string("no kernel named 'isaac_splitk_reduce_") + token + "'");
     }
-    // Without its reducer the launch is refused, in atomic mode too.
-    Gemm g{kernelName(token, "nn", 4),
-           std::string(token) == "f16" ? ISAAC_F16 : ISAAC_BF16, 4};
-    CHECK_STATUS(
-        g.launch(
-            ptxWith({g.name, "isaac_scale_f32", "isaac_splitk_reduce_f32"})),
-        ISAAC_ERROR_KERNEL_NOT_FOUND,
-        std::string("no kernel named 'isaac_splitk_reduce_") + token + "'");
   }
 }
 
@@ -423,10 +451,12 @@ void testMmaLaunch() {
     CHECK(l.paramSizes[13] == 4 && std::memcmp(l.params[13], &alpha, 4) == 0);
     uint64_t workspace = param<uint64_t>(l, 3);
     if (narrow) {
+      // The tile counters (parameter 15) are 0 at KG = 4.
       CHECK(workspace != 0);
+      CHECK(l.numParams == 16 && param<uint64_t>(l, 15) == 0);
       checkReduce(launchAt(1), "isaac_splitk_reduce_bf16", g, workspace);
     } else {
-      CHECK(workspace == 0);
+      CHECK(workspace == 0 && l.numParams == 15);
       CHECK(std::strcmp(launchAt(0).name, "isaac_scale_f32") == 0);
     }
   }
