@@ -735,8 +735,9 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
     accessB =
         std::make_unique<MatrixAccess>(e, c, planB, st.bBase, B, st.ldb, sB);
   }
-  // Fused kernels: the tile counters, then the parameters of each input.
-  Value S = epilogue ? args[tileCountersArg(conv)] : Value();
+  // The tile counters of the kernels that take them (as declared), then a
+  // fused epilogue's inputs.
+  Value S = spec.takesTileCounters() ? args[tileCountersArg(conv)] : Value();
   if (epilogue)
     epilogue->bind(e, args, /*first=*/tileCountersArg(conv) + 1, batch);
 

@@ -30,6 +30,14 @@ inline std::string ptxWith(const std::vector<std::string> &entries,
   return ptx;
 }
 
+/// Whether the GEMM kernel `name` has a 16-bit C (types token f16 or bf16),
+/// so that it takes the tile counters S after its 15 parameters
+/// (abi::takesTileCounters).
+inline bool sixteenBitC(const std::string &name) {
+  return name.rfind("isaac_gemm_f16_", 0) == 0 ||
+         name.rfind("isaac_gemm_bf16_", 0) == 0;
+}
+
 extern int testChecks;
 extern int testFailures;
 void testFailed(const char *file, int line, const std::string &what);

@@ -37,8 +37,6 @@ struct WgmmaGemm {
   /// The split-K reduction launched after the GEMM; none without split-K.
   std::string helper;
   int dtype, ml, nl, threads, kg = 1;
-  /// The tile counters S (a 16-bit C) come before the maps.
-  bool counters = true;
   uintptr_t C = 0x10000, A = 0x20000, B = 0x30000;
   // K spans enough tiles of every kernel below (5 of U = 64, 10 of 32, 19
   // of 16) to fill its pipeline: fewer than its stages would keep it off
@@ -115,7 +113,6 @@ WgmmaGemm mMajorGemm() {
       "dtype=f16f32 layout=tt ml=64 nl=64 wm=64 wn=16 u=16 kl=1 kg=1 vec=8 "
       "stages=4 threads=512 smem=32768 dynsmem=1 chip=sm_90a");
   g.dtype = ISAAC_F16;
-  g.counters = false; // an f32 C
   g.ml = 64;
   g.nl = 64;
   g.threads = 512;
@@ -166,8 +163,8 @@ std::string encodeLine(int type, uintptr_t address, const char *dim,
 }
 
 /// The index of useTma in `g`'s parameters: after the GEMM's 15, its tile
-/// counters if it has them and the two maps.
-int useTmaIndex(const WgmmaGemm &g) { return 17 + g.counters; }
+/// counters if it has them (a 16-bit C) and the two maps.
+int useTmaIndex(const WgmmaGemm &g) { return 17 + sixteenBitC(g.name); }
 
 /// Launches `g`, which must succeed with a first launch of 18 parameters
 /// (19 with tile counters) whose first 15 are the GEMM's, then its helper's
@@ -192,7 +189,7 @@ FakeLaunch launchOnce(const WgmmaGemm &g) {
   CHECK(param<uint32_t>(l, 7) == static_cast<uint32_t>(g.lda));
   CHECK(param<uint32_t>(l, 8) == static_cast<uint32_t>(g.ldb));
   // S: 0 when no tile's last block finishes it (KG <= 16 here).
-  if (g.counters)
+  if (sixteenBitC(g.name))
     CHECK(l.paramSizes[15] == 8 && param<uint64_t>(l, 15) == 0);
   CHECK(l.paramSizes[useTma - 2] == FAKE_TENSOR_MAP_BYTES &&
         l.paramSizes[useTma - 1] == FAKE_TENSOR_MAP_BYTES &&

@@ -206,24 +206,17 @@ struct Gemm {
   }
 };
 
-/// Whether `g`'s C is 16-bit (f16, bf16 in its name's types token): its
-/// kernel takes the tile counters S after the 15.
-bool narrowC(const Gemm &g) {
-  return g.name.rfind("isaac_gemm_f16_", 0) == 0 ||
-         g.name.rfind("isaac_gemm_bf16_", 0) == 0;
-}
-
 /// The 15 parameters byte by byte: pointers and sizes as for every
 /// kernel, alpha and beta as f32 (4 bytes, the doubles rounded); then a
 /// 16-bit C's tile counters, `counters`.
 void checkGemmParams(const FakeLaunch &l, const Gemm &g, uint64_t workspace,
                      uint64_t counters = 0) {
   CHECK(std::strcmp(l.name, g.name.c_str()) == 0);
-  CHECK(l.numParams == (narrowC(g) ? 16 : 15));
+  CHECK(l.numParams == (sixteenBitC(g.name) ? 16 : 15));
   static const int sizes[] = {8, 8, 8, 8, 4, 4, 4, 4, 4, 4, 8, 8, 8, 4, 4, 8};
   for (int i = 0; i < l.numParams && i < 16; ++i)
     CHECK(l.paramSizes[i] == sizes[i]);
-  if (narrowC(g))
+  if (sixteenBitC(g.name))
     CHECK(param<uint64_t>(l, 15) == counters);
   CHECK(param<uint64_t>(l, 0) == g.C);
   CHECK(param<uint64_t>(l, 1) == g.A);
