@@ -151,7 +151,7 @@ private:
   std::optional<EpilogueCodegen> epilogue;
 
   // Block state.
-  Value tid, lane, klId, wmBase, wnBase, g, q;
+  Value tid, lane, warpId, klId, wmBase, wnBase, g, q;
   /// The first row of C (in the block) of the thread's warp: wmBase for
   /// mma; wmBase + 16 * (warp in its warpgroup) for wgmma.
   Value rowBase;
@@ -271,6 +271,14 @@ private:
   }
   void forEachElement(function_ref<void(int, int, Value, Value, Value)> fn);
   void storeOutput(function_ref<Value(int, int, Value)> x, Value beta);
+  /// The shared-memory layout of storeStaged: the first byte of warp 0's
+  /// region and the bytes of one region (0: the kernel stores directly).
+  std::pair<int, int> stagingLayout() const;
+  /// Stores a full tile through shared memory: each warp writes its
+  /// values of 16 rows x `chunk` columns into its region, then reads them
+  /// back as 16-byte row pieces and stores those (whole 32-byte sectors
+  /// per warp instead of 4-byte pairs in eight rows).
+  void storeStaged(function_ref<Value(int, int)> out);
   void emitEpilogue(ArrayRef<Value> acc, Value gSlice, Value batch, Value W,
                     Value S, Value alpha, Value beta);
   void emitSplitKFixup(Value batch, Value isGroup0, Value T, Value S,
@@ -1154,6 +1162,20 @@ void MmaBuilder::storeOutput(function_ref<Value(int, int, Value)> x,
       OpBuilder::InsertionGuard g2(b);
       b.setInsertionPointToStart(withBeta ? betaIf.elseBlock()
                                           : betaIf.thenBlock());
+      std::optional<OpBuilder::InsertionGuard> g3;
+      if (fast && !withBeta && stagingLayout().second) {
+        // C aligned to 16 bytes: whole rows of sectors through shared
+        // memory; else the pairs below.
+        Value c16 = e.land(
+            e.isMultiple(LLVM::PtrToIntOp::create(b, loc, e.i64, cBase), 16),
+            e.isMultiple(ldc, 16 / outBytes));
+        auto stagedIf = scf::IfOp::create(b, loc, c16, /*withElse=*/true);
+        g3.emplace(b);
+        b.setInsertionPointToStart(stagedIf.thenBlock());
+        storeStaged(
+            [&](int i, int j) { return finish(i, j, Value(), Value()); });
+        b.setInsertionPointToStart(stagedIf.elseBlock());
+      }
       if (fast) {
         for (int i = 0; i < tileRows(); ++i) {
           Value row = rowOf(i);
@@ -1176,6 +1198,78 @@ void MmaBuilder::storeOutput(function_ref<Value(int, int, Value)> x,
         Value old = withBeta ? e.predicatedLoad(ptr, ok, outTy) : Value();
         e.predicatedStore(ptr, finish(i, j, old, ok), ok);
       });
+    }
+  }
+}
+
+std::pair<int, int> MmaBuilder::stagingLayout() const {
+  // GEMM kernels on a tile whose warps hold at least 32 bytes of a row
+  // (one 16-byte piece per lane and pass).
+  int outBytes = outTy.getIntOrFloatBitWidth() / 8;
+  if (conv || c.wn * outBytes < 32)
+    return {0, 0};
+  int chunkBytes = std::min(c.wn * outBytes, 128);
+  // 16 bytes of padding per row: the eight rows a pass writes start in
+  // eight different bank quads.
+  int region = 16 * (chunkBytes + 16);
+  // After the split-K flag (the first word, read by every thread after
+  // the tile's last block is known) and the KL partials (read by the
+  // other warps of group 0 until they start their own epilogue).
+  int partials =
+      c.kl > 1 ? (c.kl - 1) * c.ml * c.nl * ::isaac::dtypeBytes(spec.accType())
+               : 0;
+  int first = (std::max(16, partials) + 127) / 128 * 128;
+  int warps = threads / 32 / c.kl; // group 0's
+  if (first + warps * region > smem.barrierOffset)
+    return {0, 0};
+  return {first, region};
+}
+
+void MmaBuilder::storeStaged(function_ref<Value(int, int)> out) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  auto [first, region] = stagingLayout();
+  int outBytes = outTy.getIntOrFloatBitWidth() / 8;
+  int chunkCols = std::min(c.wn, 128 / outBytes);
+  int pitch = chunkCols * outBytes + 16; // bytes per staged row
+  int piecesPerRow = chunkCols * outBytes / 16;
+  int passes = 16 * piecesPerRow / 32;
+  int rowsPerTile = wgmma ? 64 : 16;
+  Value mine =
+      e.gep(smemPtr, e.add(e.ci32(first), e.mul(warpId, e.ci32(region))),
+            b.getI8Type());
+  auto i32Ty = b.getI32Type();
+  auto v4 = VectorType::get({4}, i32Ty);
+  for (int rb = 0; rb < tileRows() / 2; ++rb) {
+    // The warp's 16 rows: rowOf(2 rb) - g onwards.
+    Value row0 = e.add(e.add(m0, rowBase), e.ci32(rb * rowsPerTile));
+    for (int c0 = 0; c0 < c.wn; c0 += chunkCols) {
+      // Each thread's pairs of this chunk (columns (j / 2) * 8 + 2 q) at
+      // (8 h + g, column in chunk).
+      for (int h = 0; h < 2; ++h)
+        for (int j = c0 / 4; j < (c0 + chunkCols) / 4; j += 2) {
+          int i = 2 * rb + h;
+          Value col = e.add(e.ci32((j / 2) * 8 - c0), e.mul(q, e.ci32(2)));
+          Value off = e.add(e.mul(e.add(g, e.ci32(8 * h)), e.ci32(pitch)),
+                            e.mul(col, e.ci32(outBytes)));
+          e.storeVector(e.gep(mine, off, b.getI8Type()),
+                        {out(i, j), out(i, j + 1)}, outTy);
+        }
+      NVVM::SyncWarpOp::create(b, loc, e.ci32(-1));
+      for (int pass = 0; pass < passes; ++pass) {
+        Value piece = e.add(lane, e.ci32(32 * pass));
+        Value r = e.divu(piece, e.ci32(piecesPerRow));
+        Value cp = e.remu(piece, e.ci32(piecesPerRow));
+        Value src =
+            e.gep(mine, e.add(e.mul(r, e.ci32(pitch)), e.mul(cp, e.ci32(16))),
+                  b.getI8Type());
+        Value v = LLVM::LoadOp::create(b, loc, v4, src, 16);
+        Value col = e.add(e.add(e.add(n0, wnBase), e.ci32(c0)),
+                          e.mul(cp, e.ci32(16 / outBytes)));
+        LLVM::StoreOp::create(b, loc, v, cPtr(e.add(row0, r), col), 16);
+      }
+      // The region is rewritten by the next chunk.
+      NVVM::SyncWarpOp::create(b, loc, e.ci32(-1));
     }
   }
 }
@@ -1325,6 +1419,7 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
 
   // Warp and lane coordinates.
   Value warp = e.divu(tid, e.ci32(32));
+  warpId = warp;
   lane = e.remu(tid, e.ci32(32));
   // Tiles of C per KL group along M: warps (mma) or warpgroups (wgmma).
   int tilesM = wgmma ? ::isaac::wgmmaGroupsM(c) : ::isaac::mmaWarpsM(c);

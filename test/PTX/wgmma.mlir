@@ -69,6 +69,22 @@
 // COUNT: 12
 // RUN: %ptxas -arch=sm_90a -v %t/isaac_gemm_f16_nt_wgmma_ml128_nl128_wm64_wn128_u64_kl1_kg1_v8_st4.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=REGS
 // REGS: 0 bytes spill stores, 0 bytes spill loads
+// A full tile with beta = 0 and C 16-byte aligned goes through shared
+// memory: each warp writes its converted pairs into its region (after the
+// split-K flag's 128 bytes; rows of 128 + 16 bytes, so row 8 starts at
+// 128 + 8 * 144 = 1280), reads them back as 16-byte row pieces and stores
+// those: 2 chunks of 64 columns x 4 pieces a lane.
+// RUN: FileCheck %s --check-prefix=STAGED --input-file=%t/isaac_gemm_f16_nt_wgmma_ml128_nl128_wm64_wn128_u64_kl1_kg1_v8_st4.ptx
+// STAGED: cvt.rn.f16x2.f32
+// STAGED-NEXT: st.shared.b32 [%rd{{[0-9]+}}+128]
+// STAGED: st.shared.b32 [%rd{{[0-9]+}}+144]
+// STAGED: st.shared.b32 [%rd{{[0-9]+}}+1280]
+// STAGED: bar.warp.sync -1;
+// STAGED: ld.shared.v4.b32
+// STAGED: st.global.v4.b32
+// STAGED: bar.warp.sync -1;
+// RUN: grep -c "st.global.v4.b32" %t/isaac_gemm_f16_nt_wgmma_ml128_nl128_wm64_wn128_u64_kl1_kg1_v8_st4.ptx | FileCheck %s --check-prefix=PIECES
+// PIECES: 8
 //
 // M- and N-major operands take wgmma's transposed forms: nn transposes B,
 // tn both, tt A; bf16 its own type; two 64-row tiles per warpgroup issue
@@ -87,8 +103,9 @@
 // (parameter 15). S != 0 (atomic mode): every block adds its slice's f32
 // partial sums into T (W) and counts itself in on its tile's counter; the
 // block that arrives KG-th reads the tile's sums back (.cg: other SMs added
-// them; 2 x 8 per thread in each of the four stores: full or edge tile,
-// beta 0 or not), zeroes them and converts once. S = 0: the
+// them; 2 x 8 per thread in each of the five stores: full or edge tile,
+// beta 0 or not, a full beta-0 tile staged through shared memory or not),
+// zeroes them and converts once. S = 0: the
 // slice's plane of the workspace, summed by isaac_splitk_reduce_f16.
 // RUN: FileCheck %s --check-prefix=SPLITK --input-file=%t/isaac_gemm_f16_nt_wgmma_ml64_nl32_wm64_wn32_u32_kl1_kg4_v8_st3.ptx
 // SPLITK: ld.param.b64 {{%rd[0-9]+}}, [{{.*}}_param_15];
@@ -99,7 +116,7 @@
 // SPLITK: ld.global.cg.f32
 // SPLITK: cvt.rn.f16.f32
 // RUN: grep -c "ld.global.cg.f32" %t/isaac_gemm_f16_nt_wgmma_ml64_nl32_wm64_wn32_u32_kl1_kg4_v8_st3.ptx | FileCheck %s --check-prefix=SUMS
-// SUMS: 64
+// SUMS: 80
 // RUN: grep -c "isaac_splitk_reduce_f16" %t/isaac_gemm_f16_nt_wgmma_ml64_nl32_wm64_wn32_u32_kl1_kg4_v8_st3.ptx | FileCheck %s --check-prefix=REDUCER
 // REDUCER: {{[1-9]}}
 //
