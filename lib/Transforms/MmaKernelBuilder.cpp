@@ -254,12 +254,14 @@ private:
     return ((i / halves) * (c.wn / 8) + j / 2) * accPerTile() +
            (i % halves) * 2 + j % 2;
   }
+  /// Rows of C of one instruction tile: wgmma's m64 or mma's m16 (two
+  /// 8-row halves, the thread's rows g and g + 8 of each).
+  int rowsPerTile() const { return wgmma ? 64 : 16; }
   // wgmma: row r of the thread's tile is row 8r + g of the warp's 16 rows
   // of each 64-row tile, the same fragment as mma.sync's m16n8 tiles.
   Value rowOf(int i) {
-    int tileRowsOf = wgmma ? 64 : 16;
     return e.add(e.add(m0, rowBase),
-                 e.add(e.ci32((i / 2) * tileRowsOf + (i % 2) * 8), g));
+                 e.add(e.ci32((i / 2) * rowsPerTile() + (i % 2) * 8), g));
   }
   Value colOf(int j) {
     return e.add(e.add(n0, wnBase),
@@ -271,9 +273,15 @@ private:
   }
   void forEachElement(function_ref<void(int, int, Value, Value, Value)> fn);
   void storeOutput(function_ref<Value(int, int, Value)> x, Value beta);
-  /// The shared-memory layout of storeStaged: the first byte of warp 0's
-  /// region and the bytes of one region (0: the kernel stores directly).
-  std::pair<int, int> stagingLayout() const;
+  /// The shared-memory geometry of storeStaged; region = 0: the kernel
+  /// stores directly.
+  struct Staging {
+    int first = 0;     ///< byte of warp 0's region
+    int region = 0;    ///< bytes of one warp's region: 16 rows of `pitch`
+    int chunkCols = 0; ///< columns staged per round (up to 128 bytes)
+    int pitch = 0;     ///< bytes per staged row: the chunk and 16 of padding
+  };
+  Staging stagingLayout() const;
   /// Stores a full tile through shared memory: each warp writes its
   /// values of 16 rows x `chunk` columns into its region, then reads them
   /// back as 16-byte row pieces and stores those (whole 32-byte sectors
@@ -1146,10 +1154,13 @@ void MmaBuilder::storeOutput(function_ref<Value(int, int, Value)> x,
   // Each thread owns pairs of adjacent columns: one 2-element store per
   // pair on the fast path (inside C, C aligned to the pair).
   int outBytes = outTy.getIntOrFloatBitWidth() / 8;
-  Value cAligned =
-      e.land(e.isMultiple(LLVM::PtrToIntOp::create(b, loc, e.i64, cBase),
-                          2 * outBytes),
-             e.isMultiple(ldc, 2));
+  // C's base and rows start on multiples of `elems` elements.
+  auto cAlignedTo = [&](int elems) {
+    return e.land(e.isMultiple(LLVM::PtrToIntOp::create(b, loc, e.i64, cBase),
+                               elems * outBytes),
+                  e.isMultiple(ldc, elems));
+  };
+  Value cAligned = cAlignedTo(2);
   Value betaZero =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, beta, e.cf(0.0));
   auto fastIf =
@@ -1163,13 +1174,11 @@ void MmaBuilder::storeOutput(function_ref<Value(int, int, Value)> x,
       b.setInsertionPointToStart(withBeta ? betaIf.elseBlock()
                                           : betaIf.thenBlock());
       std::optional<OpBuilder::InsertionGuard> g3;
-      if (fast && !withBeta && stagingLayout().second) {
+      if (fast && !withBeta && stagingLayout().region) {
         // C aligned to 16 bytes: whole rows of sectors through shared
         // memory; else the pairs below.
-        Value c16 = e.land(
-            e.isMultiple(LLVM::PtrToIntOp::create(b, loc, e.i64, cBase), 16),
-            e.isMultiple(ldc, 16 / outBytes));
-        auto stagedIf = scf::IfOp::create(b, loc, c16, /*withElse=*/true);
+        auto stagedIf = scf::IfOp::create(b, loc, cAlignedTo(16 / outBytes),
+                                          /*withElse=*/true);
         g3.emplace(b);
         b.setInsertionPointToStart(stagedIf.thenBlock());
         storeStaged(
@@ -1202,55 +1211,53 @@ void MmaBuilder::storeOutput(function_ref<Value(int, int, Value)> x,
   }
 }
 
-std::pair<int, int> MmaBuilder::stagingLayout() const {
+MmaBuilder::Staging MmaBuilder::stagingLayout() const {
   // GEMM kernels on a tile whose warps hold at least 32 bytes of a row
   // (one 16-byte piece per lane and pass).
   int outBytes = outTy.getIntOrFloatBitWidth() / 8;
   if (conv || c.wn * outBytes < 32)
-    return {0, 0};
-  int chunkBytes = std::min(c.wn * outBytes, 128);
+    return {};
+  Staging st;
+  st.chunkCols = std::min(c.wn, 128 / outBytes);
   // 16 bytes of padding per row: the eight rows a pass writes start in
   // eight different bank quads.
-  int region = 16 * (chunkBytes + 16);
+  st.pitch = st.chunkCols * outBytes + 16;
+  st.region = 16 * st.pitch;
   // After the split-K flag (the first word, read by every thread after
   // the tile's last block is known) and the KL partials (read by the
   // other warps of group 0 until they start their own epilogue).
   int partials =
       c.kl > 1 ? (c.kl - 1) * c.ml * c.nl * ::isaac::dtypeBytes(spec.accType())
                : 0;
-  int first = (std::max(16, partials) + 127) / 128 * 128;
+  st.first = (std::max(16, partials) + 127) / 128 * 128;
   int warps = threads / 32 / c.kl; // group 0's
-  if (first + warps * region > smem.barrierOffset)
-    return {0, 0};
-  return {first, region};
+  if (st.first + warps * st.region > smem.barrierOffset)
+    return {};
+  return st;
 }
 
 void MmaBuilder::storeStaged(function_ref<Value(int, int)> out) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
-  auto [first, region] = stagingLayout();
+  Staging st = stagingLayout();
   int outBytes = outTy.getIntOrFloatBitWidth() / 8;
-  int chunkCols = std::min(c.wn, 128 / outBytes);
-  int pitch = chunkCols * outBytes + 16; // bytes per staged row
-  int piecesPerRow = chunkCols * outBytes / 16;
+  int piecesPerRow = st.chunkCols * outBytes / 16;
   int passes = 16 * piecesPerRow / 32;
-  int rowsPerTile = wgmma ? 64 : 16;
   Value mine =
-      e.gep(smemPtr, e.add(e.ci32(first), e.mul(warpId, e.ci32(region))),
+      e.gep(smemPtr, e.add(e.ci32(st.first), e.mul(warpId, e.ci32(st.region))),
             b.getI8Type());
-  auto i32Ty = b.getI32Type();
-  auto v4 = VectorType::get({4}, i32Ty);
+  auto v4 = VectorType::get({4}, b.getI32Type());
   for (int rb = 0; rb < tileRows() / 2; ++rb) {
     // The warp's 16 rows: rowOf(2 rb) - g onwards.
-    Value row0 = e.add(e.add(m0, rowBase), e.ci32(rb * rowsPerTile));
-    for (int c0 = 0; c0 < c.wn; c0 += chunkCols) {
-      // Each thread's pairs of this chunk (columns (j / 2) * 8 + 2 q) at
-      // (8 h + g, column in chunk).
+    Value row0 = e.add(e.add(m0, rowBase), e.ci32(rb * rowsPerTile()));
+    for (int c0 = 0; c0 < c.wn; c0 += st.chunkCols) {
+      // Each thread's pairs of this chunk (columns (j / 2) * 8 + 2 q, as
+      // colOf's) at (8 h + g, column in chunk).
       for (int h = 0; h < 2; ++h)
-        for (int j = c0 / 4; j < (c0 + chunkCols) / 4; j += 2) {
+        for (int j = c0 / 4; j < (c0 + st.chunkCols) / 4; j += 2) {
           int i = 2 * rb + h;
           Value col = e.add(e.ci32((j / 2) * 8 - c0), e.mul(q, e.ci32(2)));
-          Value off = e.add(e.mul(e.add(g, e.ci32(8 * h)), e.ci32(pitch)),
+          Value off = e.add(e.mul(e.add(g, e.ci32(8 * h)), e.ci32(st.pitch)),
                             e.mul(col, e.ci32(outBytes)));
           e.storeVector(e.gep(mine, off, b.getI8Type()),
                         {out(i, j), out(i, j + 1)}, outTy);
@@ -1260,9 +1267,9 @@ void MmaBuilder::storeStaged(function_ref<Value(int, int)> out) {
         Value piece = e.add(lane, e.ci32(32 * pass));
         Value r = e.divu(piece, e.ci32(piecesPerRow));
         Value cp = e.remu(piece, e.ci32(piecesPerRow));
-        Value src =
-            e.gep(mine, e.add(e.mul(r, e.ci32(pitch)), e.mul(cp, e.ci32(16))),
-                  b.getI8Type());
+        Value src = e.gep(
+            mine, e.add(e.mul(r, e.ci32(st.pitch)), e.mul(cp, e.ci32(16))),
+            b.getI8Type());
         Value v = LLVM::LoadOp::create(b, loc, v4, src, 16);
         Value col = e.add(e.add(e.add(n0, wnBase), e.ci32(c0)),
                           e.mul(cp, e.ci32(16 / outBytes)));
