@@ -114,22 +114,22 @@ MMA = [
     ("tf32", "f32", "nn", _mma(64, 32, 32, 16, 64, 1, 1, 1, 2)),
 ]
 
-# f64 on DMMA (m8n8k4, f64 accumulators and C): every layout with KG 1 and
-# KG > 1 (C f64: both split-K modes), KL 1/2/4, stages 2..5, vec 1 (8-byte
-# cp.async) and 2 (16-byte), warp tiles from 8x8 (the smallest, U = 4: one
-# k-step) to 64x32 (64 accumulators per lane), 1 to 8 warps; the 128x128
+# f64 on DMMA (m16n8k8 on sm_90, f64 accumulators and C): every layout with
+# KG 1 and KG > 1 (C f64: both split-K modes), KL 1/2/4, stages 2..5, vec 1
+# (8-byte cp.async) and 2 (16-byte), warp tiles from 16x8 (the smallest,
+# U = 8: one k-step) to 64x32 (64 accumulators per lane), 1 to 8 warps; the 128x128
 # tiles are what the analytic model ranks best for 2048^3 and 4096^3 f64
 # on sm_90.
 MMA_F64 = [
     ("f64", "f64", "nn", _mma(64, 64, 32, 32, 16, 1, 1, 2, 3)),
     ("f64", "f64", "nt", _mma(128, 64, 64, 32, 8, 1, 1, 2, 4)),
     ("f64", "f64", "tn", _mma(32, 32, 16, 16, 16, 2, 4, 1, 5)),
-    ("f64", "f64", "tt", _mma(16, 8, 8, 8, 4, 1, 1, 1, 2)),
+    ("f64", "f64", "tt", _mma(16, 8, 16, 8, 8, 1, 1, 1, 2)),
     ("f64", "f64", "nn", _mma(32, 64, 16, 32, 32, 1, 8, 2, 4)),
     ("f64", "f64", "nt", _mma(64, 32, 32, 16, 8, 1, 2, 1, 5)),
     ("f64", "f64", "tn", _mma(128, 128, 64, 32, 8, 1, 1, 2, 3)),
     ("f64", "f64", "tt", _mma(128, 128, 32, 64, 8, 1, 1, 2, 3)),
-    ("f64", "f64", "nn", _mma(16, 16, 8, 8, 64, 4, 32, 2, 3)),
+    ("f64", "f64", "nn", _mma(16, 16, 16, 8, 64, 4, 32, 2, 3)),
     ("f64", "f64", "tt", _mma(64, 64, 32, 32, 32, 2, 2, 2, 2)),
     ("f64", "f64", "nt", _mma(32, 16, 16, 8, 16, 1, 1, 1, 4)),
     ("f64", "f64", "tn", _mma(64, 128, 32, 64, 8, 1, 1, 2, 5)),
@@ -622,7 +622,7 @@ CONV_MMA = [
     ("f64", "f64", "hwcf", _mma(64, 64, 32, 32, 16, 1, 1, 2, 3)),
     ("f64", "f64", "fhwc", _mma(32, 32, 16, 16, 16, 2, 4, 1, 5)),
     ("f64", "f64", "fhwc", _mma(128, 64, 64, 32, 8, 1, 1, 2, 4)),
-    ("f64", "f64", "hwcf", _mma(16, 8, 8, 8, 4, 1, 2, 1, 2)),
+    ("f64", "f64", "hwcf", _mma(16, 8, 16, 8, 8, 1, 2, 1, 2)),
 ]
 
 

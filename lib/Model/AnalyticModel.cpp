@@ -116,7 +116,7 @@ static double mmaCost(const GemmShape &s, const GemmConfig &c,
   double tensorFlopsPerClk =
       (wgmma ? wgmmaTflops(chip, s.dtype) : mmaSyncTflops(chip, s.dtype)) *
       1e12 / (sms * p.clockHz);
-  std::optional<MmaInstr> instr = mmaInstruction(s.dtype);
+  std::optional<MmaInstr> instr = mmaInstruction(s.dtype, chip.chip);
   if (!instr)
     return INFINITY;
   const int kStep = instr->k;
@@ -162,12 +162,12 @@ static double mmaCost(const GemmShape &s, const GemmConfig &c,
   // 32-bit ldmatrix.trans), and every fragment element a rounding.
   if (s.dtype == DType::F32)
     ldmatrix *= 4;
-  // f64: one LDS.64 per m8 tile of A and n8 tile of B per warp and k-step,
-  // with its address.
+  // f64: one LDS.64 per 8 rows of A and 8 columns of B per warp and 4 of
+  // K (whichever the instruction), with its address.
   if (s.dtype == DType::F64)
     ldmatrix =
         (double(c.nl) / c.wn * c.ml / 8.0 + double(c.ml) / c.wm * c.nl / 8.0) *
-        ksteps * 2.0;
+        (c.u / 4.0) * 2.0;
   if (wgmma)
     ldmatrix = 0;
   double copies = double(c.ml + c.nl) * c.u / c.vec / 32.0 * 8.0;

@@ -31,7 +31,10 @@ static bool familyComputes(GemmFamily family, const GemmTypes &t) {
     return false;
   if (family == GemmFamily::Simt)
     return !t.tf32 && t.c == t.ab && (t.ab == DType::F32 || t.ab == DType::F64);
-  return mmaInstruction(t.ab).has_value() && (t.ab != DType::F32 || t.tf32);
+  // Which types have an instruction does not depend on the chip (only
+  // f64's shape does).
+  return mmaInstruction(t.ab, /*chip=*/"").has_value() &&
+         (t.ab != DType::F32 || t.tf32);
 }
 
 /// The narrowest vec the family's vector-width rule admits for operands of

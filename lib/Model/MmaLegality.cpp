@@ -7,7 +7,7 @@
 //
 //   mma-type          the operand type has an mma.sync shape on the chip
 //                     (f16, bf16: m16n8k16; f32, multiplied in TF32:
-//                     m16n8k8; f64: m8n8k4)
+//                     m16n8k8; f64: m16n8k8 on sm_90+, m8n8k4 on sm_80)
 //   warp-tile         wm, wn multiples of the instruction's m and n, wn at
 //                     most 128; ml, nl multiples of wm, wn
 //   k-depth           u a multiple of the instruction's k times kl
@@ -31,15 +31,22 @@
 
 using namespace isaac;
 
-std::optional<MmaInstr> isaac::mmaInstruction(DType ab) {
+std::optional<MmaInstr> isaac::mmaInstruction(DType ab,
+                                              const std::string &chip) {
   switch (ab) {
   case DType::F16:
   case DType::BF16:
     return MmaInstr{16, 8, 16};
   case DType::F32: // TF32
     return MmaInstr{16, 8, 8};
-  case DType::F64:
+  case DType::F64: {
+    // m16n8k8 rather than k16: the same rate (66 TFLOP/s on an H100,
+    // docs/perf.md) with half the K depth per step, so U = 8 stays legal.
+    const ChipInfo *info = findChip(chip);
+    if (info && info->hasMmaF64M16)
+      return MmaInstr{16, 8, 8};
     return MmaInstr{8, 8, 4};
+  }
   default:
     return std::nullopt;
   }
@@ -131,18 +138,21 @@ int isaac::mmaCopiesPerThreadB(const GemmConfig &c) {
 int isaac::estimateMmaRegisters(const GemmConfig &c, DType ab) {
   int copies = mmaCopiesPerThreadA(c) + mmaCopiesPerThreadB(c);
   if (ab == DType::F64) {
-    // m8n8k4: two f64 accumulators per lane and 8x8 tile, one f64 of A per
-    // m8 tile and of B per n8 tile per k-step; two registers each. ptxas
-    // keeps the next k-steps' 64-bit fragment addresses live, and each copy
+    // Two f64 accumulators per lane and 8x8 of the warp tile, one f64 of A
+    // per 8 rows and of B per 8 columns for each 4 of K (m8n8k4 takes one
+    // such slice per instruction, m16n8k8 two); two registers each. ptxas
+    // keeps the next slices' 64-bit fragment addresses live, and each copy
     // its 64-bit source and shared addresses (hoisted out of the main loop)
-    // and its predicate. Calibrated on ptxas -v (sm_90) for 80 f64
+    // and its predicate. Calibrated on ptxas -v (sm_90) for 80 m8n8k4
     // configurations (70 random of large warp tiles, the first Table 4
-    // top-1s): no configuration that spills is estimated within 255
-    // (docs/tuning.md, "The mma family's register estimate").
+    // top-1s) and checked on 454 m16n8k8 ones (300 random, 154 of warp
+    // tiles of 1024 elements or more): only one configuration estimated
+    // within 255 spills, 8 bytes at 255 registers (docs/tuning.md, "The
+    // mma family's register estimate").
     int acc = c.wm * c.wn / 16;
     int frag = (c.wm / 8 + c.wn / 8) * 2;
-    int steps = std::min(c.u / (4 * c.kl), 8);
-    return acc + frag + 4 * steps + 5 * copies + 60;
+    int slices = std::min(c.u / (4 * c.kl), 8);
+    return acc + frag + 4 * slices + 5 * copies + 60;
   }
   // Two 16-bit operands or one TF32 per fragment register: the same count
   // for one instruction's fragments.
@@ -156,7 +166,7 @@ int isaac::estimateMmaRegisters(const GemmConfig &c, DType ab) {
 void isaac::checkMmaRules(const GemmConfig &c, DType dtype,
                           const ChipLimits &chip, Report &r) {
   const ChipInfo *info = findChip(chip.chip);
-  std::optional<MmaInstr> instr = mmaInstruction(dtype);
+  std::optional<MmaInstr> instr = mmaInstruction(dtype, chip.chip);
   if (!instr) {
     r.fail("mma-type", [&] {
       return std::string("the mma family has no instruction for ") +
@@ -324,7 +334,7 @@ void isaac::forEachWarpTiledConfig(
 void isaac::forEachLegalMmaConfig(
     DType dtype, const ChipLimits &chip,
     const std::function<void(const GemmConfig &)> &visit) {
-  std::optional<MmaInstr> instr = mmaInstruction(dtype);
+  std::optional<MmaInstr> instr = mmaInstruction(dtype, chip.chip);
   if (!instr)
     return;
   forEachWarpTiledConfig(

@@ -93,6 +93,7 @@ GemmKernelSpec ConvKernelSpec::gemmSpec() const {
   g.tf32 = types.tf32;
   g.layout = shape.gemmShape().layout;
   g.epilogue = epilogue;
+  g.chip = chip;
   return g;
 }
 

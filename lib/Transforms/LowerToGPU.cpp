@@ -368,6 +368,7 @@ struct LowerToGPUPass
 
     GemmKernelSpec spec;
     spec.config = configAttr.getConfig();
+    spec.chip = chip;
     spec.dtype = match->shape.dtype;
     spec.cType = match->shape.cType;
     spec.layout = match->shape.layout;
@@ -520,6 +521,7 @@ struct LowerToGPUPass
       return leave("no isaac.config (isaac-select-config chooses one)");
     ConvKernelSpec spec;
     spec.config = configAttr.getConfig();
+    spec.chip = chip;
     spec.types = match->shape.types;
     spec.layout = match->shape.layout;
     // The dialect verified the GEMM rules for the chip named in the IR; the

@@ -4,11 +4,12 @@
 // with the same ABI as the simt kernels (docs/abi.md): 16-bit operands
 // (f16, bf16; mma.sync.m16n8k16) and f32 operands multiplied in TF32
 // (m16n8k8), f32 accumulation, C of f16, bf16 or f32; f64 operands and C
-// (DMMA, m8n8k4), f64 accumulation.
+// (DMMA: m16n8k8 on sm_90 and later, m8n8k4 on sm_80), f64 accumulation.
 //
 //   block  : an ML x NL tile of C; grid z = batch * KG, as the simt kernels
 //   warp   : a WM x WN tile of C, (WM/m) x (WN/8) instruction tiles of m x 8
-//            (m = 16; 8 for f64) with m/4 accumulators per lane each;
+//            (m = 16; 8 for f64 on sm_80) with m/4 accumulators per lane
+//            each;
 //            (ML/WM) x (NL/WN) warps per KL group, KL groups splitting each
 //            stage's K depth U
 //   stage  : the ML x U tile of A and the U x NL tile of B, each copied in
@@ -117,7 +118,7 @@ public:
         wgmma(c.family == ::isaac::GemmFamily::Wgmma),
         smem(::isaac::getMmaSharedLayout(c, spec.dtype)),
         esz(::isaac::dtypeBytes(spec.dtype)), threads(c.threads()),
-        instr(*::isaac::mmaInstruction(spec.dtype)), kStep(instr.k),
+        instr(*::isaac::mmaInstruction(spec.dtype, spec.chip)), kStep(instr.k),
         planA(c, spec.dtype, c.ml, /*contigIsK=*/!spec.layout.transA, 0,
               threads),
         planB(c, spec.dtype, c.nl, /*contigIsK=*/spec.layout.transB,
@@ -236,8 +237,8 @@ private:
   SmallVector<Value> initWgmmaAccumulators();
   /// Those structs' elements in accIndex order.
   SmallVector<Value> flattenWgmmaAccumulators(ValueRange tiles);
-  /// One k-step of f64 (m8n8k4): one f64 of A per m8 tile and of B per n8
-  /// tile and lane, from 64-bit shared loads.
+  /// One k-step of f64 (m16n8k8; m8n8k4 on sm_80): one f64 of A per 8 rows
+  /// and of B per 8 columns, 4 of K and lane, from 64-bit shared loads.
   void computeStepF64(Value stageOff, Value kOff, MutableArrayRef<Value> acc);
   SmallVector<Value> mma(Value a, Value bFrag, int bHalf, ArrayRef<Value> acc);
 
@@ -659,39 +660,68 @@ void MmaBuilder::computeStepF64(Value stageOff, Value kOff,
                                 MutableArrayRef<Value> acc) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
-  // Lane (g, q) holds A(m g, k q) of each m8 tile and B(k q, n g) of each
-  // n8 tile: one LDS.64 each. Where the tile is stored (m or n, k) or
-  // (k, m or n), a half-warp reads four rows at one aligned 32-byte pair
-  // of chunks, which the f64 swizzle spreads over all 32 banks. As for
-  // ldmatrix, the address is the lane's loop-invariant slot plus the
-  // stage's offset (one add per load in the main loop).
-  Value k = e.add(kOff, q);
-  auto load = [&](const OperandPlan &p, Value mn) -> Value {
+  // Lane (g, q) holds A(m g, k q) of each 8 rows and 4 of K, and B(k q,
+  // n g) of each 8 columns and 4 of K: one LDS.64 each, the same loads for
+  // both shapes (m8n8k4; m16n8k8: its fragments are those of two m8 rows
+  // and two k4 steps, a0..a3 = (g, q), (g+8, q), (g, q+4), (g+8, q+4),
+  // b0, b1 = (q, g), (q+4, g); PTX ISA, "Matrix Fragments for mma.m16n8k8"
+  // .f64). Where the tile is stored (m or n, k) or (k, m or n), a
+  // half-warp reads four rows at one aligned 32-byte pair of chunks, which
+  // the f64 swizzle spreads over all 32 banks. As for ldmatrix, the
+  // address is the lane's loop-invariant slot plus the stage's offset (one
+  // add per load in the main loop).
+  auto load = [&](const OperandPlan &p, Value mn, Value k) -> Value {
     Value slot = e.add(e.ci32(p.tileOffset),
                        p.contigIsK ? swizzle(p, mn, k) : swizzle(p, k, mn));
     Value ptr = e.gep(e.gep(smemPtr, slot, abTy), stageOff, abTy);
     return LLVM::LoadOp::create(b, loc, abTy, ptr, esz);
   };
-  int tilesM = c.wm / 8, tilesN = c.wn / 8;
-  SmallVector<Value> aFrag, bFrag;
+  int halves = instr.m / 8, quarters = kStep / 4;
+  int tilesM = c.wm / instr.m, tilesN = c.wn / 8;
+  SmallVector<Value> k;
+  for (int kq = 0; kq < quarters; ++kq)
+    k.push_back(e.add(kOff, e.add(e.ci32(4 * kq), q)));
+  // aFrag[i]: a0.. of m tile i in the instruction's order (kq, then half).
+  SmallVector<SmallVector<Value>> aFrag(tilesM), bFrag(tilesN);
   for (int i = 0; i < tilesM; ++i)
-    aFrag.push_back(load(planA, e.add(wmBase, e.add(e.ci32(8 * i), g))));
+    for (int kq = 0; kq < quarters; ++kq)
+      for (int h = 0; h < halves; ++h)
+        aFrag[i].push_back(
+            load(planA, e.add(wmBase, e.add(e.ci32(instr.m * i + 8 * h), g)),
+                 k[kq]));
   for (int j = 0; j < tilesN; ++j)
-    bFrag.push_back(load(planB, e.add(wnBase, e.add(e.ci32(8 * j), g))));
-  Type resTy =
-      LLVM::LLVMStructType::getLiteral(b.getContext(), {e.elemTy, e.elemTy});
+    for (int kq = 0; kq < quarters; ++kq)
+      bFrag[j].push_back(
+          load(planB, e.add(wnBase, e.add(e.ci32(8 * j), g)), k[kq]));
+  int nAcc = accPerTile();
+  Type resTy = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(nAcc, e.elemTy));
   for (int i = 0; i < tilesM; ++i)
     for (int j = 0; j < tilesN; ++j) {
-      MutableArrayRef<Value> tile(&acc[(i * tilesN + j) * 2], 2);
-      Value d = NVVM::MmaOp::create(
-          b, loc, resTy, ValueRange{aFrag[i]}, ValueRange{bFrag[j]},
-          ValueRange{tile[0], tile[1]}, ArrayRef<int64_t>{8, 8, 4},
-          std::nullopt, std::nullopt,
-          std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::f64,
-                                        NVVM::MMATypes::f64},
-          std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                         NVVM::MMALayout::col});
-      for (int x = 0; x < 2; ++x)
+      MutableArrayRef<Value> tile(&acc[(i * tilesN + j) * nAcc], nAcc);
+      Value d;
+      if (instr.m == 8) {
+        d = NVVM::MmaOp::create(
+            b, loc, resTy, aFrag[i], bFrag[j], tile, ArrayRef<int64_t>{8, 8, 4},
+            std::nullopt, std::nullopt,
+            std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::f64,
+                                          NVVM::MMATypes::f64},
+            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                           NVVM::MMALayout::col});
+      } else {
+        // nvvm.mma.sync (LLVM 22) knows no m16 f64 shape; the NVPTX
+        // intrinsic does.
+        SmallVector<Value> args(aFrag[i]);
+        args.append(bFrag[j]);
+        args.append(tile.begin(), tile.end());
+        d = LLVM::CallIntrinsicOp::create(
+                b, loc, resTy,
+                b.getStringAttr("llvm.nvvm.mma.m16n8k" + std::to_string(kStep) +
+                                ".row.col.f64"),
+                args)
+                .getResult(0);
+      }
+      for (int x = 0; x < nAcc; ++x)
         tile[x] = LLVM::ExtractValueOp::create(b, loc, d, x);
     }
 }

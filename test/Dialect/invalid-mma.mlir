@@ -4,8 +4,8 @@
 // the verifier of isaac.config against the operation's operand type on
 // the default chip (sm_90).
 
-// f64 (m8n8k4 on DMMA) follows the same rules with its own instruction
-// and 8-byte elements.
+// f64 (DMMA: m16n8k8 on sm_90, m8n8k4 on sm_80) follows the same rules
+// with its own instruction and 8-byte elements.
 // vector-width: 4 f64 are 32 bytes, wider than any cp.async
 func.func @f64_vec(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x64xf64>) {
   // expected-error @below {{illegal isaac.config for f64 on sm_90 (rule vector-width): vec = 4 f64 elements is 32 bytes; cp.async copies 4, 8 or 16 bytes}}
@@ -15,10 +15,20 @@ func.func @f64_vec(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x6
 
 // -----
 
-// k-depth: u must be a multiple of k * kl = 4 * 2
+// k-depth: u must be a multiple of k * kl = 8 * 2 (m16n8k8)
 func.func @f64_kdepth(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x64xf64>) {
-  // expected-error @below {{illegal isaac.config for f64 on sm_90 (rule k-depth): u = 4 is not a multiple of the instruction's k times kl = 4 * 2}}
-  linalg.matmul ins(%A, %B : memref<64x64xf64>, memref<64x64xf64>) outs(%C : memref<64x64xf64>) {isaac.config = #isaac.gemm<family = mma, ml = 64, nl = 64, wm = 32, wn = 32, u = 4, kl = 2, kg = 1, vec = 2, stages = 3>}
+  // expected-error @below {{illegal isaac.config for f64 on sm_90 (rule k-depth): u = 8 is not a multiple of the instruction's k times kl = 8 * 2}}
+  linalg.matmul ins(%A, %B : memref<64x64xf64>, memref<64x64xf64>) outs(%C : memref<64x64xf64>) {isaac.config = #isaac.gemm<family = mma, ml = 64, nl = 64, wm = 32, wn = 32, u = 8, kl = 2, kg = 1, vec = 2, stages = 3>}
+  return
+}
+
+// -----
+
+// warp-tile: an m8 warp tile, legal for sm_80's m8n8k4, is not one of
+// sm_90's m16n8k8
+func.func @f64_m8(%A: memref<64x64xf64>, %B: memref<64x64xf64>, %C: memref<64x64xf64>) {
+  // expected-error @below {{illegal isaac.config for f64 on sm_90 (rule warp-tile): wm = 8 is not a multiple of the instruction's m = 16}}
+  linalg.matmul ins(%A, %B : memref<64x64xf64>, memref<64x64xf64>) outs(%C : memref<64x64xf64>) {isaac.config = #isaac.gemm<family = mma, ml = 16, nl = 8, wm = 8, wn = 8, u = 8, kl = 1, kg = 1, vec = 1, stages = 2>}
   return
 }
 

@@ -193,7 +193,7 @@ static void runMmaLegality() {
   GemmConfig tf32 = base;
   tf32.vec = 4;
   expectRule(tf32, DType::F32, "");
-  // f64 (m8n8k4): 8-byte elements, two registers per accumulator.
+  // f64 (m16n8k8 on sm_90): 8-byte elements, two registers per accumulator.
   GemmConfig f64 = base;
   f64.wm = 32;
   f64.wn = 64;
@@ -223,6 +223,17 @@ static void runMmaLegality() {
              32 * 64 / 16 + (32 / 8 + 64 / 8) * 2 + 4 * 2 +
                  5 * (mmaCopiesPerThreadA(f64) + mmaCopiesPerThreadB(f64)) + 60,
          "f64 accumulators and fragments take two registers each");
+  expect(mmaInstruction(DType::F64, "sm_90a")->m == 16 &&
+             mmaInstruction(DType::F64, "sm_90a")->k == 8 &&
+             mmaInstruction(DType::F64, "sm_80")->m == 8 &&
+             mmaInstruction(DType::F64, "sm_80")->k == 4,
+         "f64: m16n8k8 where the chip table has it, else m8n8k4");
+  c = f64;
+  c.ml = 16;
+  c.wm = 8; // an m8 warp tile: m8n8k4 on sm_80, not m16n8k8 on sm_90
+  expectRule(c, DType::F64, "warp-tile");
+  expect(checkGemmLegality(c, DType::F64, *getChipLimits("sm_80")).empty(),
+         "f64 wm = 8 is legal on sm_80 (m8n8k4)");
   // The top-1 of f64 LINPACK 2048^3 before the calibration: ptxas gave it
   // 255 registers and 292 bytes of spills (docs/tuning.md).
   c = f64;

@@ -1,5 +1,6 @@
 // REQUIRES: ptxas
-// f64 on the mma family (DMMA: mma.sync.m8n8k4.f64): every layout, KL and
+// f64 on the mma family (DMMA: mma.sync.m16n8k8.f64 on sm_90 and sm_90a,
+// m8n8k4 on sm_80, which has no other f64 shape): every layout, KL and
 // KG > 1, vec 1 and 2, stages 2 to 8, a batch, a fused epilogue with KG > 1
 // and GEMMs on tensors whose configurations the analytic model chooses,
 // through the whole pipeline for sm_80, sm_90 and sm_90a, assembled by
@@ -36,13 +37,16 @@
 // CHECK-DAG: cp.async.commit_group;
 // CHECK-DAG: cp.async.wait_group 2;
 // CHECK-DAG: ld.shared.b64
-// CHECK-DAG: mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64
+// CHECK-DAG: mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64
 // CHECK-DAG: st.global.v2.b64
-// No ldmatrix: it has no 64-bit form.
-// RUN: not grep -q ldmatrix %t/sm_90/isaac_gemm_f64_nn_mma_ml128_nl64_wm64_wn32_u8_kl1_kg1_v2_st4.ptx
-// 8 x 4 m8n8 tiles x 2 k-steps per stage.
-// RUN: grep -c "mma.sync.aligned.m8n8k4" %t/sm_90/isaac_gemm_f64_nn_mma_ml128_nl64_wm64_wn32_u8_kl1_kg1_v2_st4.ptx | FileCheck %s --check-prefix=COUNT
-// COUNT: 64
+// No ldmatrix: it has no 64-bit form; and no m8n8k4 on sm_90.
+// RUN: not grep -q "ldmatrix\|m8n8k4" %t/sm_90/isaac_gemm_f64_nn_mma_ml128_nl64_wm64_wn32_u8_kl1_kg1_v2_st4.ptx
+// 4 x 4 m16n8 tiles x 1 k-step per stage; the same kernel for sm_80: 8 x 4
+// m8n8 tiles x 2 k-steps.
+// RUN: grep -c "mma.sync.aligned.m16n8k8" %t/sm_90/isaac_gemm_f64_nn_mma_ml128_nl64_wm64_wn32_u8_kl1_kg1_v2_st4.ptx | FileCheck %s --check-prefix=COUNT
+// COUNT: 16
+// RUN: grep -c "mma.sync.aligned.m8n8k4" %t/sm_80/isaac_gemm_f64_nn_mma_ml128_nl64_wm64_wn32_u8_kl1_kg1_v2_st4.ptx | FileCheck %s --check-prefix=COUNT80
+// COUNT80: 64
 //
 // KG = 4 into f64: red.global.add.f64 (atomic mode) or the f64 workspace;
 // the module's helper kernels are f64.
@@ -71,7 +75,7 @@ func.func @layouts(%A: memref<257x130xf64>, %At: memref<130x257xf64>,
   linalg.matmul indexing_maps = [#t_a, #t_b, #c] ins(%At, %Bt : memref<130x257xf64>, memref<129x130xf64>) outs(%C : memref<257x129xf64>)
     {isaac.config = #isaac.gemm<family = mma, ml = 64, nl = 32, wm = 32, wn = 16, u = 8, kl = 1, kg = 1, vec = 2, stages = 8>}
   linalg.matmul indexing_maps = [#nn_a, #t_b, #c] ins(%A, %Bt : memref<257x130xf64>, memref<129x130xf64>) outs(%C : memref<257x129xf64>)
-    {isaac.config = #isaac.gemm<family = mma, ml = 16, nl = 8, wm = 8, wn = 8, u = 4, kl = 1, kg = 1, vec = 1, stages = 2>}
+    {isaac.config = #isaac.gemm<family = mma, ml = 16, nl = 8, wm = 16, wn = 8, u = 8, kl = 1, kg = 1, vec = 1, stages = 2>}
   return
 }
 

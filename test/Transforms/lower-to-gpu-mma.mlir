@@ -161,7 +161,7 @@ func.func @tf32_not_opted_in(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: m
 
 // -----
 
-// f64 on DMMA (mma.sync.m8n8k4, f64 accumulators, f64 alpha and beta),
+// f64 on DMMA (mma.sync.m16n8k8 on sm_90, f64 accumulators, f64 alpha and beta),
 // layout nn: A stored M x K and B stored K x N. No ldmatrix (it has no
 // 64-bit form): each lane loads one f64 of A per m8 tile and one of B per
 // n8 tile from the swizzled tiles (the f64 swizzle XORs pairs of 16-byte
@@ -182,8 +182,10 @@ func.func @tf32_not_opted_in(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: m
 // CHECK-NOT: nvgpu.ldmatrix
 // CHECK: arith.shli %{{.*}}, %{{.*}} : i32
 // CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> f64
-// CHECK-COUNT-16: nvvm.mma.sync A[%{{.*}}]  B[%{{.*}}]  C[%{{.*}}, %{{.*}}]  {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 8, n = 8, k = 4>} : (f64, f64, f64) -> !llvm.struct<(f64, f64)>
-// CHECK-NOT: nvvm.mma.sync
+// sm_90's m16n8k8 (nvvm.mma.sync has no m16 f64 shape: the NVPTX
+// intrinsic): 1 x 2 m16n8 tiles x 2 k-steps per stage.
+// CHECK-COUNT-4: llvm.call_intrinsic "llvm.nvvm.mma.m16n8k8.row.col.f64"(%{{.*}}) : (f64, f64, f64, f64, f64, f64, f64, f64, f64, f64) -> !llvm.struct<(f64, f64, f64, f64)>
+// CHECK-NOT: llvm.nvvm.mma
 // CHECK: scf.yield
 // The epilogue: pairs of f64 columns, one 16-byte store each on the fast
 // path.
@@ -205,7 +207,7 @@ func.func @nn_f64(%A: memref<70x50xf64>, %B: memref<50x45xf64>, %C: memref<70x45
 // CHECK: gpu.module @[[K:isaac_gemm_f64_tt_mma_ml32_nl32_wm16_wn16_u16_kl2_kg4_v1_st4]]
 // CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 8, cache =  ca : !llvm.ptr<3>, !llvm.ptr<1>
 // CHECK: nvvm.cp.async.wait.group 2
-// CHECK: nvvm.mma.sync {{.*}} shape = #nvvm.shape<m = 8, n = 8, k = 4>} : (f64, f64, f64) -> !llvm.struct<(f64, f64)>
+// CHECK: llvm.call_intrinsic "llvm.nvvm.mma.m16n8k8.row.col.f64"
 // CHECK: scf.yield
 // CHECK: nvvm.cp.async.wait.group 0
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : f64, !llvm.ptr<3>
@@ -230,7 +232,7 @@ func.func @tt_f64_splitk(%A: memref<2048x40xf64>, %B: memref<24x2048xf64>, %C: m
 // CHECK-LABEL: func.func @tn_f64_batched
 // CHECK: isaac.launch_gemm @[[K:isaac_gemm_f64_tn_mma_ml64_nl64_wm32_wn32_u32_kl1_kg1_v2_st4]]::@[[K]](%arg0, %arg1, %arg2) {{.*}}trans_a = true, trans_b = false} : memref<3x33x65xf64
 // CHECK: gpu.module @[[K]]
-// CHECK: nvvm.mma.sync
+// CHECK: llvm.call_intrinsic "llvm.nvvm.mma.m16n8k8.row.col.f64"
 func.func @tn_f64_batched(%A: memref<3x33x65xf64>, %B: memref<3x33x17xf64>, %C: memref<3x65x17xf64>) {
   linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, k, m)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>]
     ins(%A, %B : memref<3x33x65xf64>, memref<3x33x17xf64>) outs(%C : memref<3x65x17xf64>)

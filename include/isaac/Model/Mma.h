@@ -16,6 +16,7 @@
 
 #include <functional>
 #include <optional>
+#include <string>
 
 namespace isaac {
 
@@ -24,12 +25,13 @@ struct MmaInstr {
   int m, n, k;
 };
 
-/// The instruction the mma family uses for operands of type `ab`:
-/// m16n8k16 for f16 and bf16, m16n8k8 for f32 (multiplied in TF32: the
-/// mma family on f32 operands is TF32, which GEMMs opt in to), both with
-/// f32 accumulation; m8n8k4 for f64 (DMMA, f64 accumulation, sm_80 and
-/// later). None for other types.
-std::optional<MmaInstr> mmaInstruction(DType ab);
+/// The instruction the mma family uses for operands of type `ab` on
+/// `chip`: m16n8k16 for f16 and bf16, m16n8k8 for f32 (multiplied in TF32:
+/// the mma family on f32 operands is TF32, which GEMMs opt in to), both
+/// with f32 accumulation; for f64 (DMMA, f64 accumulation) m16n8k8 where
+/// the chip table says the chip has it (sm_90 and later: twice m8n8k4's
+/// rate on an H100), else m8n8k4 (sm_80). None for other types.
+std::optional<MmaInstr> mmaInstruction(DType ab, const std::string &chip);
 
 /// Whether `bytes` is a size cp.async copies (4, 8 or 16): the mma
 /// family's vector-width rule on vec * sizeof(operand).

@@ -37,6 +37,11 @@ struct GemmKernelSpec {
   /// A fused epilogue (docs/abi.md, "Fused epilogues"); none for a plain
   /// C = alpha*op(A)*op(B) + beta*C kernel.
   std::optional<::isaac::EpilogueProgram> epilogue;
+  /// The target chip ("sm_90"): where a type has several tensor-core
+  /// shapes it picks one (f64: m16n8k8 on sm_90 and later, m8n8k4 on
+  /// sm_80; ::isaac::mmaInstruction). The PTX of each chip is its own
+  /// module, so the kernel name does not carry it.
+  std::string chip;
 
   /// isaac_gemm_<types>_<layout>_<config>[_ep<id>]: the ABI's entry name.
   /// <types> is GemmTypes' token of A, B and C; a fused kernel's names A
@@ -80,6 +85,8 @@ struct ConvKernelSpec {
   /// A fused epilogue on the implicit GEMM's (row, channel) elements
   /// (docs/abi.md, "Fused epilogues"); none for a plain kernel.
   std::optional<::isaac::EpilogueProgram> epilogue;
+  /// The target chip, as GemmKernelSpec::chip.
+  std::string chip;
 
   /// isaac_conv_<types>_<layout>_<family>_<config>[_ep<id>]
   /// (ConvKernelName).
