@@ -44,9 +44,11 @@
 //     (nvgpu.ldmatrix's single memref index costs three); f64 fragments
 //     are plain 64-bit loads through the same pointer (no 64-bit
 //     ldmatrix);
-//   - nvgpu.mma.sync multiplies f16 and TF32; bf16 and f64 use
-//     nvvm.mma.sync, because LLVM 22's nvgpu-to-nvvm conversion cannot type
-//     bf16 operands and nvgpu.mma.sync has no f64 shape;
+//   - nvgpu.mma.sync multiplies f16 and TF32; bf16 and sm_80's f64
+//     (m8n8k4) use nvvm.mma.sync, because LLVM 22's nvgpu-to-nvvm
+//     conversion cannot type bf16 operands and nvgpu.mma.sync has no f64
+//     shape; sm_90's f64 (m16n8k8) calls the NVPTX intrinsic
+//     (llvm.call_intrinsic), nvvm.mma.sync verifying no m16 f64 shape;
 //   - the copies are nvvm.cp.async.shared.global (with its source-size
 //     operand for the zero fill) and nvvm.cp.async.commit.group /
 //     wait.group: nvgpu.device_async_copy wants its source as a memref, and
