@@ -167,7 +167,7 @@ static double mmaCost(const GemmShape &s, const GemmConfig &c,
   if (s.dtype == DType::F64)
     ldmatrix =
         (double(c.nl) / c.wn * c.ml / 8.0 + double(c.ml) / c.wm * c.nl / 8.0) *
-        (c.u / 4.0) * 2.0;
+        (double(c.u) / kF64SliceK) * 2.0;
   if (wgmma)
     ldmatrix = 0;
   double copies = double(c.ml + c.nl) * c.u / c.vec / 32.0 * 8.0;

@@ -151,7 +151,7 @@ int isaac::estimateMmaRegisters(const GemmConfig &c, DType ab) {
     // mma family's register estimate").
     int acc = c.wm * c.wn / 16;
     int frag = (c.wm / 8 + c.wn / 8) * 2;
-    int slices = std::min(c.u / (4 * c.kl), 8);
+    int slices = std::min(c.u / (kF64SliceK * c.kl), 8);
     return acc + frag + 4 * slices + 5 * copies + 60;
   }
   // Two 16-bit operands or one TF32 per fragment register: the same count

@@ -678,11 +678,11 @@ void MmaBuilder::computeStepF64(Value stageOff, Value kOff,
     Value ptr = e.gep(e.gep(smemPtr, slot, abTy), stageOff, abTy);
     return LLVM::LoadOp::create(b, loc, abTy, ptr, esz);
   };
-  int halves = instr.m / 8, quarters = kStep / 4;
+  int halves = instr.m / 8, quarters = kStep / ::isaac::kF64SliceK;
   int tilesM = c.wm / instr.m, tilesN = c.wn / 8;
   SmallVector<Value> k;
   for (int kq = 0; kq < quarters; ++kq)
-    k.push_back(e.add(kOff, e.add(e.ci32(4 * kq), q)));
+    k.push_back(e.add(kOff, e.add(e.ci32(::isaac::kF64SliceK * kq), q)));
   // aFrag[i]: a0.. of m tile i in the instruction's order (kq, then half).
   SmallVector<SmallVector<Value>> aFrag(tilesM), bFrag(tilesN);
   for (int i = 0; i < tilesM; ++i)

@@ -25,6 +25,13 @@ struct MmaInstr {
   int m, n, k;
 };
 
+/// K of one slice of an f64 fragment: lane (g, q) holds A(m g, k q) and
+/// B(k q, n g) of each 8 rows or columns and 4 of K, one 64-bit shared
+/// load each, whichever the instruction (m8n8k4 takes one slice, m16n8k8
+/// two along K). The generator's loads, the register estimate and the
+/// analytic model's count of shared loads all step by it.
+constexpr int kF64SliceK = 4;
+
 /// The instruction the mma family uses for operands of type `ab` on
 /// `chip`: m16n8k16 for f16 and bf16, m16n8k8 for f32 (multiplied in TF32:
 /// the mma family on f32 operands is TF32, which GEMMs opt in to), both
