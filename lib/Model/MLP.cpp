@@ -544,6 +544,15 @@ static bool readFile(const std::string &path, std::string &text,
   return true;
 }
 
+std::string isaac::modelFileName(ModelOp op, DType dtype, GemmFamily family) {
+  std::string name = op == ModelOp::Conv ? "conv-" : "gemm-";
+  name += dtypeName(dtype);
+  if ((dtype == DType::F32 || dtype == DType::F64) &&
+      family != GemmFamily::Simt)
+    name += std::string("-") + gemmFamilyName(family);
+  return name + ".mlp";
+}
+
 std::unique_ptr<MLPModel> MLPModel::load(const std::string &path,
                                          std::string &error) {
   std::string text;

@@ -5,17 +5,18 @@
 //   2. an entry of the tuning cache (`cache=FILE`, docs/tuning.md) for the
 //      operation's input;
 //   3. the exhaustive search (ISAAC §6) ranked by the trained MLP of
-//      <model-dir>/<chip>/gemm-<dtype>.mlp when that file exists
-//      (docs/model-format.md; an explicit model-dir must exist);
+//      <model-dir>/<chip>/gemm-<dtype>[-<family>].mlp (modelFileName) when
+//      that file exists (docs/model-format.md; an explicit model-dir must
+//      exist);
 //   4. the same search ranked by the analytic heuristic otherwise.
 // Each choice is reported by a remark naming its source.
 //
 // Convolutions (linalg.conv_2d_nhwc_hwcf / _fhwc, ConvMatch.h) get the
 // #isaac.gemm of their implicit GEMM, searched in the space of their
 // types' family less the conv-only rules (lib/Model/ConvLegality.cpp) and
-// ranked by the conv model <model-dir>/<chip>/conv-<dtype>.mlp where that
-// file exists (ConvMLPSearch), by the analytic heuristic otherwise; the
-// tuning cache is GEMMs'.
+// ranked by the conv model <model-dir>/<chip>/conv-<dtype>[-<family>].mlp
+// where that file exists (ConvMLPSearch), by the analytic heuristic otherwise;
+// the tuning cache is GEMMs'.
 //
 //===----------------------------------------------------------------------===//
 
@@ -208,32 +209,32 @@ struct SelectConfigPass
       return r;
     r.resolved = true;
     r.cost = heuristicCost(limits);
-    r.mma =
-        ::isaac::searchFamily(dtype, tf32, limits) != ::isaac::GemmFamily::Simt;
+    // The space searched: f32 opted in to TF32 and f64 on chips with fast
+    // DMMA in the mma family's (searchFamily), 16-bit operands in mma's
+    // or, where the model is of it, wgmma's.
+    ::isaac::GemmFamily family = ::isaac::searchFamily(dtype, tf32, limits);
+    r.mma = family != ::isaac::GemmFamily::Simt;
     if (modelDir == "none") {
       r.noModel = "model-dir=none";
       return r;
     }
-    // f32 opted in to TF32 and f64 on chips with fast DMMA are searched in
-    // the mma family's space (searchFamily), which no trained model covers:
-    // the analytic model ranks it (its tensor-core rates); gemm-f32.mlp and
-    // gemm-f64.mlp rank the simt family. 16-bit operands are ranked by
-    // gemm-<dtype>.mlp where one exists — a model of a tensor-core family
-    // the chip has (on sm_90a: wgmma), whose space the model's search
-    // covers — else by the analytic model in the mma family's space.
+    // The model of that space is <chip>/modelFileName(): gemm-f32.mlp and
+    // gemm-f64.mlp rank the simt family, gemm-f32-mma.mlp TF32 and
+    // gemm-f64-mma.mlp f64 on DMMA; gemm-<f16|bf16>.mlp is a model of a
+    // tensor-core family the chip has (on sm_90a: wgmma), whose space the
+    // model's search covers. Under the default (the source tree's
+    // models/), a missing file is the normal case of a chip or space
+    // without a trained model; the remark says where it looked, and the
+    // analytic model ranks.
     bool sixteenBit =
         dtype == ::isaac::DType::F16 || dtype == ::isaac::DType::BF16;
-    if (r.mma && !sixteenBit)
-      return r;
-    // Under the default (the source tree's models/), a missing file is
-    // the normal case of a chip without a trained model; the remark says
-    // where it looked.
     std::string dir = modelDirectory(op, r.failed);
     if (r.failed)
       return r;
     SmallString<256> path(dir);
     llvm::sys::path::append(
-        path, chip, std::string("gemm-") + ::isaac::dtypeName(dtype) + ".mlp");
+        path, chip,
+        ::isaac::modelFileName(::isaac::ModelOp::Gemm, dtype, family));
     if (!llvm::sys::fs::exists(path)) {
       r.noModel = "no file " + path.str().str();
       return r;
@@ -241,7 +242,7 @@ struct SelectConfigPass
     auto wrongFamily = [&](::isaac::GemmFamily f) {
       return sixteenBit ? f == ::isaac::GemmFamily::Simt ||
                               ::isaac::legalConfigs(dtype, limits, f).empty()
-                        : f != ::isaac::GemmFamily::Simt;
+                        : f != family;
     };
     // Parsed once per process (and file content), with its search tables.
     std::string err;
@@ -259,7 +260,8 @@ struct SelectConfigPass
             ::isaac::gemmFamilyName(m->family()) + " configurations, which " +
             (sixteenBit ? "have no " + std::string(::isaac::dtypeName(dtype)) +
                               " kernels on " + std::string(chip)
-                        : std::string("are not the simt family's"));
+                        : std::string("are not the ") +
+                              ::isaac::gemmFamilyName(family) + " family's");
     if (!err.empty()) {
       op->emitError() << "isaac: cannot use the trained model: " << err;
       r.failed = true;
@@ -414,8 +416,9 @@ struct SelectConfigPass
                                 0.5)
             << " TFLOP/s f64 tensor-core rate for " << chip << " against "
             << static_cast<int>(::isaac::findChip(chip)->peakF64Tflops + 0.5)
-            << " TFLOP/s f64 FMA); an isaac.config of family = simt keeps "
-               "a GEMM on the FMA pipes";
+            << " TFLOP/s f64 FMA; no trained model: " << ranker->noModel
+            << "); an isaac.config of family = simt keeps a GEMM on the FMA "
+               "pipes";
       else if (ranker->mma)
         op->emitRemark()
             << "isaac: mma configuration"
@@ -538,12 +541,16 @@ struct SelectConfigPass
       r.noModel = "model-dir=none";
       return r;
     }
+    // The family the convolution's space is searched in (searchFamily):
+    // a model of another family ranks none of it.
+    ::isaac::GemmFamily family = ::isaac::searchFamily(dtype, false, limits);
     std::string dir = modelDirectory(op, r.failed);
     if (r.failed)
       return r;
     SmallString<256> path(dir);
     llvm::sys::path::append(
-        path, chip, std::string("conv-") + ::isaac::dtypeName(dtype) + ".mlp");
+        path, chip,
+        ::isaac::modelFileName(::isaac::ModelOp::Conv, dtype, family));
     if (!llvm::sys::fs::exists(path)) {
       r.noModel = "no file " + path.str().str();
       return r;
@@ -551,9 +558,6 @@ struct SelectConfigPass
     std::string err;
     std::shared_ptr<const ::isaac::MLPModel> m =
         ::isaac::MLPModel::loadShared(path.str().str(), err);
-    // The family the convolution's space is searched in (searchFamily):
-    // a model of another family ranks none of it.
-    ::isaac::GemmFamily family = ::isaac::searchFamily(dtype, false, limits);
     if (m && (m->chip() != chip || m->dtype() != dtype))
       err = path.str().str() + ": the model is for " +
             ::isaac::dtypeName(m->dtype()) + " on " + m->chip() + ", not " +

@@ -10,7 +10,8 @@
 # LIMITS="f16:300 bf16:150" for tensor-core datasets, whose kernels'
 # family the samples file's kernel names carry).
 # LD_ALIGN=N rounds the inputs' leading dimensions up to a multiple of N
-# elements (isaac-bench --ld-align; default 1, the minimal ones).
+# elements (isaac-bench --ld-align; default 1, the minimal ones); a third
+# field of a LIMITS entry ("f64:250:2") sets it for that dtype.
 #   usage: collect.sh SECONDS_F32 SECONDS_F64
 set -uo pipefail
 OUT="${OUT:-/tmp/isaac-out}"; mkdir -p "$OUT"
@@ -23,12 +24,12 @@ nvcc --version | tail -2 >>"$OUT/gpu.txt"
 bash scripts/gpu/build-bench.sh || exit 1
 bash scripts/gpu/assemble.sh "$work"/ptx-*
 for d in ${LIMITS:-f32:$limit32 f64:$limit64}; do
-  dt=${d%%:*}; lim=${d#*:}
+  IFS=: read -r dt lim align <<<"$d"
   [ -f "$ds/$dt-samples.txt" ] && [ "$lim" -gt 0 ] || continue
   # Resume: rows collected by an earlier call, carried back in $ds.
   [ -f "$ds/gemm-$dt.csv" ] && cp "$ds/gemm-$dt.csv" "$OUT/gemm-$dt.csv"
   build-gpu/bin/isaac-bench --ptx-dir "$work/ptx-$dt" \
     --collect "$ds/$dt-samples.txt" --out "$OUT/gemm-$dt.csv" \
-    --reps 3 --time-limit "$lim" --ld-align "${LD_ALIGN:-1}" 2>&1 | tail -4
+    --reps 3 --time-limit "$lim" --ld-align "${align:-${LD_ALIGN:-1}}" 2>&1 | tail -4
 done
 wc -l "$OUT"/gemm-*.csv

@@ -2,7 +2,9 @@
 // f64 on the mma family (DMMA: mma.sync.m16n8k8.f64 on sm_90 and sm_90a,
 // m8n8k4 on sm_80, which has no other f64 shape): every layout, KL and
 // KG > 1, vec 1 and 2, stages 2 to 8, a batch, a fused epilogue with KG > 1
-// and GEMMs on tensors whose configurations the analytic model chooses,
+// and GEMMs on tensors whose configurations the shipped f64 DMMA model
+// (models/sm_90/gemm-f64-mma.mlp; sm_80 and sm_90a: the analytic model)
+// chooses,
 // through the whole pipeline for sm_80, sm_90 and sm_90a, assembled by
 // ptxas for each.
 // RUN: rm -rf %t && isaac-opt %s --isaac-pipeline="chip=sm_90 ptx-dir=%t/sm_90" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
@@ -16,7 +18,7 @@
 // ASM90A: ptxas sm_90a: 9 kernels, 0 failed
 //
 // The GEMMs on tensors without a configuration: mma on sm_90 (fast DMMA).
-// REMARK-COUNT-2: remark: isaac: mma configuration (f64 on DMMA tensor cores) chosen by the analytic model (67 TFLOP/s f64 tensor-core rate for sm_90 against 34 TFLOP/s f64 FMA)
+// REMARK-COUNT-2: remark: isaac: configuration chosen by the trained model {{.*}}/models/sm_90/gemm-f64-mma.mlp (trained on measurements)
 // RUN: ls %t/sm_90 | FileCheck %s --check-prefix=FILES
 // FILES-DAG: isaac_gemm_f64_nn_mma_{{.*}}.ptx
 // FILES-DAG: isaac_gemm_f64_nt_mma_{{.*}}.ptx

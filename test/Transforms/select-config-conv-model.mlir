@@ -54,7 +54,7 @@ func.func @others(%h: memref<8x30x30x32xf16>, %fh: memref<3x3x32x64xf16>, %oh: m
   // expected-remark-re @below {{isaac: convolution configured as its implicit GEMM 6272x64x288 (N*P*Q x K x C*R*S), mma family, by the trained model {{.*}}conv-f16.mlp (trained on SYNTHETIC data, not measurements)}}
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
     ins(%h, %fh : memref<8x30x30x32xf16>, memref<3x3x32x64xf16>) outs(%oh : memref<8x28x28x64xf16>)
-  // expected-remark-re @below {{isaac: convolution configured as its implicit GEMM 256x16x72 (N*P*Q x K x C*R*S), mma family, by the analytic heuristic (no conv model: no file {{.*}}conv-models{{/|\\}}sm_90{{/|\\}}conv-f64.mlp)}}
+  // expected-remark-re @below {{isaac: convolution configured as its implicit GEMM 256x16x72 (N*P*Q x K x C*R*S), mma family, by the analytic heuristic (no conv model: no file {{.*}}conv-models{{/|\\}}sm_90{{/|\\}}conv-f64-mma.mlp)}}
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
     ins(%d, %fd : memref<1x18x18x8xf64>, memref<3x3x8x16xf64>) outs(%od : memref<1x16x16x16xf64>)
   // expected-remark-re @below {{isaac: convolution configured as its implicit GEMM 256x16x72 (N*P*Q x K x C*R*S), mma family, by the analytic heuristic (no conv model: no file {{.*}}conv-bf16.mlp)}}

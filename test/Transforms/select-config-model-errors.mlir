@@ -28,6 +28,12 @@
 // RUN: not isaac-opt %s --isaac-select-config="model-dir=%t/chip chip=sm_80" 2>&1 | FileCheck %s --check-prefix=CHIP
 // CHIP: error: isaac: cannot use the trained model: {{.*}}chip/sm_80/gemm-f32.mlp: the model is for f32 on sm_90, not f32 on sm_80
 //
+// A simt model filed as the TF32 (mma) model of f32: TF32 is searched in
+// the mma family's space, which a simt model does not rank.
+// RUN: mkdir -p %t/family/sm_90 && cp %S/Inputs/models/sm_90/gemm-f32.mlp %t/family/sm_90/gemm-f32-mma.mlp
+// RUN: not isaac-opt %s --isaac-select-config="model-dir=%t/family tf32=true" 2>&1 | FileCheck %s --check-prefix=FAMILY
+// FAMILY: error: isaac: cannot use the trained model: {{.*}}family/sm_90/gemm-f32-mma.mlp: the model ranks simt configurations, which are not the mma family's
+//
 // The error is reported once, on the first GEMM of that element type.
 // TRUNC-NOT: error:
 

@@ -1,11 +1,16 @@
 // f32 GEMMs are exact IEEE f32 (the simt family) unless they opt in to
 // TF32 tensor cores: isaac-select-config's tf32 option for every f32 GEMM,
 // or the isaac.tf32 attribute for one. Opted-in GEMMs are ranked in the mma
-// family's space by the analytic model and keep isaac.tf32 for the
-// lowering; f64 GEMMs are not affected (on sm_90 they run on DMMA either
-// way).
+// family's space -- by the shipped TF32 model (models/sm_90/
+// gemm-f32-mma.mlp), else by the analytic model -- and keep isaac.tf32 for
+// the lowering; f64 GEMMs are not affected (on sm_90 they run on DMMA
+// either way).
 // RUN: isaac-opt %s --isaac-select-config="model-dir=none" -verify-diagnostics -split-input-file | FileCheck %s --check-prefix=DEFAULT
 // RUN: isaac-opt %s --isaac-select-config="model-dir=none tf32=true" -split-input-file 2>&1 | FileCheck %s --check-prefix=OPTION
+// RUN: isaac-opt %s --isaac-select-config="tf32=true" -split-input-file 2>&1 | FileCheck %s --check-prefix=MODEL
+// MODEL: remark: isaac: configuration chosen by the trained model {{.*}}/models/sm_90/gemm-f32-mma.mlp (trained on measurements)
+// MODEL-LABEL: func.func @f32
+// MODEL: linalg.matmul {isaac.config = #isaac.gemm<family = mma, {{.*}}>, isaac.tf32}
 // RUN: rm -rf %t && isaac-opt %s --isaac-pipeline="chip=sm_90 tf32=true ptx-dir=%t" -split-input-file -o /dev/null 2>/dev/null
 // RUN: ls %t | FileCheck %s --check-prefix=PTX
 

@@ -572,6 +572,16 @@ def training_support(d, min_frac):
     return support, len(kernels), need
 
 
+def default_model_name(op, dtype, family):
+    """The file isaac-select-config reads a model of (op, dtype, family)
+    from (modelFileName in lib/Model/MLP.cpp): <op>-<dtype>.mlp, with the
+    family named for the tensor-core models of f32 (TF32) and f64, which
+    also have simt kernels."""
+    suffix = f"-{family}" if dtype in ("f32", "f64") and family != "simt" \
+        else ""
+    return f"{op}-{dtype}{suffix}.mlp"
+
+
 def model_text(nets, mean, std, ymean, ystd, args, data_line, notes,
                support, names=FEATURE_NAMES, family="simt"):
     out = [f"isaac-mlp {FORMAT_VERSION}"]
@@ -694,11 +704,13 @@ def main(argv=None):
                    "(docs/tuning.md); several files are concatenated")
     p.add_argument("--chip", help="target chip (default: from the path "
                    "data/<chip>/..., else sm_90)")
-    p.add_argument("--dtype", help="f32, f64, f16 or bf16 (default: from "
-                   "the file name <op>-<dtype>...csv[.xz], else f32)")
+    p.add_argument("--dtype", help="f32, f64, f16, bf16 or tf32 (default: "
+                   "from the file name <op>-<dtype>...csv[.xz], else f32); "
+                   "a tf32 model is an f32 model of the mma family")
     p.add_argument("--family", help="the kernel family a GEMM model ranks "
                    "(simt, mma or wgmma; default simt for f32 and f64, mma "
-                   "for f16 and bf16); rows of other families are skipped")
+                   "for f16, bf16 and tf32); rows of other families are "
+                   "skipped")
     p.add_argument("--num-sms", type=int,
                    help="multiprocessors (default: the chip's)")
     p.add_argument("--arch", type=parse_arch, action="append",
@@ -739,18 +751,26 @@ def main(argv=None):
             parts[-2].startswith("sm_") else "sm_90"
     base = os.path.basename(args.data[0])
     op = dataset_op(args.data[0])
-    dtypes = ("f32", "f64", "f16", "bf16")
+    dtypes = ("f32", "f64", "f16", "bf16", "tf32")
     if args.dtype is None:
         args.dtype = next((t for t in dtypes
                            if base.startswith(f"{op}-{t}-") or
                            base.startswith(f"{op}-{t}.")), "f32")
-    if args.dtype not in dtypes:
-        p.error("--dtype must be " + " or ".join(dtypes))
+    if args.dtype not in dtypes or (op == "conv" and args.dtype == "tf32"):
+        p.error("--dtype must be " + " or ".join(dtypes) +
+                " (tf32 for GEMMs only)")
     if op == "conv" and args.family:
         p.error("--family is for GEMM datasets (a conv dataset's rows name "
                 "their family)")
     family = args.family or ("simt" if args.dtype in ("f32", "f64")
                              else "mma")
+    # The rows' types token (tf32: f32 operands multiplied in TF32); the
+    # model's dtype record is the operands' type.
+    row_dtype = args.dtype
+    if args.dtype == "tf32":
+        if family != "mma":
+            p.error("tf32 kernels are of the mma family")
+        args.dtype = "f32"
     if family not in SCHEMA.feature_vectors:
         p.error("--family must be one of " +
                 ", ".join(SCHEMA.feature_vectors))
@@ -768,12 +788,12 @@ def main(argv=None):
         if dataset_op(path) != op:
             sys.exit(f"train.py: {path} is a {dataset_op(path)} dataset, "
                      f"{args.data[0]} a {op} dataset; a model ranks one op")
-    parts_data = [read_conv_dataset(path, args.dtype) if op == "conv" else
-                  read_dataset(path, args.dtype, family)
+    parts_data = [read_conv_dataset(path, row_dtype) if op == "conv" else
+                  read_dataset(path, row_dtype, family)
                   for path in args.data]
     d = concat_datasets(parts_data)
     default_out = os.path.join(REPO, "models", args.chip,
-                               f"{op}-{args.dtype}.mlp")
+                               default_model_name(op, args.dtype, d.family))
     out = args.out or default_out
     models_dir = os.path.realpath(os.path.join(REPO, "models"))
     into_tree = os.path.realpath(out).startswith(models_dir + os.sep)

@@ -60,6 +60,15 @@ constexpr double kMLPMaxAbsPrediction = 1000; ///< on the probe set
 /// convFeatureNames(family)). The `features` record of the file says which.
 enum class ModelOp { Gemm, Conv };
 
+/// The file name, under <model-dir>/<chip>/, of the model ranking `op`s
+/// of `dtype` in `family`'s space (the family searchFamily() searches):
+/// <op>-<dtype>.mlp, except that f32 and f64, which have kernels of the
+/// simt family and of a tensor-core family, name the tensor-core one:
+/// gemm-f64-mma.mlp ranks f64 on DMMA, gemm-f32-mma.mlp TF32 (exact f32
+/// never runs on tensor cores). tools/isaac-tune/train.py writes the same
+/// names (default_model_name).
+std::string modelFileName(ModelOp op, DType dtype, GemmFamily family);
+
 class MLPRanker;
 
 class MLPModel {
