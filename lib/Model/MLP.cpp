@@ -545,8 +545,7 @@ static bool readFile(const std::string &path, std::string &text,
 }
 
 std::string isaac::modelFileName(ModelOp op, DType dtype, GemmFamily family) {
-  std::string name = op == ModelOp::Conv ? "conv-" : "gemm-";
-  name += dtypeName(dtype);
+  std::string name = std::string(modelOpName(op)) + "-" + dtypeName(dtype);
   if ((dtype == DType::F32 || dtype == DType::F64) &&
       family != GemmFamily::Simt)
     name += std::string("-") + gemmFamilyName(family);

@@ -420,16 +420,15 @@ struct SelectConfigPass
             << "); an isaac.config of family = simt keeps a GEMM on the FMA "
                "pipes";
       else if (ranker->mma)
-        op->emitRemark()
-            << "isaac: mma configuration"
-            << (shape.tf32 ? " (f32 multiplied in TF32, opted in)" : "")
-            << " chosen by the analytic model ("
-            << static_cast<int>(::isaac::mmaSyncTflops(*limits, shape.dtype) +
+        op->emitRemark() << "isaac: mma configuration"
+                         << (shape.tf32 ? " (f32 multiplied in TF32, opted in)"
+                                        : "")
+                         << " chosen by the analytic model ("
+                         << static_cast<int>(
+                                ::isaac::mmaSyncTflops(*limits, shape.dtype) +
                                 0.5)
-            << " TFLOP/s tensor-core rate for " << chip << "); "
-            << (ranker->noModel.empty()
-                    ? std::string("no trained model ranks TF32")
-                    : "no trained model (" + ranker->noModel + ")");
+                         << " TFLOP/s tensor-core rate for " << chip
+                         << "); no trained model (" << ranker->noModel << ")";
       else
         op->emitRemark() << "isaac: no trained model for " << chip
                          << "; configuration chosen by the analytic "

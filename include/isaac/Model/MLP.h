@@ -60,6 +60,11 @@ constexpr double kMLPMaxAbsPrediction = 1000; ///< on the probe set
 /// convFeatureNames(family)). The `features` record of the file says which.
 enum class ModelOp { Gemm, Conv };
 
+/// "gemm" or "conv": the op's word in model file names and messages.
+inline const char *modelOpName(ModelOp op) {
+  return op == ModelOp::Conv ? "conv" : "gemm";
+}
+
 /// The file name, under <model-dir>/<chip>/, of the model ranking `op`s
 /// of `dtype` in `family`'s space (the family searchFamily() searches):
 /// <op>-<dtype>.mlp, except that f32 and f64, which have kernels of the
@@ -99,7 +104,7 @@ public:
     return op_ == ModelOp::Conv ? kNumConvShapeFeatures : kNumShapeFeatures;
   }
   /// "gemm" or "conv".
-  const char *opName() const { return op_ == ModelOp::Conv ? "conv" : "gemm"; }
+  const char *opName() const { return modelOpName(op_); }
   const std::string &chip() const { return chip_; }
   /// Multiprocessor count the features were computed with.
   int numSMs() const { return numSMs_; }
