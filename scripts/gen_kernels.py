@@ -286,9 +286,9 @@ def func(name, dtype, m, n, k, layout, config=None, ctype=None):
     elem = lambda e: "f32" if e == "tf32" else e
     t = lambda s, e=dtype: "memref<%dx%dx%s>" % (s[0], s[1], elem(e))
     c = t((m, n), ctype or dtype)
-    tf32 = "isaac.tf32, " if dtype == "tf32" else ""
-    attr = ("\n    {%sisaac.config = #isaac.gemm<%s>}" % (tf32, config)
-            if config else "")
+    attrs = (["isaac.tf32"] if dtype == "tf32" else []) + (
+        ["isaac.config = #isaac.gemm<%s>" % config] if config else [])
+    attr = "\n    {%s}" % ", ".join(attrs) if attrs else ""
     return ("func.func @%s(%%A: %s, %%B: %s, %%C: %s) {\n"
             "  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> %s>, "
             "affine_map<(m, n, k) -> %s>, affine_map<(m, n, k) -> (m, n)>]\n"

@@ -7,7 +7,8 @@
 //   3. the exhaustive search (ISAAC §6) ranked by the trained MLP of
 //      <model-dir>/<chip>/gemm-<dtype>[-<family>].mlp (modelFileName) when
 //      that file exists (docs/model-format.md; an explicit model-dir must
-//      exist);
+//      exist), or, for a chip extending a base chip (sm_90a: sm_90), the
+//      base chip's file;
 //   4. the same search ranked by the analytic heuristic otherwise.
 // Each choice is reported by a remark naming its source.
 //
@@ -202,6 +203,31 @@ struct SelectConfigPass
     return dir;
   }
 
+  /// The trained model `file` for this chip: <dir>/<chip>/file, else, for
+  /// a chip that extends another (Chips.def's Base: sm_90a runs every
+  /// sm_90 kernel unchanged), <dir>/<base>/file. Returns the path and sets
+  /// `modelChip` to the chip of the directory it is in; returns "" and
+  /// says where it looked in `noModel` when neither exists.
+  std::string findModelFile(StringRef dir, StringRef file,
+                            std::string &modelChip, std::string &noModel) {
+    const ::isaac::ChipInfo *info = ::isaac::findChip(chip);
+    SmallVector<std::string, 2> chips{std::string(chip)};
+    if (info && *info->base)
+      chips.push_back(info->base);
+    std::string looked;
+    for (const std::string &c : chips) {
+      SmallString<256> path(dir);
+      llvm::sys::path::append(path, c, file);
+      if (llvm::sys::fs::exists(path)) {
+        modelChip = c;
+        return path.str().str();
+      }
+      looked += (looked.empty() ? "no file " : " nor ") + path.str().str();
+    }
+    noModel = looked;
+    return "";
+  }
+
   Ranker &getRanker(::isaac::DType dtype, bool tf32,
                     const ::isaac::ChipLimits &limits, Operation *op) {
     Ranker &r = rankers[tf32 ? -1 : static_cast<int>(dtype)];
@@ -231,14 +257,12 @@ struct SelectConfigPass
     std::string dir = modelDirectory(op, r.failed);
     if (r.failed)
       return r;
-    SmallString<256> path(dir);
-    llvm::sys::path::append(
-        path, chip,
-        ::isaac::modelFileName(::isaac::ModelOp::Gemm, dtype, family));
-    if (!llvm::sys::fs::exists(path)) {
-      r.noModel = "no file " + path.str().str();
+    std::string modelChip;
+    std::string path = findModelFile(
+        dir, ::isaac::modelFileName(::isaac::ModelOp::Gemm, dtype, family),
+        modelChip, r.noModel);
+    if (path.empty())
       return r;
-    }
     auto wrongFamily = [&](::isaac::GemmFamily f) {
       return sixteenBit ? f == ::isaac::GemmFamily::Simt ||
                               ::isaac::legalConfigs(dtype, limits, f).empty()
@@ -247,17 +271,17 @@ struct SelectConfigPass
     // Parsed once per process (and file content), with its search tables.
     std::string err;
     std::shared_ptr<const ::isaac::MLPModel> m =
-        ::isaac::MLPModel::loadShared(path.str().str(), err);
-    if (m && (m->chip() != chip || m->dtype() != dtype))
-      err = path.str().str() + ": the model is for " +
-            ::isaac::dtypeName(m->dtype()) + " on " + m->chip() + ", not " +
-            ::isaac::dtypeName(dtype) + " on " + chip;
+        ::isaac::MLPModel::loadShared(path, err);
+    if (m && (m->chip() != modelChip || m->dtype() != dtype))
+      err = path + ": the model is for " + ::isaac::dtypeName(m->dtype()) +
+            " on " + m->chip() + ", not " + ::isaac::dtypeName(dtype) + " on " +
+            modelChip;
     else if (m && m->op() != ::isaac::ModelOp::Gemm)
-      err = path.str().str() + ": the model ranks convolutions (its " +
+      err = path + ": the model ranks convolutions (its " +
             "features are a conv model's), not GEMMs";
     else if (m && wrongFamily(m->family()))
-      err = path.str().str() + ": the model ranks " +
-            ::isaac::gemmFamilyName(m->family()) + " configurations, which " +
+      err = path + ": the model ranks " + ::isaac::gemmFamilyName(m->family()) +
+            " configurations, which " +
             (sixteenBit ? "have no " + std::string(::isaac::dtypeName(dtype)) +
                               " kernels on " + std::string(chip)
                         : std::string("are not the ") +
@@ -267,7 +291,7 @@ struct SelectConfigPass
       r.failed = true;
       return r;
     }
-    r.modelPath = path.str().str();
+    r.modelPath = path;
     r.model = std::move(m);
     // The search scores the space on every core unless the context runs
     // single-threaded (-mlir-disable-threading).
@@ -416,7 +440,7 @@ struct SelectConfigPass
                                 0.5)
             << " TFLOP/s f64 tensor-core rate for " << chip << " against "
             << static_cast<int>(::isaac::findChip(chip)->peakF64Tflops + 0.5)
-            << " TFLOP/s f64 FMA; no trained model: " << ranker->noModel
+            << " TFLOP/s f64 FMA); no trained model (" << ranker->noModel
             << "); an isaac.config of family = simt keeps a GEMM on the FMA "
                "pipes";
       else if (ranker->mma)
@@ -546,36 +570,33 @@ struct SelectConfigPass
     std::string dir = modelDirectory(op, r.failed);
     if (r.failed)
       return r;
-    SmallString<256> path(dir);
-    llvm::sys::path::append(
-        path, chip,
-        ::isaac::modelFileName(::isaac::ModelOp::Conv, dtype, family));
-    if (!llvm::sys::fs::exists(path)) {
-      r.noModel = "no file " + path.str().str();
+    std::string modelChip;
+    std::string path = findModelFile(
+        dir, ::isaac::modelFileName(::isaac::ModelOp::Conv, dtype, family),
+        modelChip, r.noModel);
+    if (path.empty())
       return r;
-    }
     std::string err;
     std::shared_ptr<const ::isaac::MLPModel> m =
-        ::isaac::MLPModel::loadShared(path.str().str(), err);
-    if (m && (m->chip() != chip || m->dtype() != dtype))
-      err = path.str().str() + ": the model is for " +
-            ::isaac::dtypeName(m->dtype()) + " on " + m->chip() + ", not " +
-            ::isaac::dtypeName(dtype) + " on " + chip;
+        ::isaac::MLPModel::loadShared(path, err);
+    if (m && (m->chip() != modelChip || m->dtype() != dtype))
+      err = path + ": the model is for " + ::isaac::dtypeName(m->dtype()) +
+            " on " + m->chip() + ", not " + ::isaac::dtypeName(dtype) + " on " +
+            modelChip;
     else if (m && m->op() != ::isaac::ModelOp::Conv)
-      err = path.str().str() + ": the model ranks GEMMs (its features are a " +
+      err = path + ": the model ranks GEMMs (its features are a " +
             "GEMM model's), not convolutions";
     else if (m && m->family() != family)
-      err = path.str().str() + ": the model ranks " +
-            ::isaac::gemmFamilyName(m->family()) + " configurations; " +
-            ::isaac::dtypeName(dtype) + " convolutions on " + chip +
-            " are searched in the " + ::isaac::gemmFamilyName(family) +
-            " family";
+      err = path + ": the model ranks " + ::isaac::gemmFamilyName(m->family()) +
+            " configurations; " + ::isaac::dtypeName(dtype) +
+            " convolutions on " + chip + " are searched in the " +
+            ::isaac::gemmFamilyName(family) + " family";
     if (!err.empty()) {
       op->emitError() << "isaac: cannot use the trained conv model: " << err;
       r.failed = true;
       return r;
     }
-    r.modelPath = path.str().str();
+    r.modelPath = path;
     // Scores the space on every core unless the context runs
     // single-threaded (-mlir-disable-threading).
     r.search = std::make_shared<::isaac::ConvMLPSearch>(

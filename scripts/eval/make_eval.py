@@ -15,7 +15,7 @@ scored at equal k by score.py.
 input that occurs in them is refused.
 
 Tensor-core models (the wgmma models of models/sm_90a, scripts/eval/
-pack-wgmma.sh): --dtype f16,bf16 evaluates every input in each type (ranks.json
+pack-tensor.sh): --dtype f16,bf16 evaluates every input in each type (ranks.json
 entries then carry their "dtype", and score.py reports per type), --chip
 selects for that chip (and writes the "// Compile with: ... chip=" line
 compile-ptx.sh reads), --family draws the random configurations from that
@@ -44,10 +44,21 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from gen_kernels import func, kernel_name  # noqa: E402
 
 
-def rankings(opt, mlir, args):
-    out = subprocess.run([opt, mlir, "--isaac-select-config=" + args,
+def rankings(opt, mlir, args, trained=None):
+    """Each function's ranked configurations. With `trained` (a number of
+    functions), every one of them must have been ranked by a trained model
+    (its remark says so): the analytic fallback ranks the same family."""
+    run = subprocess.run([opt, mlir, "--isaac-select-config=" + args,
                           "-mlir-print-local-scope"], capture_output=True,
-                         text=True, check=True).stdout
+                         text=True, check=True)
+    out = run.stdout
+    if trained is not None:
+        got = run.stderr.count("by the trained model")
+        if got != trained:
+            sys.exit("make_eval.py: a trained model ranked %d of %d GEMMs of "
+                     "%s (%s); remarks:\n%s" % (got, trained, mlir, args,
+                     "\n".join(l for l in run.stderr.splitlines()
+                               if "remark:" in l and "trained" not in l)[:2000]))
     ranks = {}
     for line in out.splitlines():
         f = re.match(r"\s*func\.func @(\w+)", line)
@@ -154,10 +165,10 @@ def main():
                 f.write(func(name, dtype, m, n, k, lay))
         model_args = "topk=%d" % a.model_k + chip + (
             " model-dir=" + a.model_dir if a.model_dir else "")
-        model = rankings(a.opt, mlir, model_args)
+        model = rankings(a.opt, mlir, model_args, trained=len(names))
         if a.family:
-            # A missing or unusable model file falls back to the analytic
-            # heuristic with only a remark: the family shows it.
+            # The model's family is the one evaluated (a wgmma model, not
+            # the mma space the compiler's analytic fallback searches).
             for name in names:
                 if any("family = %s," % a.family not in c for c in model[name]):
                     sys.exit("make_eval.py: the model's ranking of %s is not "

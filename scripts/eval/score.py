@@ -6,10 +6,10 @@ For each input: best = lowest time over every benchmarked candidate;
 e1 = best / time(top-1), e10 = best / min(time(top-10)), for the model,
 the analytic heuristic and any other model make_eval.py --also added.
 Prints a Markdown table and the geometric means. Inputs whose ranks.json
-entry names a "dtype" (make_eval.py --dtype f16,bf16, the wgmma models'
+entry names a "dtype" (make_eval.py --dtype f16,bf16,..., the tensor-core models'
 evaluation) take only that type's timings and get geometric means per
 dtype. --check takes the output of isaac-bench --check-only --all
-(scripts/gpu/evaluate-wgmma.sh's eval-check.txt): a (kernel, input) pair
+(scripts/gpu/evaluate-tensor.sh's eval-check.txt): a (kernel, input) pair
 that FAILed there is dropped, as if it had not been timed. The convolutions of
 make_conv_eval.py (ranks with a `shape`, timings of isaac-bench --conv
 --collect) are scored the same way, with geometric means per dtype (one

@@ -40,6 +40,8 @@
 #   TOOLS="memcheck racecheck synccheck"  sanitizer tools ("" skips them)
 #   SAN_LIMIT=150           seconds per sanitizer run (six runs)
 #   REPS=20 WARMUP=5        timed and warm-up runs per measurement
+#   WARM_L2=1               time on operands left in L2 (isaac-bench
+#                           --warm-l2, the datasets' regime), not rotated
 #   TIME_LIMIT=300          seconds for the timing at most
 #   BUDGET=450              seconds for everything, the build included
 #   SKIP_CHECK=1 SKIP_SWEEP=1 SKIP_TIMING=1   leave a stage out
@@ -165,7 +167,7 @@ if [ -z "${SKIP_TIMING:-}" ]; then
     timeout "$t" $bench --ptx-dir "$timing" --shapes table4,linpack4096 \
       --dtype "${TYPES:-f16,bf16}" --best "${cands[@]}" \
       --reps "${REPS:-20}" --warmup "${WARMUP:-5}" --bw-gbs "${BW:-3000}" \
-      --csv "$OUT/mma-timing.csv" 2>&1 | grep -v '^  pass'
+      ${WARM_L2:+--warm-l2} --csv "$OUT/mma-timing.csv" 2>&1 | grep -v '^  pass'
     echo "timing exit ${PIPESTATUS[0]}"
   fi
   if [ -f "$OUT/mma-timing.csv" ]; then

@@ -3,7 +3,7 @@
 // m8n8k4 on sm_80, which has no other f64 shape): every layout, KL and
 // KG > 1, vec 1 and 2, stages 2 to 8, a batch, a fused epilogue with KG > 1
 // and GEMMs on tensors whose configurations the shipped f64 DMMA model
-// (models/sm_90/gemm-f64-mma.mlp; sm_80 and sm_90a: the analytic model)
+// (models/sm_90/gemm-f64-mma.mlp, also on sm_90a; sm_80: the analytic model)
 // chooses,
 // through the whole pipeline for sm_80, sm_90 and sm_90a, assembled by
 // ptxas for each.

@@ -1,5 +1,6 @@
 // 16-bit GEMMs on tensors through the whole pipeline: the mma family,
-// configurations ranked by the analytic model (the remark says so), a plain
+// configurations ranked by the trained models of models/sm_90 (the remark
+// says so; with model-dir=none the analytic model), a plain
 // f16 kernel (C += A·B in f16, accumulated in f32), a fused bf16 kernel
 // (bias + relu into f32), a batched one; runtime calls on the host, dynamic
 // shared memory in each kernel's header; the output translates to LLVM IR.
@@ -8,14 +9,18 @@
 // RUN: FileCheck %s --input-file=%t/out.mlir --implicit-check-not=tensor --implicit-check-not=linalg. --implicit-check-not="isaac.gemm ins"
 // RUN: mlir-translate --mlir-to-llvmir %t/out.mlir | FileCheck %s --check-prefix=LLVM
 // RUN: ls %t/ptx | FileCheck %s --check-prefix=PTX
+// Without a model (model-dir=none) the analytic model ranks the same space.
+// RUN: isaac-opt %s --isaac-pipeline="chip=sm_90 model-dir=none ptx-dir=%t/ptx-analytic" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ANALYTIC
+// RUN: ls %t/ptx-analytic | FileCheck %s --check-prefix=PTX
 // RUN: cat %t/ptx/*.ptx | FileCheck %s --check-prefix=HEADER
 // Types isaac does not compile: a remark (the generic GPU path runs them),
 // an error under strict=true.
 // RUN: not isaac-opt %S/Inputs/unsupported-types.mlir --isaac-pipeline="chip=sm_90 strict=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=STRICT
 // RUN: isaac-opt %S/Inputs/unsupported-types.mlir --isaac-pipeline="chip=sm_90" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LENIENT
 
-// REMARK-COUNT-3: pipeline-mma.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: isaac: mma configuration chosen by the analytic model (593 TFLOP/s tensor-core rate for sm_90); no trained model (no file {{.*}}gemm-{{b?f16}}.mlp)
+// REMARK-COUNT-3: pipeline-mma.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: isaac: configuration chosen by the trained model {{.*}}sm_90{{/|\\}}gemm-{{b?f16}}.mlp (trained on measurements)
 // REMARK-NOT: generic GPU path
+// ANALYTIC-COUNT-3: pipeline-mma.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: isaac: mma configuration chosen by the analytic model (593 TFLOP/s tensor-core rate for sm_90); no trained model (model-dir=none)
 
 // CHECK-LABEL: llvm.func @plain(
 // CHECK: llvm.call @isaacGemmLaunch(

@@ -49,7 +49,7 @@ func.func @miss(%C: memref<512x1024xf32>, %B: memref<256x1024xf32>, %AT: memref<
   // expected-remark @below {{isaac: configuration chosen by the trained model}}
   linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
     ins(%AT, %B : memref<256x512xf32>, memref<256x1024xf32>) outs(%C : memref<512x1024xf32>)
-  // expected-remark-re @below {{isaac: mma configuration (f64 on DMMA tensor cores) chosen by the analytic model (67 TFLOP/s f64 tensor-core rate for sm_90 against 34 TFLOP/s f64 FMA; no trained model: no file {{.*}}/Inputs/models/sm_90/gemm-f64-mma.mlp)}}
+  // expected-remark-re @below {{isaac: mma configuration (f64 on DMMA tensor cores) chosen by the analytic model (67 TFLOP/s f64 tensor-core rate for sm_90 against 34 TFLOP/s f64 FMA); no trained model (no file {{.*}}/Inputs/models/sm_90/gemm-f64-mma.mlp)}}
   linalg.batch_matmul ins(%E, %F : memref<4x100x200xf64>, memref<4x200x300xf64>) outs(%G : memref<4x100x300xf64>)
   return
 }

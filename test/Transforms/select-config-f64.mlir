@@ -7,7 +7,7 @@
 // input keeps either family.
 // RUN: isaac-opt %s --isaac-select-config="chip=sm_90" -verify-diagnostics -split-input-file | FileCheck %s --check-prefix=SM90
 // RUN: isaac-opt %s --isaac-select-config="chip=sm_90 model-dir=none" -split-input-file 2>&1 | FileCheck %s --check-prefix=NONE
-// NONE: remark: isaac: mma configuration (f64 on DMMA tensor cores) chosen by the analytic model (67 TFLOP/s f64 tensor-core rate for sm_90 against 34 TFLOP/s f64 FMA; no trained model: model-dir=none); an isaac.config of family = simt keeps a GEMM on the FMA pipes
+// NONE: remark: isaac: mma configuration (f64 on DMMA tensor cores) chosen by the analytic model (67 TFLOP/s f64 tensor-core rate for sm_90 against 34 TFLOP/s f64 FMA); no trained model (model-dir=none); an isaac.config of family = simt keeps a GEMM on the FMA pipes
 // NONE-LABEL: func.func @square
 // NONE: isaac.config = #isaac.gemm<family = mma,
 // RUN: isaac-opt %s --isaac-select-config="chip=sm_80 topk=3" -split-input-file 2>&1 | FileCheck %s --check-prefix=SM80
@@ -16,7 +16,7 @@
 
 // SM90-LABEL: func.func @square
 // SM90: linalg.matmul {isaac.config = #isaac.gemm<family = mma, ml = {{[0-9]+}}, nl = {{[0-9]+}}, wm = {{[0-9]+}}, wn = {{[0-9]+}}, u = {{[0-9]+}}, kl = {{[0-9]+}}, kg = {{[0-9]+}}, vec = {{[12]}}, stages = {{[2-8]}}>}
-// SM80: remark: isaac: mma configuration (f64 on DMMA tensor cores) chosen by the analytic model (20 TFLOP/s f64 tensor-core rate for sm_80 against 10 TFLOP/s f64 FMA; no trained model: no file {{.*}}/models/sm_80/gemm-f64-mma.mlp)
+// SM80: remark: isaac: mma configuration (f64 on DMMA tensor cores) chosen by the analytic model (20 TFLOP/s f64 tensor-core rate for sm_80 against 10 TFLOP/s f64 FMA); no trained model (no file {{.*}}/models/sm_80/gemm-f64-mma.mlp)
 // SM80-LABEL: func.func @square
 // SM80: isaac.candidates = [#isaac.gemm<family = mma, {{[^>]*}}>, #isaac.gemm<family = mma, {{[^>]*}}>, #isaac.gemm<family = mma, {{[^>]*}}>], isaac.config = #isaac.gemm<family = mma,
 // SM86: remark: isaac: no trained model for sm_86; configuration chosen by the analytic heuristic

@@ -25,6 +25,19 @@
 // The shipped models are found by default.
 // RUN: isaac-opt %s --isaac-select-config 2>&1 >/dev/null | FileCheck %s --check-prefix=SHIPPED
 // SHIPPED: remark: isaac: configuration chosen by the trained model {{.*}}models{{/|\\}}sm_90{{/|\\}}gemm-f32.mlp (trained on measurements)
+//
+// A chip that extends another (Chips.def's Base: sm_90a runs every sm_90
+// kernel) falls back to the base chip's model where it has none of its own;
+// the remark names the file that ranked, or both it looked for.
+// RUN: isaac-opt %s --isaac-select-config="chip=sm_90a" 2>&1 >/dev/null | FileCheck %s --check-prefix=BASE
+// BASE: remark: isaac: configuration chosen by the trained model {{.*}}models{{/|\\}}sm_90{{/|\\}}gemm-f32.mlp (trained on measurements)
+// RUN: isaac-opt %s --isaac-select-config="chip=sm_90a model-dir=%t/empty" 2>&1 >/dev/null | FileCheck %s --check-prefix=NOBASE -DT=%t
+// NOBASE: remark: isaac: no trained model for sm_90a; configuration chosen by the analytic heuristic (no file [[T]]/empty/sm_90a/gemm-f32.mlp nor [[T]]/empty/sm_90/gemm-f32.mlp)
+// The chip's own directory comes first, and a model there must be of that
+// chip: the sm_90 model copied under sm_90a is refused.
+// RUN: mkdir -p %t/own/sm_90a && cp %isaac_src/models/sm_90/gemm-f32.mlp %t/own/sm_90a/
+// RUN: not isaac-opt %s --isaac-select-config="chip=sm_90a model-dir=%t/own" 2>&1 | FileCheck %s --check-prefix=OWN -DT=%t
+// OWN: error: isaac: cannot use the trained model: [[T]]/own/sm_90a/gemm-f32.mlp: the model is for f32 on sm_90, not f32 on sm_90a
 
 func.func @f(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf32>) {
   linalg.matmul ins(%A, %B : memref<64x64xf32>, memref<64x64xf32>) outs(%C : memref<64x64xf32>)

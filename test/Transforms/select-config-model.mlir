@@ -36,7 +36,7 @@ func.func @mixed(%A: memref<8x100x200xf32>, %B: memref<8x200x300xf32>, %C: memre
                  %D: memref<64x64xf64>, %E: memref<64x64xf64>, %F: memref<64x64xf64>) {
   // expected-remark @below {{isaac: configuration chosen by the trained model}}
   linalg.batch_matmul ins(%A, %B : memref<8x100x200xf32>, memref<8x200x300xf32>) outs(%C : memref<8x100x300xf32>)
-  // expected-remark-re @below {{isaac: mma configuration (f64 on DMMA tensor cores) chosen by the analytic model (67 TFLOP/s f64 tensor-core rate for sm_90 against 34 TFLOP/s f64 FMA; no trained model: no file {{.*}}/Inputs/models/sm_90/gemm-f64-mma.mlp)}}
+  // expected-remark-re @below {{isaac: mma configuration (f64 on DMMA tensor cores) chosen by the analytic model (67 TFLOP/s f64 tensor-core rate for sm_90 against 34 TFLOP/s f64 FMA); no trained model (no file {{.*}}/Inputs/models/sm_90/gemm-f64-mma.mlp)}}
   linalg.matmul ins(%D, %E : memref<64x64xf64>, memref<64x64xf64>) outs(%F : memref<64x64xf64>)
   return
 }

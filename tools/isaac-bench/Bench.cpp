@@ -217,7 +217,7 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
       int preparedOut = -1; // the output type `timing` holds C for
       if (!o.checkOnly) {
         setActivity("timing cuBLAS and cuBLASLt on " + p.describe());
-        timing.prepare(p, device.l2Bytes, seed++, stream);
+        timing.prepare(p, o.warmL2 ? 0 : device.l2Bytes, seed++, stream);
         preparedOut = p.outDtype;
         row.cublasMs = medianMilliseconds(
             [&](int r) {
@@ -250,7 +250,7 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
         const RotatingInputs *inputs = &noInputs;
         if (!o.checkOnly) {
           if (preparedOut != q.outDtype) {
-            timing.prepare(q, device.l2Bytes, seed++, stream);
+            timing.prepare(q, o.warmL2 ? 0 : device.l2Bytes, seed++, stream);
             preparedOut = q.outDtype;
           }
           if (first.epilogue) {

@@ -27,6 +27,10 @@ struct Options {
   bool checkOnly = false;
   int reps = 20;
   int warmup = 5;
+  /// --warm-l2: time every run on the same operands (the regime of
+  /// --collect and the datasets) instead of copies rotated past twice the
+  /// L2 size.
+  bool warmL2 = false;
   std::string csvPath;
   std::string pngPath;
   bool deterministic = false;
