@@ -67,9 +67,11 @@ Measurement:
                            1e-5, 1e-13; --tol-f32 serves every type that
                            accumulates in f32; README.md, "Tolerances")
   --peak-tflops F32[,F64[,F16[,TF32]]]
-                           peaks for the roofline (default 67,34,989,494:
-                           H100 SXM, f32 and f64 without tensor cores,
-                           f16/bf16 and tf32 on tensor cores, dense)
+                           peaks for the roofline (default 67,67,989,494:
+                           H100 SXM, dense: f32 without tensor cores, f64
+                           on the FP64 tensor cores (DMMA, which cuBLAS and
+                           isaac's mma family use; 34 on the FMA pipes),
+                           f16/bf16 and tf32 on tensor cores)
   --bw-gbs X               memory bandwidth for the roofline (default 3000)
   --device N               CUDA device (default 0)
 
