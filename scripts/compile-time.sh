@@ -5,7 +5,8 @@
 #
 #   scripts/compile-time.sh OUT REPS ISAAC_OPT [BEFORE_OPT] [-- NAME...]
 #
-# For each function NAME of examples/table4.mlir (default: all of them),
+# For each function NAME of examples/table4.mlir (default: all of them;
+# INPUT=FILE takes another file's, e.g. examples/table4-half.mlir),
 # OUT/NAME/one.mlir holds the function alone and OUT/NAME/hand.mlir the
 # same with `isaac.config` as ISAAC_OPT's isaac-select-config writes it (so
 # both compile the same kernel). Then REPS times, in turn:
@@ -29,7 +30,7 @@ if [ $# -gt 0 ] && [ "$1" != "--" ]; then
   shift
 fi
 [ $# -gt 0 ] && [ "$1" = "--" ] && shift
-src=$(cd "$(dirname "$0")/.." && pwd)/examples/table4.mlir
+src=${INPUT:-$(cd "$(dirname "$0")/.." && pwd)/examples/table4.mlir}
 names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
   mapfile -t names < <(sed -n 's/^func\.func @\([A-Za-z0-9_]*\)(.*/\1/p' "$src")
