@@ -10,6 +10,12 @@
       op's dtype and layout, so that isaac-bench can re-benchmark the top-k;
       LIST, if given, receives 'M N K KERNEL' lines for isaac-bench
       --candidates (each op's own top-k).
+  gen_kernels.py top1 PTX_DIR OUT_DIR
+      the compiler's top-1 set of a compiled candidate list: copies each
+      problem's first line of PTX_DIR/candidates.txt (a problem is M, N, K,
+      the types token and the layout) and that kernel's PTX into OUT_DIR,
+      with OUT_DIR/candidates.txt listing them, for the GPU check, sweep and
+      sanitizers of scripts/gpu/mma.sh (DIR=OUT_DIR).
   gen_kernels.py fused > fused.mlir
       the fused-epilogue sweep kernels: isaac.gemm ops with bias, scaling,
       residual, gelu (tanh and erf forms), sigmoid, silu, clamp, f16 and
@@ -52,6 +58,7 @@ a kernel.
 import glob
 import os
 import re
+import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -752,11 +759,32 @@ def candidates(path, listing=None):
         sys.stdout.write("}\n")
 
 
+def top1(ptx_dir, out_dir):
+    os.makedirs(out_dir, exist_ok=True)
+    seen, first = set(), []
+    for line in open(os.path.join(ptx_dir, "candidates.txt")):
+        m, n, k, name = line.split()
+        # isaac_gemm_<types>_<layout>_...: the problem's type and layout.
+        fields = name.split("_")
+        problem = (m, n, k, fields[2], fields[3])
+        if problem in seen:
+            continue
+        seen.add(problem)
+        first.append(line)
+        shutil.copy(os.path.join(ptx_dir, name + ".ptx"), out_dir)
+    with open(os.path.join(out_dir, "candidates.txt"), "w") as f:
+        f.writelines(first)
+    sys.stderr.write("gen_kernels.py top1: %d problems, %d kernels -> %s\n"
+                     % (len(first), len({l.split()[3] for l in first}), out_dir))
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["sweep"]:
         sweep()
     elif len(sys.argv) in (3, 4) and sys.argv[1] == "candidates":
         candidates(sys.argv[2], sys.argv[3] if len(sys.argv) == 4 else None)
+    elif len(sys.argv) == 4 and sys.argv[1] == "top1":
+        top1(sys.argv[2], sys.argv[3])
     elif sys.argv[1:] == ["fused"]:
         fused()
     elif sys.argv[1:] == ["mma"]:
