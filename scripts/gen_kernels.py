@@ -761,12 +761,12 @@ def candidates(path, listing=None):
 
 def top1(ptx_dir, out_dir):
     os.makedirs(out_dir, exist_ok=True)
+    schema = isaac_schema.schema()
     seen, first = set(), []
     for line in open(os.path.join(ptx_dir, "candidates.txt")):
         m, n, k, name = line.split()
-        # isaac_gemm_<types>_<layout>_...: the problem's type and layout.
-        fields = name.split("_")
-        problem = (m, n, k, fields[2], fields[3])
+        types, layout, _, _ = schema.parse_kernel_name(name)
+        problem = (m, n, k, types, layout)
         if problem in seen:
             continue
         seen.add(problem)
