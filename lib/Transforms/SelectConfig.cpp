@@ -214,7 +214,7 @@ struct SelectConfigPass
     SmallVector<std::string, 2> chips{std::string(chip)};
     if (info && *info->base)
       chips.push_back(info->base);
-    std::string looked;
+    noModel.clear();
     for (const std::string &c : chips) {
       SmallString<256> path(dir);
       llvm::sys::path::append(path, c, file);
@@ -222,10 +222,29 @@ struct SelectConfigPass
         modelChip = c;
         return path.str().str();
       }
-      looked += (looked.empty() ? "no file " : " nor ") + path.str().str();
+      noModel += (noModel.empty() ? "no file " : " nor ") + path.str().str();
     }
-    noModel = looked;
     return "";
+  }
+
+  /// Why the model found at `path` (in the directory of `modelChip`) cannot
+  /// rank `op`s of `dtype`: its header names another dtype or chip, or it is
+  /// a model of the other op (its features are that op's); "" if it can.
+  /// The GEMM and conv rankers share these checks; each adds its family's.
+  static std::string modelMismatch(const ::isaac::MLPModel &m,
+                                   const std::string &path, StringRef modelChip,
+                                   ::isaac::DType dtype, ::isaac::ModelOp op) {
+    if (m.chip() != modelChip || m.dtype() != dtype)
+      return path + ": the model is for " + ::isaac::dtypeName(m.dtype()) +
+             " on " + m.chip() + ", not " + ::isaac::dtypeName(dtype) + " on " +
+             modelChip.str();
+    if (m.op() == op)
+      return "";
+    return op == ::isaac::ModelOp::Gemm
+               ? path + ": the model ranks convolutions (its features are a " +
+                     "conv model's), not GEMMs"
+               : path + ": the model ranks GEMMs (its features are a " +
+                     "GEMM model's), not convolutions";
   }
 
   Ranker &getRanker(::isaac::DType dtype, bool tf32,
@@ -272,14 +291,9 @@ struct SelectConfigPass
     std::string err;
     std::shared_ptr<const ::isaac::MLPModel> m =
         ::isaac::MLPModel::loadShared(path, err);
-    if (m && (m->chip() != modelChip || m->dtype() != dtype))
-      err = path + ": the model is for " + ::isaac::dtypeName(m->dtype()) +
-            " on " + m->chip() + ", not " + ::isaac::dtypeName(dtype) + " on " +
-            modelChip;
-    else if (m && m->op() != ::isaac::ModelOp::Gemm)
-      err = path + ": the model ranks convolutions (its " +
-            "features are a conv model's), not GEMMs";
-    else if (m && wrongFamily(m->family()))
+    if (m)
+      err = modelMismatch(*m, path, modelChip, dtype, ::isaac::ModelOp::Gemm);
+    if (m && err.empty() && wrongFamily(m->family()))
       err = path + ": the model ranks " + ::isaac::gemmFamilyName(m->family()) +
             " configurations, which " +
             (sixteenBit ? "have no " + std::string(::isaac::dtypeName(dtype)) +
@@ -579,14 +593,9 @@ struct SelectConfigPass
     std::string err;
     std::shared_ptr<const ::isaac::MLPModel> m =
         ::isaac::MLPModel::loadShared(path, err);
-    if (m && (m->chip() != modelChip || m->dtype() != dtype))
-      err = path + ": the model is for " + ::isaac::dtypeName(m->dtype()) +
-            " on " + m->chip() + ", not " + ::isaac::dtypeName(dtype) + " on " +
-            modelChip;
-    else if (m && m->op() != ::isaac::ModelOp::Conv)
-      err = path + ": the model ranks GEMMs (its features are a " +
-            "GEMM model's), not convolutions";
-    else if (m && m->family() != family)
+    if (m)
+      err = modelMismatch(*m, path, modelChip, dtype, ::isaac::ModelOp::Conv);
+    if (m && err.empty() && m->family() != family)
       err = path + ": the model ranks " + ::isaac::gemmFamilyName(m->family()) +
             " configurations; " + ::isaac::dtypeName(dtype) +
             " convolutions on " + chip + " are searched in the " +

@@ -198,6 +198,9 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
     if (!cache)
       fatal(__FILE__, __LINE__, "cannot append to " + o.cacheOut);
   }
+  // The bytes of operand copies the timed runs rotate through: past twice
+  // the L2 size (a cold cache), or none with --warm-l2.
+  const size_t rotateL2Bytes = o.warmL2 ? 0 : device.l2Bytes;
   printTableHeader(stdout);
   for (const Shape &shape : o.shapes) {
     for (const isaac::GemmTypes &types : typesToRun) {
@@ -217,7 +220,7 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
       int preparedOut = -1; // the output type `timing` holds C for
       if (!o.checkOnly) {
         setActivity("timing cuBLAS and cuBLASLt on " + p.describe());
-        timing.prepare(p, o.warmL2 ? 0 : device.l2Bytes, seed++, stream);
+        timing.prepare(p, rotateL2Bytes, seed++, stream);
         preparedOut = p.outDtype;
         row.cublasMs = medianMilliseconds(
             [&](int r) {
@@ -250,7 +253,7 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
         const RotatingInputs *inputs = &noInputs;
         if (!o.checkOnly) {
           if (preparedOut != q.outDtype) {
-            timing.prepare(q, o.warmL2 ? 0 : device.l2Bytes, seed++, stream);
+            timing.prepare(q, rotateL2Bytes, seed++, stream);
             preparedOut = q.outDtype;
           }
           if (first.epilogue) {
