@@ -633,6 +633,37 @@ CONV_MMA = [
 ]
 
 
+def _wgmma(ml, nl, wm, wn, u, kl, kg, vec, stages):
+    return _mma(ml, nl, wm, wn, u, kl, kg, vec, stages).replace(
+        "family = mma", "family = wgmma")
+
+
+# The wgmma family's convolution kernels (sm_90a): both filter layouts and
+# operand types, C of the operands' type (KG > 1: tile counters or the
+# workspace) and f32 (KG > 1: both modes); vec 8, 4 and 2; stages 3..6;
+# KL 1/2; one to four warpgroups, 64- and 128-row warpgroup tiles, N tiles
+# from 16 to 256.
+CONV_WGMMA = [
+    ("f16", "f16", "hwcf", _wgmma(128, 128, 64, 128, 64, 1, 1, 8, 4)),
+    ("f16", "f32", "fhwc", _wgmma(64, 64, 64, 64, 64, 1, 4, 8, 4)),
+    ("bf16", "bf16", "fhwc", _wgmma(128, 64, 64, 64, 64, 2, 1, 8, 3)),
+    ("bf16", "f32", "hwcf", _wgmma(64, 32, 64, 32, 32, 1, 2, 4, 5)),
+    ("f16", "f16", "fhwc", _wgmma(64, 16, 64, 16, 64, 2, 8, 2, 6)),
+    ("bf16", "bf16", "hwcf", _wgmma(256, 128, 128, 128, 64, 1, 1, 8, 3)),
+    ("f16", "f32", "hwcf", _wgmma(128, 256, 64, 256, 64, 1, 1, 8, 3)),
+    ("bf16", "f32", "fhwc", _wgmma(128, 32, 128, 32, 64, 1, 16, 8, 4)),
+]
+
+
+def conv_wgmma():
+    sys.stdout.write('module attributes {isaac.target = "sm_90a"} {\n')
+    for i, (dtype, ctype, layout, config) in enumerate(CONV_WGMMA):
+        sys.stdout.write(conv_func("w%d" % i, dtype, layout,
+                                   (1, 6, 6, 8, 8, 3, 3), config,
+                                   ctype=ctype))
+    sys.stdout.write("}\n")
+
+
 def conv():
     # Kernels do not depend on the shape: C = 8 admits every vec.
     i = 0
@@ -666,6 +697,12 @@ def conv_candidates(path, listing=None):
     text = open(path).read().replace("\n", " ")
     text = re.sub(r"\s+", " ", text)
     out = open(listing, "w") if listing else None
+    # The chip the selection ran for, as in candidates(): wgmma
+    # configurations verify only on a chip that has wgmma.
+    target = re.search(r'isaac\.target = "(\w+)"', text)
+    if target:
+        sys.stdout.write('module attributes {isaac.target = "%s"} {\n'
+                         % target.group(1))
     i = 0
     for m in CONV_OP.finditer(text):
         layout, dil, cands, config, strd = m.group(1, 2, 3, 4, 5)
@@ -696,14 +733,18 @@ def conv_candidates(path, listing=None):
                 mangled = schema.kernel_name(types, "nn",
                                              schema.parse_attr_text(cfg))
                 # isaac_gemm_<types>_nn_<config> -> isaac_conv_..._simt_...
+                # (a GEMM name leaves the simt family out, a conv name
+                # never does)
                 cfg_part = mangled.split("_nn_", 1)[1]
-                if not cfg_part.startswith("mma_"):
+                if not cfg_part.startswith(("mma_", "wgmma_")):
                     cfg_part = "simt_" + cfg_part
                 out.write("%d %d %d isaac_conv_%s_nhwc_%s_%s\n"
                           % (n * p * q, k, c * r * s, types, layout,
                              cfg_part))
     if out:
         out.close()
+    if target:
+        sys.stdout.write("}\n")
 
 
 def parse_op(line):
@@ -791,6 +832,8 @@ if __name__ == "__main__":
         mma()
     elif sys.argv[1:] == ["conv"]:
         conv()
+    elif sys.argv[1:] == ["conv-wgmma"]:
+        conv_wgmma()
     elif len(sys.argv) in (3, 4) and sys.argv[1] == "conv-candidates":
         conv_candidates(sys.argv[2], sys.argv[3] if len(sys.argv) == 4 else None)
     elif len(sys.argv) in (3, 4) and sys.argv[1] == "overhead":

@@ -2,7 +2,9 @@
 
 #include "isaac/Model/ConvLegality.h"
 #include "isaac/Model/Mma.h"
+#include "isaac/Model/Wgmma.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace isaac;
@@ -22,13 +24,9 @@ struct Report {
 };
 } // namespace
 
-/// Whether conv kernels of `family` compute on `t`: simt on exact f32 and
-/// f64 (into an output of the operands' type), mma on the types with an
-/// mma.sync shape (f16, bf16 and f64; f32 only multiplied in TF32).
-static bool familyComputes(GemmFamily family, const GemmTypes &t) {
-  // The wgmma kernels' convolution input (the taps) is not GPU-verified.
+bool isaac::convFamilyComputes(GemmFamily family, const GemmTypes &t) {
   if (family == GemmFamily::Wgmma)
-    return false;
+    return isWgmmaType(t.ab);
   if (family == GemmFamily::Simt)
     return !t.tf32 && t.c == t.ab && (t.ab == DType::F32 || t.ab == DType::F64);
   // Which types have an instruction does not depend on the chip (only
@@ -50,11 +48,11 @@ static int narrowestVec(GemmFamily family, DType ab) {
 
 static void checkConvRules(const GemmConfig &c, const ConvShape &shape,
                            Report &r) {
-  if (!familyComputes(c.family, shape.types))
+  if (!convFamilyComputes(c.family, shape.types))
     r.fail("conv-family", [&] {
       return std::string("the ") + gemmFamilyName(c.family) +
              " family has no convolution kernel on " + shape.types.token() +
-             " (simt: f32, f64; mma: f16, bf16, f64, tf32)";
+             " (simt: f32, f64; mma: f16, bf16, f64, tf32; wgmma: f16, bf16)";
     });
   if (shape.layout == ConvLayout::NchwFchw) {
     r.fail("conv-layout", [&] {
@@ -119,7 +117,7 @@ std::vector<Ranked> isaac::searchBestConv(const ConvShape &shape,
   // The family a GEMM of the same types is searched in (f64: mma on chips
   // with fast DMMA).
   GemmFamily family = searchFamily(shape.types.ab, shape.types.tf32, chip);
-  if (!familyComputes(family, shape.types))
+  if (!convFamilyComputes(family, shape.types))
     return {};
   GemmShape g = shape.gemmShape();
   TopK best(k);
@@ -136,4 +134,27 @@ std::vector<Ranked> isaac::searchBestConv(const ConvShape &shape,
     best.offer(c, t);
   }
   return best.take();
+}
+
+std::vector<Ranked> isaac::searchBestConvAsGemm(const ConvShape &shape,
+                                                const ChipLimits &chip,
+                                                const CostFn &cost,
+                                                unsigned k) {
+  GemmShape g = shape.gemmShape();
+  // The conv rules read vec and the family only; they refuse few of a
+  // ranking (vec wider than C allows), so a few times k usually suffices.
+  for (unsigned want = std::max(8 * k, 64u);; want *= 8) {
+    std::vector<Ranked> ranked = searchBest(g, chip, cost, want);
+    std::vector<Ranked> out;
+    for (const Ranked &r : ranked) {
+      if (!meetsConvRules(r.config, shape))
+        continue;
+      out.push_back(r);
+      if (out.size() == k)
+        return out;
+    }
+    // Fewer than asked: the ranking holds the whole space.
+    if (ranked.size() < want)
+      return out;
+  }
 }

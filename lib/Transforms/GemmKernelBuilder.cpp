@@ -957,7 +957,8 @@ gpu::GPUFuncOp mlir::isaac::buildConvKernel(OpBuilder &builder,
   assert(spec.layout != ::isaac::ConvLayout::NchwFchw &&
          "conv kernels read NHWC inputs (ConvLegality.h)");
   GemmKernelSpec gemm = spec.gemmSpec();
-  if (spec.config.family == ::isaac::GemmFamily::Mma)
+  // The tensor-core families (mma, wgmma) share one builder.
+  if (spec.config.family != ::isaac::GemmFamily::Simt)
     return buildMmaGemmKernel(builder, module, gemm, &spec);
   return buildSimtKernel(builder, module, gemm, &spec);
 }

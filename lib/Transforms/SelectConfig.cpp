@@ -32,14 +32,17 @@
 #include "isaac/Model/MLP.h"
 #include "isaac/Model/Mma.h"
 #include "isaac/Model/Search.h"
+#include "isaac/Model/Wgmma.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 #include <map>
+#include <optional>
 
 #ifndef ISAAC_MODELS_DIR
 #define ISAAC_MODELS_DIR "models"
@@ -210,21 +213,36 @@ struct SelectConfigPass
   /// says where it looked in `noModel` when neither exists.
   std::string findModelFile(StringRef dir, StringRef file,
                             std::string &modelChip, std::string &noModel) {
+    std::vector<std::pair<std::string, std::string>> found =
+        findModelFiles(dir, file, noModel);
+    if (found.empty())
+      return "";
+    modelChip = found.front().first;
+    return found.front().second;
+  }
+
+  /// Every (chip, path) of `file` under `dir`: the chip's, then its base
+  /// chip's. `noModel` says where none was (all the paths tried where the
+  /// list is empty).
+  std::vector<std::pair<std::string, std::string>>
+  findModelFiles(StringRef dir, StringRef file, std::string &noModel) {
     const ::isaac::ChipInfo *info = ::isaac::findChip(chip);
     SmallVector<std::string, 2> chips{std::string(chip)};
     if (info && *info->base)
       chips.push_back(info->base);
     noModel.clear();
+    std::vector<std::pair<std::string, std::string>> found;
     for (const std::string &c : chips) {
       SmallString<256> path(dir);
       llvm::sys::path::append(path, c, file);
       if (llvm::sys::fs::exists(path)) {
-        modelChip = c;
-        return path.str().str();
+        found.push_back({c, path.str().str()});
+        continue;
       }
-      noModel += (noModel.empty() ? "no file " : " nor ") + path.str().str();
+      if (found.empty())
+        noModel += (noModel.empty() ? "no file " : " nor ") + path.str().str();
     }
-    return "";
+    return found;
   }
 
   /// Why the model found at `path` (in the directory of `modelChip`) cannot
@@ -510,18 +528,89 @@ struct SelectConfigPass
         op->emitRemark() << "isaac: left untouched: " << reason;
       return success();
     }
-    // The conv model where one exists; the heuristic otherwise, or where
-    // the model's support holds no legal configuration of the convolution.
-    ConvRanker &ranker = getConvRanker(match->shape.types.ab, limits, op);
+    // Each family the chip runs the convolution in is ranked by its conv
+    // model where there is one (ConvMLPSearch). The wgmma family (16-bit
+    // operands on sm_90a) without a conv model is ranked by the wgmma GEMM
+    // model on the implicit GEMM (its conv kernels are its GEMM kernels
+    // with the input fetched by taps); the mma family (or simt) without
+    // one, or where its model's support holds no legal configuration, by
+    // the analytic heuristic. Where both families are ranked by conv
+    // models, whose costs are measured conv times alike, the lists merge
+    // by cost; otherwise wgmma is taken where ranked (on Table 5 and
+    // ResNet-50 its top-1 ran 1.12x the mma family's geomean, docs/perf.md).
+    ::isaac::DType ab = match->shape.types.ab;
+    ConvRanker &ranker = getConvRanker(ab, limits, op);
     if (ranker.failed)
       return failure();
+    ::isaac::GemmFamily primary = ::isaac::searchFamily(ab, false, limits);
+    struct Ranking {
+      std::vector<::isaac::Ranked> best;
+      std::string modelPath; ///< empty: the analytic heuristic
+      bool convModel = false;
+      bool synthetic = false;
+      bool outsideSupport = false;
+    };
+    auto byConvModel = [&](::isaac::GemmFamily f, Ranking &out) {
+      auto it = ranker.models.find(f);
+      if (it == ranker.models.end())
+        return false;
+      out.modelPath = it->second.path;
+      out.synthetic = it->second.search->model().synthetic();
+      out.best = it->second.search->search(match->shape, limits, topk);
+      out.convModel = !out.best.empty();
+      out.outsideSupport = out.best.empty();
+      return out.convModel;
+    };
+    std::optional<Ranking> wg;
+    ::isaac::GemmTypes tc{ab, ab, false};
+    if (primary != ::isaac::GemmFamily::Wgmma &&
+        ::isaac::convFamilyComputes(::isaac::GemmFamily::Wgmma, tc) &&
+        !::isaac::legalConfigs(ab, limits, ::isaac::GemmFamily::Wgmma)
+             .empty()) {
+      Ranking r;
+      if (!byConvModel(::isaac::GemmFamily::Wgmma, r)) {
+        Ranker &g = getRanker(ab, /*tf32=*/false, limits, op);
+        if (g.failed)
+          return failure();
+        if (g.model && g.model->family() == ::isaac::GemmFamily::Wgmma) {
+          r.best =
+              ::isaac::searchBestConvAsGemm(match->shape, limits, g.cost, topk);
+          r.modelPath = g.modelPath;
+          r.synthetic = g.model->synthetic();
+          r.outsideSupport = false;
+        }
+      }
+      if (!r.best.empty())
+        wg = std::move(r);
+    }
+    Ranking base;
+    if (!wg || wg->convModel) {
+      if (!byConvModel(primary, base))
+        base.best = ::isaac::searchBestConv(match->shape, limits,
+                                            heuristicCost(limits), topk);
+    }
     std::vector<::isaac::Ranked> best;
-    if (ranker.search)
-      best = ranker.search->search(match->shape, limits, topk);
-    bool outsideSupport = ranker.search && best.empty();
+    const Ranking *chosen = &base;
+    const Ranking *other = nullptr;
+    if (wg && (!base.convModel || base.best.empty())) {
+      chosen = &*wg;
+    } else if (wg) {
+      // Both conv models: one ranking of both families by predicted time
+      // (stable: the wgmma family first on a tie).
+      best = wg->best;
+      best.insert(best.end(), base.best.begin(), base.best.end());
+      std::stable_sort(best.begin(), best.end(),
+                       [](const ::isaac::Ranked &x, const ::isaac::Ranked &y) {
+                         return x.cost < y.cost;
+                       });
+      bool wgFirst = best.front().config.family == ::isaac::GemmFamily::Wgmma;
+      chosen = wgFirst ? &*wg : &base;
+      other = wgFirst ? &base : &*wg;
+      if (best.size() > topk)
+        best.resize(topk);
+    }
     if (best.empty())
-      best = ::isaac::searchBestConv(match->shape, limits,
-                                     heuristicCost(limits), topk);
+      best = chosen->best;
     if (best.empty())
       return op->emitError()
              << "isaac: no legal configuration for this convolution on "
@@ -542,30 +631,54 @@ struct SelectConfigPass
            << "x" << g.n << "x" << g.k << " (N*P*Q x K x C*R*S), "
            << ::isaac::gemmFamilyName(best.front().config.family)
            << " family, ";
-    if (outsideSupport)
+    auto trained = [](bool synthetic) {
+      return synthetic ? "trained on SYNTHETIC data, not measurements"
+                       : "trained on measurements";
+    };
+    if (chosen == &*wg && !wg->convModel)
+      remark << "by the trained GEMM model " << wg->modelPath
+             << " on the implicit GEMM (no wgmma conv model)";
+    else if (chosen->convModel)
+      remark << "by the trained model " << chosen->modelPath << " ("
+             << trained(chosen->synthetic) << ")";
+    else if (chosen->outsideSupport)
       remark << "by the analytic heuristic: every legal configuration lies "
                 "outside the training support of "
-             << ranker.modelPath << " ("
-             << ranker.search->model().supportString() << ")";
-    else if (ranker.search)
-      remark << "by the trained model " << ranker.modelPath << " ("
-             << (ranker.search->model().synthetic()
-                     ? "trained on SYNTHETIC data, not measurements"
-                     : "trained on measurements")
+             << chosen->modelPath << " ("
+             << ranker.models.at(primary).search->model().supportString()
              << ")";
     else
-      remark << "by the analytic heuristic (no conv model: " << ranker.noModel
+      remark << "by the analytic heuristic (no conv model: "
+             << (ranker.noModel.empty()
+                     ? std::string("none of the ") +
+                           ::isaac::gemmFamilyName(primary) + " family"
+                     : ranker.noModel)
              << ")";
+    if (other)
+      remark << "; predicted "
+             << llvm::formatv("{0:F2}",
+                              other->best.front().cost / best.front().cost)
+                    .str()
+             << "x faster than the "
+             << ::isaac::gemmFamilyName(other->best.front().config.family)
+             << " family's best (" << other->modelPath << ")";
     return success();
   }
 
-  /// The conv model of one operand type, resolved on first use.
+  /// A conv model and its search.
+  struct ConvModel {
+    std::string path;
+    std::shared_ptr<::isaac::ConvMLPSearch> search;
+  };
+  /// The conv models of one operand type, resolved on first use: of each
+  /// family, the first file found in the chip's model directory, then in
+  /// its base chip's (Chips.def's Base). On sm_90a: models/sm_90a's
+  /// conv-f16.mlp (wgmma) and models/sm_90's (mma).
   struct ConvRanker {
     bool resolved = false;
     bool failed = false;
-    std::string modelPath; ///< empty: analytic heuristic
-    std::string noModel;   ///< without a model: why, for the remark
-    std::shared_ptr<::isaac::ConvMLPSearch> search;
+    std::map<::isaac::GemmFamily, ConvModel> models;
+    std::string noModel; ///< without a model: why, for the remark
   };
 
   ConvRanker &getConvRanker(::isaac::DType dtype,
@@ -578,39 +691,48 @@ struct SelectConfigPass
       r.noModel = "model-dir=none";
       return r;
     }
-    // The family the convolution's space is searched in (searchFamily):
-    // a model of another family ranks none of it.
+    // The family the convolution's space is searched in (searchFamily),
+    // and wgmma where the chip has it for the type: a model of another
+    // family ranks none of it.
     ::isaac::GemmFamily family = ::isaac::searchFamily(dtype, false, limits);
+    ::isaac::GemmTypes types{dtype, dtype, false};
+    auto ranked = [&](::isaac::GemmFamily f) {
+      return f == family || (f == ::isaac::GemmFamily::Wgmma &&
+                             ::isaac::convFamilyComputes(f, types) &&
+                             !::isaac::legalConfigs(dtype, limits, f).empty());
+    };
     std::string dir = modelDirectory(op, r.failed);
     if (r.failed)
       return r;
-    std::string modelChip;
-    std::string path = findModelFile(
-        dir, ::isaac::modelFileName(::isaac::ModelOp::Conv, dtype, family),
-        modelChip, r.noModel);
-    if (path.empty())
-      return r;
-    std::string err;
-    std::shared_ptr<const ::isaac::MLPModel> m =
-        ::isaac::MLPModel::loadShared(path, err);
-    if (m)
-      err = modelMismatch(*m, path, modelChip, dtype, ::isaac::ModelOp::Conv);
-    if (m && err.empty() && m->family() != family)
-      err = path + ": the model ranks " + ::isaac::gemmFamilyName(m->family()) +
-            " configurations; " + ::isaac::dtypeName(dtype) +
-            " convolutions on " + chip + " are searched in the " +
-            ::isaac::gemmFamilyName(family) + " family";
-    if (!err.empty()) {
-      op->emitError() << "isaac: cannot use the trained conv model: " << err;
-      r.failed = true;
-      return r;
+    for (auto &[modelChip, path] : findModelFiles(
+             dir, ::isaac::modelFileName(::isaac::ModelOp::Conv, dtype, family),
+             r.noModel)) {
+      std::string err;
+      std::shared_ptr<const ::isaac::MLPModel> m =
+          ::isaac::MLPModel::loadShared(path, err);
+      if (m)
+        err = modelMismatch(*m, path, modelChip, dtype, ::isaac::ModelOp::Conv);
+      if (m && err.empty() && !ranked(m->family()))
+        err = path + ": the model ranks " +
+              ::isaac::gemmFamilyName(m->family()) + " configurations; " +
+              ::isaac::dtypeName(dtype) + " convolutions on " + chip +
+              " are searched in the " + ::isaac::gemmFamilyName(family) +
+              " family";
+      if (!err.empty()) {
+        op->emitError() << "isaac: cannot use the trained conv model: " << err;
+        r.failed = true;
+        return r;
+      }
+      if (r.models.count(m->family()))
+        continue; // the chip's own model of that family comes first
+      // Scores the space on every core unless the context runs
+      // single-threaded (-mlir-disable-threading).
+      ::isaac::GemmFamily f = m->family();
+      r.models[f] = {path,
+                     std::make_shared<::isaac::ConvMLPSearch>(
+                         std::move(m), ::isaac::kEnsemblePrescreen,
+                         op->getContext()->isMultithreadingEnabled() ? 0 : 1)};
     }
-    r.modelPath = path;
-    // Scores the space on every core unless the context runs
-    // single-threaded (-mlir-disable-threading).
-    r.search = std::make_shared<::isaac::ConvMLPSearch>(
-        std::move(m), ::isaac::kEnsemblePrescreen,
-        op->getContext()->isMultithreadingEnabled() ? 0 : 1);
     return r;
   }
 

@@ -4,6 +4,8 @@
 # top 10, each against cuDNN in the same run (scripts/gpu/conv.sh's timing
 # stage, no sweep or sanitizers).
 #   usage: conv-tables.sh DTYPE DIR [SECONDS per table, default 200]
+# TOPS="1 10" (the default) names the tables: each problem's first
+# candidate, the best of its first 10.
 # DIR holds the candidates' PTX and candidates.txt, made here as
 # docs/perf.md ("Convolutions") shows. Writes $OUT/DTYPE-top1.csv,
 # DTYPE-top10.csv and their logs (conv.sh's PNG charts are dropped: over
@@ -11,7 +13,7 @@
 set -uo pipefail
 dtype="$1"; dir="$2"; limit="${3:-200}"
 OUT="${OUT:-/tmp/isaac-out}"; mkdir -p "$OUT"
-for k in 1 10; do
+for k in ${TOPS:-1 10}; do
   OUT="$OUT/top$k" DIR="$dir" TIMING_DIR="$dir" TYPES="$dtype" TOPK=$k \
     SKIP_SWEEP=1 TOOLS="" TIME_LIMIT="$limit" BUDGET=$(( limit + 120 )) \
     bash scripts/gpu/conv.sh >/dev/null 2>&1

@@ -22,11 +22,12 @@
 //   isaac-tune sample --op conv --dtype TYPES --kernels N
 //                     --shapes-per-kernel R --seed S --out DIR [--chip C]
 //                     [--alpha A] [--warmup W] [--exclude FILE[,FILE...]]
-//                     [--max-gflop G]
+//                     [--max-gflop G] [--family simt|mma|wgmma]
 //       N distinct configurations of the family that searchBestConv
-//       searches for TYPES, drawn with the same categorical sampler, filter
-//       layouts nhwc_hwcf and nhwc_fhwc in turn, written as one configured
-//       convolution per kernel, and R random convolutions per kernel
+//       searches for TYPES (or of --family: wgmma on sm_90a), drawn with the
+//       same categorical sampler, filter layouts nhwc_hwcf and nhwc_fhwc in
+//       turn, written as one configured convolution per kernel, and R random
+//       convolutions per kernel
 //       (`KERNEL N,H,W,C,K,R,S,sh,sw,pt,pl,dh,dw,P,Q` per line), each
 //       legal for its kernel (isConvLegal) and none of Table 5, ResNet-50
 //       or the --exclude files. See docs/sampler.md.
@@ -66,16 +67,17 @@ const char *const kUsage =
     "  isaac-tune acceptance [--seed S] [--chip C] [--alpha A] [--warmup W]\n"
     "                        [--uniform-proposals N] "
     "[--categorical-proposals N]\n"
-    "                        [--box full|paper] [--family simt|mma]\n"
+    "                        [--box full|paper] [--family simt|mma|wgmma]\n"
     "  isaac-tune sample --dtype TYPES --kernels N --shapes-per-kernel R\n"
     "                    --seed S --out DIR [--chip C] [--alpha A] "
     "[--warmup W]\n"
-    "                    [--skewed P] [--family simt|mma]\n"
+    "                    [--skewed P] [--family simt|mma|wgmma]\n"
     "  isaac-tune sample --op conv --dtype TYPES --kernels N "
     "--shapes-per-kernel R\n"
     "                    --seed S --out DIR [--chip C] [--alpha A] "
     "[--warmup W]\n"
     "                    [--exclude FILE[,FILE...]] [--max-gflop G]\n"
+    "                    [--family simt|mma|wgmma]\n"
     "TYPES: a kernel types token, f32 f64 f16 bf16 f16f32 bf16f32 tf32\n"
     "       (convolutions: all but tf32)\n"
     "defaults: --op gemm --chip sm_90 --alpha 100 --warmup 10000 --seed 1\n"
@@ -645,11 +647,8 @@ std::string convFunc(size_t index, const std::string &kernel,
 }
 
 int runSampleConv(Options &o) {
-  if (o.has("skewed") || o.has("family"))
-    return usageError(std::string("--op conv takes no --") +
-                      (o.has("skewed") ? "skewed" : "family") +
-                      " (the family is the one searchBestConv searches for "
-                      "the types)");
+  if (o.has("skewed"))
+    return usageError("--op conv takes no --skewed");
   std::optional<GemmTypes> types = GemmTypes::parseToken(o.values["dtype"]);
   if (!types || types->tf32)
     return usageError("--op conv --dtype expects f32, f64, f16, bf16, f16f32 "
@@ -668,9 +667,21 @@ int runSampleConv(Options &o) {
   if (std::string error = checkSamplerOptions(o, alpha, warmup, chip);
       !error.empty())
     return usageError(error);
-  // The family searchBestConv searches for these types: simt for f32,
-  // mma for 16-bit operands and, on chips with fast DMMA, f64.
+  // By default the family searchBestConv searches for these types: simt
+  // for f32, mma for 16-bit operands and, on chips with fast DMMA, f64;
+  // --family another whose conv kernels compute them (wgmma on sm_90a).
   GemmFamily family = searchFamily(types->ab, false, *chip);
+  if (o.has("family")) {
+    std::optional<GemmFamily> f = parseGemmFamily(o.values["family"]);
+    if (!f)
+      return usageError("--family expects simt, mma or wgmma, got '" +
+                        o.values["family"] + "'");
+    if (!convFamilyComputes(*f, *types))
+      return usageError(std::string("the ") + gemmFamilyName(*f) +
+                        " family has no " + types->token() +
+                        " convolution kernels");
+    family = *f;
+  }
   size_t legalCount = legalConfigs(types->ab, *chip, family).size();
   if (legalCount == 0)
     return usageError(std::string("the ") + gemmFamilyName(family) +

@@ -42,6 +42,12 @@ namespace isaac {
 std::vector<Violation> checkConvLegality(const GemmConfig &c,
                                          const ConvShape &shape,
                                          const ChipLimits &chip);
+/// Whether conv kernels of `family` compute on `t` (the rule conv-family):
+/// simt on exact f32 and f64 (into an output of the operands' type), mma on
+/// the types with an mma.sync shape (f16, bf16 and f64; f32 only multiplied
+/// in TF32), wgmma on f16 and bf16 (its input taps copied by cp.async,
+/// never TMA).
+bool convFamilyComputes(GemmFamily family, const GemmTypes &t);
 /// Whether `c` meets the conv-only rules above on `shape` (not the GEMM
 /// rules). They read the configuration's family and vec only, so the conv
 /// searches filter a family's legal space by the vec widths this admits.
@@ -59,6 +65,19 @@ bool isConvLegal(const GemmConfig &c, const ConvShape &shape,
 std::vector<Ranked> searchBestConv(const ConvShape &shape,
                                    const ChipLimits &chip, const CostFn &cost,
                                    unsigned k);
+
+/// The `k` best configurations of a convolution ranked by a GEMM cost
+/// model on its implicit GEMM (the wgmma family's, whose convolution
+/// kernels are its GEMM kernels with the input fetched by taps): searchBest
+/// on the implicit GEMM shape, in the space `cost` ranks (a RankerCost
+/// hands the search to its model), less what the conv rules refuse.
+/// searchBest's ranking is asked for more than `k` and grown until `k`
+/// remain or the whole space was ranked, so the result is the conv-legal
+/// part of the GEMM ranking, exactly. Best first; empty when nothing
+/// ranked is legal for the convolution.
+std::vector<Ranked> searchBestConvAsGemm(const ConvShape &shape,
+                                         const ChipLimits &chip,
+                                         const CostFn &cost, unsigned k);
 
 } // namespace isaac
 

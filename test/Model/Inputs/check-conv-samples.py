@@ -25,7 +25,7 @@ for r in rows:
     f = [int(x) for x in r[1].split(",")]
     n, h, w, c, k, R, S, sh, sw, pt, pl, dh, dw, p, q = f
     vec = int(re.search(r"_v(\d+)", r[0]).group(1))
-    mma = "_mma_" in r[0]
+    mma = "_mma_" in r[0] or "_wgmma_" in r[0]  # tensor cores: 4-byte copies
     layouts.add(r[0].split("_")[3] + "_" + r[0].split("_")[4])
     ok = (len(f) == 15 and 1 <= n <= 64 and 7 <= h <= 224 and 7 <= w <= 224
           and 1 <= c <= 1024 and 1 <= k <= 1024 and sh == sw and sh in (1, 2)
