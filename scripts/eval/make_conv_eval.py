@@ -45,7 +45,7 @@ def conv_kernel_name(schema, types, layout, config):
     the GEMM name's configuration part with the family always written."""
     mangled = schema.kernel_name(types, "nn", schema.parse_attr_text(config))
     part = mangled.split("_nn_", 1)[1]
-    if not part.startswith("mma_"):
+    if not part.startswith(("mma_", "wgmma_")):
         part = "simt_" + part
     return "isaac_conv_%s_nhwc_%s_%s" % (types, layout, part)
 
@@ -104,7 +104,20 @@ def main():
     p.add_argument("--model-k", type=int, default=30)
     p.add_argument("--heuristic-k", type=int, default=10)
     p.add_argument("--random", type=int, default=15)
+    p.add_argument("--random-family", default="",
+                   help="draw the random candidates from this family's "
+                        "space (default: the one searchBestConv searches)")
+    p.add_argument("--also", action="append", default=[],
+                   help="NAME=MODEL_DIR: another model directory's top "
+                        "--model-k")
     a = p.parse_args()
+    also = []
+    for spec in a.also:
+        name, _, path = spec.partition("=")
+        if not name or not path:
+            sys.exit("make_conv_eval.py: --also expects NAME=MODEL_DIR, "
+                     "got '%s'" % spec)
+        also.append((name, path))
     schema = isaac_schema.schema()
     dtypes = [t for t in a.dtypes.split(",") if t]
     for t in dtypes:
@@ -149,17 +162,22 @@ def main():
     model = rankings(a.opt, mlir, model_opts)
     heuristic = rankings(a.opt, mlir, "chip=%s topk=%d model-dir=none" %
                          (a.chip, a.heuristic_k))
+    others = {name: rankings(a.opt, mlir, "chip=%s topk=%d model-dir=%s" %
+                             (a.chip, a.model_k, path))
+              for name, path in also}
 
     kernels, samples, out = {}, [], []
     for j, (name, t, layout, text, label) in enumerate(funcs):
         rnd = subprocess.run([a.model_test, "conv-random-configs",
                               str(a.seed + j), str(a.random), t,
-                              "nhwc_" + layout, text, a.chip],
+                              "nhwc_" + layout, text, a.chip] +
+                             ([a.random_family] if a.random_family else []),
                              capture_output=True, text=True,
                              check=True).stdout.split("\n")
         rnd = [re.search(r"<(.*)>", s).group(1) for s in rnd if s]
         cands = []
-        for c in model[name] + heuristic[name] + rnd:
+        extra = [c for n, _ in also for c in others[n][name]]
+        for c in model[name] + heuristic[name] + extra + rnd:
             if c not in cands:
                 cands.append(c)
         for c in cands:
@@ -172,8 +190,13 @@ def main():
                               for c in model[name]],
                     "heuristic": [conv_kernel_name(schema, t, layout, c)
                                   for c in heuristic[name]],
+                    "also": {n: [conv_kernel_name(schema, t, layout, c)
+                                 for c in others[n][name]] for n, _ in also},
                     "candidates": len(cands)})
     with open(os.path.join(a.out, "kernels.mlir"), "w") as f:
+        # The chip compile-ptx.sh compiles for (wgmma on sm_90a only).
+        f.write("// Compile with: isaac-opt kernels.mlir "
+                "--isaac-pipeline=\"chip=%s ptx-dir=ptx\"\n" % a.chip)
         for j, (kname, (t, layout, c)) in enumerate(sorted(kernels.items())):
             # The kernel reads every size at run time: a 3x3 placeholder
             # on 8 channels, which every vec divides.
@@ -182,10 +205,13 @@ def main():
     with open(os.path.join(a.out, "samples.txt"), "w") as f:
         f.write("# held-out conv evaluation: scripts/eval/make_conv_eval.py "
                 "--dtypes %s --model-k %d --heuristic-k %d --random %d "
-                "--seed %d%s\n" % (",".join(dtypes), a.model_k, a.heuristic_k,
-                                   a.random, a.seed,
-                                   " --model-dir " + a.model_dir
-                                   if a.model_dir else ""))
+                "--seed %d --chip %s%s%s%s\n" % (
+                    ",".join(dtypes), a.model_k, a.heuristic_k, a.random,
+                    a.seed, a.chip,
+                    " --model-dir " + a.model_dir if a.model_dir else "",
+                    " --random-family " + a.random_family
+                    if a.random_family else "",
+                    "".join(" --also %s=%s" % x for x in also)))
         f.write("\n".join(samples) + "\n")
     json.dump(out, open(os.path.join(a.out, "ranks.json"), "w"), indent=1)
     print("%d inputs, %d (input, candidate) pairs, %d distinct kernels"

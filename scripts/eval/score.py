@@ -49,7 +49,8 @@ def score_conv(ranks, path):
         if row["status"] == "ok":
             shape = ",".join(row[c] for c in CONV_SHAPE)
             times[(row["kernel"], shape)] = float(row["time_us"])
-    whos = ["model", "heuristic"]
+    whos = ["model", "heuristic"] + sorted(ranks[0].get("also", {})
+                                           if ranks else [])
     logs = {}
     print("| convolution | dtype | layout | candidates | best us | " +
           " | ".join("%s e1 | %s e10" % (w, w) for w in whos) + " |")
@@ -63,7 +64,8 @@ def score_conv(ranks, path):
         best = min(mine)
         cells = []
         for who in whos:
-            ts = [times.get((name, r["shape"])) for name in r[who][:10]]
+            names = r[who] if who in r else r["also"][who]
+            ts = [times.get((name, r["shape"])) for name in names[:10]]
             e1 = best / ts[0] if ts and ts[0] else 0.0
             ok = [t for t in ts if t]
             e10 = best / min(ok) if ok else 0.0

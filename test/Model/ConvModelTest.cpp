@@ -13,9 +13,11 @@
 //   isaac-model-test conv-shapes FILE
 //       each convolution of a --conv-shape file as its 15-field text and
 //       its label (the comment after it), for scripts.
-//   isaac-model-test conv-random-configs SEED N TYPES LAYOUT SHAPE [CHIP]
+//   isaac-model-test conv-random-configs SEED N TYPES LAYOUT SHAPE [CHIP
+//                                        [FAMILY]]
 //       N distinct configurations drawn uniformly from the legal space of
-//       the convolution SHAPE (--conv-shape text) of TYPES and LAYOUT, as
+//       the convolution SHAPE (--conv-shape text) of TYPES and LAYOUT (in
+//       the family searchBestConv searches, or FAMILY: wgmma), as
 //       #isaac.gemm<...> lines (the held-out evaluation's random
 //       candidates).
 //   isaac-model-test conv-mlp-topk-diff MODEL SHAPES|random:N [K [PRESCREEN]]
@@ -330,7 +332,8 @@ int runConvMLPTopKDiff(const char *path, const char *shapes, unsigned k,
 int runConvRandomConfigs(unsigned seed, long n, const std::string &typesToken,
                          const std::string &layoutToken,
                          const std::string &shapeText,
-                         const std::string &chipName) {
+                         const std::string &chipName,
+                         const std::string &familyName) {
   std::optional<ChipLimits> chip = getChipLimits(chipName);
   std::optional<GemmTypes> types = GemmTypes::parseToken(typesToken);
   std::optional<ConvLayout> layout = parseConvLayout(layoutToken);
@@ -344,13 +347,22 @@ int runConvRandomConfigs(unsigned seed, long n, const std::string &typesToken,
                  error.empty() ? "" : ": ", error.c_str());
     return 2;
   }
+  GemmFamily family = searchFamily(types->ab, false, *chip);
+  if (!familyName.empty()) {
+    std::optional<GemmFamily> f = parseGemmFamily(familyName);
+    if (!f) {
+      std::fprintf(stderr, "conv-random-configs: bad family '%s'\n",
+                   familyName.c_str());
+      return 2;
+    }
+    family = *f;
+  }
   ConvShape x = spec.shape;
   x.types = *types;
   x.layout = *layout;
   GemmShape g = x.gemmShape();
   std::vector<GemmConfig> legal;
-  for (const GemmConfig &c :
-       legalConfigs(types->ab, *chip, searchFamily(types->ab, false, *chip)))
+  for (const GemmConfig &c : legalConfigs(types->ab, *chip, family))
     if (isConvLegal(c, x, *chip) && !splitsKUselessly(g, c))
       legal.push_back(c);
   if (legal.size() < size_t(n)) {
@@ -492,11 +504,11 @@ int runConvModelCommand(int argc, char **argv) {
                             argc == 7 ? argv[6] : "sm_90");
   if (argc == 3 && std::strcmp(argv[1], "conv-shapes") == 0)
     return runConvShapes(argv[2]);
-  if ((argc == 7 || argc == 8) &&
+  if (argc >= 7 && argc <= 9 &&
       std::strcmp(argv[1], "conv-random-configs") == 0)
-    return runConvRandomConfigs(unsigned(std::atoi(argv[2])),
-                                std::atol(argv[3]), argv[4], argv[5], argv[6],
-                                argc == 8 ? argv[7] : "sm_90");
+    return runConvRandomConfigs(
+        unsigned(std::atoi(argv[2])), std::atol(argv[3]), argv[4], argv[5],
+        argv[6], argc >= 8 ? argv[7] : "sm_90", argc == 9 ? argv[8] : "");
   if (argc >= 4 && argc <= 6 && std::strcmp(argv[1], "conv-mlp-topk-diff") == 0)
     return runConvMLPTopKDiff(
         argv[2], argv[3], argc >= 5 ? unsigned(std::atoi(argv[4])) : 10,
