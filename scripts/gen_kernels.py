@@ -730,17 +730,10 @@ def conv_candidates(path, listing=None):
             i += 1
             if out:
                 schema = isaac_schema.schema()
-                mangled = schema.kernel_name(types, "nn",
-                                             schema.parse_attr_text(cfg))
-                # isaac_gemm_<types>_nn_<config> -> isaac_conv_..._simt_...
-                # (a GEMM name leaves the simt family out, a conv name
-                # never does)
-                cfg_part = mangled.split("_nn_", 1)[1]
-                if not cfg_part.startswith(("mma_", "wgmma_")):
-                    cfg_part = "simt_" + cfg_part
-                out.write("%d %d %d isaac_conv_%s_nhwc_%s_%s\n"
-                          % (n * p * q, k, c * r * s, types, layout,
-                             cfg_part))
+                out.write("%d %d %d %s\n" % (
+                    n * p * q, k, c * r * s,
+                    schema.conv_kernel_name(types, layout,
+                                            schema.parse_attr_text(cfg))))
     if out:
         out.close()
     if target:

@@ -197,6 +197,17 @@ class Schema:
         name = "isaac_gemm_%s_%s_%s" % (types, layout, self.mangle(cfg))
         return name + ("_ep" + epilogue if epilogue else "")
 
+    def conv_kernel_name(self, types, layout, cfg):
+        """isaac_conv_<types>_nhwc_<layout>_<family>_<config>
+        (ConvKernelName): the filter layout `hwcf` or `fhwc`, and the family
+        always written, simt's too."""
+        if types not in self.types:
+            raise ValueError("unknown element-type token %r" % types)
+        mangled = self.mangle(cfg)
+        if cfg["family"] == "simt":
+            mangled = "simt_" + mangled
+        return "isaac_conv_%s_nhwc_%s_%s" % (types, layout, mangled)
+
     def parse_kernel_name(self, name):
         """(types, layout, config, epilogue ID or None) of a kernel name."""
         m = re.match(r"isaac_gemm_([a-z0-9]+)_([nt][nt])_(.*?)"

@@ -195,8 +195,14 @@ std::optional<ConvKernelName> ConvKernelName::parse(std::string_view name,
   std::optional<GemmFamily> family = sep == std::string_view::npos
                                          ? std::nullopt
                                          : parseGemmFamily(rest.substr(0, sep));
-  if (!family)
-    return fail("a family token (simt, mma) after the layout");
+  if (!family) {
+    // The tokens of GemmParams.def's families, so the message stays true.
+    std::string known;
+    for (int f = 0; f < kNumGemmFamilies; ++f)
+      known += std::string(f ? ", " : "") +
+               gemmFamilyName(static_cast<GemmFamily>(f));
+    return fail("a family token (" + known + ") after the layout");
+  }
   // simt's mangled configuration has no token; the others' start with it.
   std::string_view mangled =
       *family == GemmFamily::Simt ? rest.substr(sep + 1) : rest;

@@ -41,13 +41,9 @@ LAYOUTS = ["hwcf", "fhwc"]
 
 
 def conv_kernel_name(schema, types, layout, config):
-    """isaac_conv_<types>_nhwc_<layout>_<family>_<config> (ConvKernelName):
-    the GEMM name's configuration part with the family always written."""
-    mangled = schema.kernel_name(types, "nn", schema.parse_attr_text(config))
-    part = mangled.split("_nn_", 1)[1]
-    if not part.startswith(("mma_", "wgmma_")):
-        part = "simt_" + part
-    return "isaac_conv_%s_nhwc_%s_%s" % (types, layout, part)
+    """The conv kernel name (isaac_schema) of `config`, attribute text."""
+    return schema.conv_kernel_name(types, layout,
+                                   schema.parse_attr_text(config))
 
 
 def rankings(opt, mlir, options):
