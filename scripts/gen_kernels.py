@@ -83,10 +83,20 @@ SWEEP = [
 MAPS = {"n": ("(m, k)", "(k, n)"), "t": ("(k, m)", "(n, k)")}
 
 
-def _mma(ml, nl, wm, wn, u, kl, kg, vec, stages):
-    return ("family = mma, ml = %d, nl = %d, wm = %d, wn = %d, u = %d, "
+def _tensor_core(family, ml, nl, wm, wn, u, kl, kg, vec, stages):
+    """The attribute text of a configuration of a tensor-core family (mma,
+    wgmma: the same parameters)."""
+    return ("family = %s, ml = %d, nl = %d, wm = %d, wn = %d, u = %d, "
             "kl = %d, kg = %d, vec = %d, stages = %d"
-            % (ml, nl, wm, wn, u, kl, kg, vec, stages))
+            % (family, ml, nl, wm, wn, u, kl, kg, vec, stages))
+
+
+def _mma(*values):
+    return _tensor_core("mma", *values)
+
+
+def _wgmma(*values):
+    return _tensor_core("wgmma", *values)
 
 
 # The mma family's correctness set: (A/B type, C type, layout, config).
@@ -631,11 +641,6 @@ CONV_MMA = [
     ("f64", "f64", "fhwc", _mma(128, 64, 64, 32, 8, 1, 1, 2, 4)),
     ("f64", "f64", "hwcf", _mma(16, 8, 16, 8, 8, 1, 2, 1, 2)),
 ]
-
-
-def _wgmma(ml, nl, wm, wn, u, kl, kg, vec, stages):
-    return _mma(ml, nl, wm, wn, u, kl, kg, vec, stages).replace(
-        "family = mma", "family = wgmma")
 
 
 # The wgmma family's convolution kernels (sm_90a): both filter layouts and

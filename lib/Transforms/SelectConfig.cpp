@@ -245,6 +245,21 @@ struct SelectConfigPass
     return found;
   }
 
+  /// What a remark says of a model's data.
+  static const char *trainedOn(const ::isaac::MLPModel &m) {
+    return m.synthetic() ? "trained on SYNTHETIC data, not measurements"
+                         : "trained on measurements";
+  }
+
+  /// Whether `limits`' chip runs convolutions of `dtype` operands in
+  /// `family`: the family has conv kernels for the types and legal
+  /// configurations on the chip (wgmma: sm_90a only).
+  static bool runsConvIn(::isaac::GemmFamily family, ::isaac::DType dtype,
+                         const ::isaac::ChipLimits &limits) {
+    return ::isaac::convFamilyComputes(family, {dtype, dtype, false}) &&
+           !::isaac::legalConfigs(dtype, limits, family).empty();
+  }
+
   /// Why the model found at `path` (in the directory of `modelChip`) cannot
   /// rank `op`s of `dtype`: its header names another dtype or chip, or it is
   /// a model of the other op (its features are that op's); "" if it can.
@@ -459,11 +474,7 @@ struct SelectConfigPass
       else if (ranker->model)
         op->emitRemark() << "isaac: configuration chosen by the trained model "
                          << ranker->modelPath << " ("
-                         << (ranker->model->synthetic()
-                                 ? "trained on SYNTHETIC data, not "
-                                   "measurements"
-                                 : "trained on measurements")
-                         << ")";
+                         << trainedOn(*ranker->model) << ")";
       else if (ranker->mma && shape.dtype == ::isaac::DType::F64)
         op->emitRemark()
             << "isaac: mma configuration (f64 on DMMA tensor cores) chosen by "
@@ -547,8 +558,8 @@ struct SelectConfigPass
     struct Ranking {
       std::vector<::isaac::Ranked> best;
       std::string modelPath; ///< empty: the analytic heuristic
+      const ::isaac::MLPModel *model = nullptr; ///< the one that ranked
       bool convModel = false;
-      bool synthetic = false;
       bool outsideSupport = false;
     };
     auto byConvModel = [&](::isaac::GemmFamily f, Ranking &out) {
@@ -556,18 +567,15 @@ struct SelectConfigPass
       if (it == ranker.models.end())
         return false;
       out.modelPath = it->second.path;
-      out.synthetic = it->second.search->model().synthetic();
+      out.model = &it->second.search->model();
       out.best = it->second.search->search(match->shape, limits, topk);
       out.convModel = !out.best.empty();
       out.outsideSupport = out.best.empty();
       return out.convModel;
     };
     std::optional<Ranking> wg;
-    ::isaac::GemmTypes tc{ab, ab, false};
     if (primary != ::isaac::GemmFamily::Wgmma &&
-        ::isaac::convFamilyComputes(::isaac::GemmFamily::Wgmma, tc) &&
-        !::isaac::legalConfigs(ab, limits, ::isaac::GemmFamily::Wgmma)
-             .empty()) {
+        runsConvIn(::isaac::GemmFamily::Wgmma, ab, limits)) {
       Ranking r;
       if (!byConvModel(::isaac::GemmFamily::Wgmma, r)) {
         Ranker &g = getRanker(ab, /*tf32=*/false, limits, op);
@@ -577,7 +585,7 @@ struct SelectConfigPass
           r.best =
               ::isaac::searchBestConvAsGemm(match->shape, limits, g.cost, topk);
           r.modelPath = g.modelPath;
-          r.synthetic = g.model->synthetic();
+          r.model = g.model.get();
           r.outsideSupport = false;
         }
       }
@@ -632,21 +640,16 @@ struct SelectConfigPass
            << "x" << g.n << "x" << g.k << " (N*P*Q x K x C*R*S), "
            << ::isaac::gemmFamilyName(best.front().config.family)
            << " family, ";
-    auto trained = [](bool synthetic) {
-      return synthetic ? "trained on SYNTHETIC data, not measurements"
-                       : "trained on measurements";
-    };
     if (wg && chosen == &*wg && !wg->convModel)
       remark << "by the trained GEMM model " << wg->modelPath
              << " on the implicit GEMM (no wgmma conv model)";
     else if (chosen->convModel)
       remark << "by the trained model " << chosen->modelPath << " ("
-             << trained(chosen->synthetic) << ")";
+             << trainedOn(*chosen->model) << ")";
     else if (chosen->outsideSupport)
       remark << "by the analytic heuristic: every legal configuration lies "
                 "outside the training support of "
-             << chosen->modelPath << " ("
-             << ranker.models.at(primary).search->model().supportString()
+             << chosen->modelPath << " (" << chosen->model->supportString()
              << ")";
     else
       remark << "by the analytic heuristic (no conv model: "
@@ -696,11 +699,9 @@ struct SelectConfigPass
     // and wgmma where the chip has it for the type: a model of another
     // family ranks none of it.
     ::isaac::GemmFamily family = ::isaac::searchFamily(dtype, false, limits);
-    ::isaac::GemmTypes types{dtype, dtype, false};
     auto ranked = [&](::isaac::GemmFamily f) {
-      return f == family || (f == ::isaac::GemmFamily::Wgmma &&
-                             ::isaac::convFamilyComputes(f, types) &&
-                             !::isaac::legalConfigs(dtype, limits, f).empty());
+      return f == family ||
+             (f == ::isaac::GemmFamily::Wgmma && runsConvIn(f, dtype, limits));
     };
     std::string dir = modelDirectory(op, r.failed);
     if (r.failed)
