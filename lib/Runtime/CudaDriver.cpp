@@ -146,6 +146,7 @@ isaacStatus loadLibrary(DriverState &s) {
   resolve(library, "cuMemPoolSetAttribute", d.cuMemPoolSetAttribute);
   resolve(library, "cuLaunchKernelEx", d.cuLaunchKernelEx);
   resolve(library, "cuTensorMapEncodeTiled", d.cuTensorMapEncodeTiled);
+  resolve(library, "cuTensorMapEncodeIm2col", d.cuTensorMapEncodeIm2col);
   s.driver = d;
   s.library = library;
   return ISAAC_SUCCESS;

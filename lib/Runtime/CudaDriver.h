@@ -175,6 +175,14 @@ struct Driver {
       const uint64_t *globalDim, const uint64_t *globalStrides,
       const uint32_t *boxDim, const uint32_t *elementStrides, int interleave,
       int swizzle, int l2Promotion, int oobFill);
+  // CUDA 12.0: the im2col form (the wgmma family's convolution input).
+  CUresult (*cuTensorMapEncodeIm2col)(
+      CUtensorMap *tensorMap, int dataType, uint32_t rank, void *globalAddress,
+      const uint64_t *globalDim, const uint64_t *globalStrides,
+      const int *pixelBoxLowerCorner, const int *pixelBoxUpperCorner,
+      uint32_t channelsPerPixel, uint32_t pixelsPerColumn,
+      const uint32_t *elementStrides, int interleave, int swizzle,
+      int l2Promotion, int oobFill);
 };
 
 /// Loads the driver library and runs cuInit on first use. On failure the

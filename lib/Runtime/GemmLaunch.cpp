@@ -13,9 +13,10 @@
 // is checked on the host first. Convolution kernels are GEMM kernels on
 // the implicit GEMM with another parameter list (ConvLaunch.cpp checks their
 // arguments and describes that GEMM): the same grid and split-K protocol.
-// GEMM kernels of the wgmma family also take TMA descriptors of A and B,
-// encoded for each launch, and fall back to cp.async where TMA cannot
-// address the operands or the driver cannot encode them.
+// GEMM and convolution kernels of the wgmma family also take TMA
+// descriptors of A and B (a convolution's input: an im2col map), encoded
+// for each launch, and fall back to cp.async where TMA cannot address the
+// operands or the driver cannot encode them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -548,9 +549,9 @@ struct ParamList {
 };
 
 /// Whether the kernel takes KernelABI.def's TMA_GEMM_ARG arguments: the
-/// GEMM kernels of the wgmma family (its convolutions load by cp.async).
+/// GEMM and convolution kernels of the wgmma family.
 bool takesTensorMaps(const isaacKernelInfo &info) {
-  return info.family == ISAAC_FAMILY_WGMMA && info.op == ISAAC_OP_GEMM;
+  return info.family == ISAAC_FAMILY_WGMMA;
 }
 
 /// TMA's limit on a global stride (bytes), and the alignment of the global
@@ -619,12 +620,73 @@ bool encodeTensorMap(const Driver &d, const isaacKernelInfo &info,
          CUDA_SUCCESS;
 }
 
-/// Sets a wgmma GEMM kernel's tensor maps and useTma: 1 when the driver
+/// Encodes a convolution's input as an im2col map (docs/abi.md, "Tensor
+/// maps"): the NHWC input as a rank-4 tensor {C, W, H, N}, whose box is
+/// one column block of A's shared-memory tile: `atomBytes/esz` channels of
+/// ML pixels. The pixels are the output pixels' traversed at the
+/// convolution's strides inside a bounding box of exactly P x Q positions,
+/// from (-padL, -padT); the kernel moves them by each tap's dilated
+/// offsets. False where the map cannot describe the convolution: a K tile
+/// must be U channels of one tap (C a multiple of U), strides at most 8,
+/// corners inside [-128, 127] (rank 4), taps' offsets below 128 (the
+/// kernel passes them as 16-bit im2col offsets; kept to the corners'
+/// range), or where the address or strides are not TMA's, or the driver
+/// refuses the map.
+bool encodeIm2colMap(const Driver &d, const isaacKernelInfo &info,
+                     const isaacGemmArgs &a, const ConvGeometry &g,
+                     CUtensorMap &map) {
+  DType ab = static_cast<DType>(info.dtype);
+  if (!isWgmmaType(ab) || !d.cuTensorMapEncodeIm2col)
+    return false;
+  const uint64_t esz = dtypeSize(info.dtype);
+  if (g.c % static_cast<uint32_t>(info.u) != 0 || g.strideW > 8 ||
+      g.strideH > 8 || reinterpret_cast<uintptr_t>(a.A) % kTmaAlign)
+    return false;
+  auto inCorner = [](int64_t v) { return v >= -128 && v <= 127; };
+  int64_t lowerW = -int64_t(g.padLeft), lowerH = -int64_t(g.padTop);
+  // The last output pixel's position is the box's last: W - 1 + upper.
+  int64_t upperW = lowerW + int64_t(g.q - 1) * g.strideW - (int64_t(g.w) - 1);
+  int64_t upperH = lowerH + int64_t(g.p - 1) * g.strideH - (int64_t(g.h) - 1);
+  if (!inCorner(lowerW) || !inCorner(lowerH) || !inCorner(upperW) ||
+      !inCorner(upperH) || int64_t(g.dilationW) * (g.s - 1) > 127 ||
+      int64_t(g.dilationH) * (g.r - 1) > 127)
+    return false;
+  uint64_t globalDim[4] = {g.c, g.w, g.h, g.n};
+  uint64_t globalStrides[3] = {g.c * esz, g.c * esz * g.w,
+                               g.c * esz * g.w * g.h};
+  for (uint64_t stride : globalStrides)
+    if (stride % kTmaAlign || stride >= kMaxTmaStride)
+      return false;
+  WgmmaOperandLayout l =
+      getWgmmaOperandLayout(configOf(info), ab, /*isB=*/false,
+                            /*contigIsK=*/true);
+  int swizzle = l.atomBytes == 32   ? CU_TENSOR_MAP_SWIZZLE_32B
+                : l.atomBytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
+                                    : CU_TENSOR_MAP_SWIZZLE_128B;
+  int lower[2] = {static_cast<int>(lowerW), static_cast<int>(lowerH)};
+  int upper[2] = {static_cast<int>(upperW), static_cast<int>(upperH)};
+  uint32_t elementStrides[4] = {1, g.strideW, g.strideH, 1};
+  int dataType = ab == DType::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                   : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  // OOB_FILL_NONE's zeros are the halo and the rows past M (images past N).
+  return d.cuTensorMapEncodeIm2col(
+             &map, dataType, 4, const_cast<void *>(a.A), globalDim,
+             globalStrides, lower, upper,
+             static_cast<uint32_t>(l.atomBytes / l.esz),
+             static_cast<uint32_t>(l.rows), elementStrides,
+             CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+             CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
+/// Sets a wgmma kernel's tensor maps and useTma: 1 when the driver
 /// encodes both maps, else 0 with zeroed maps. Not an error: the kernel
 /// then copies A and B with cp.async, which needs neither 16-byte
-/// alignment nor a CUDA 12 driver.
+/// alignment nor a CUDA 12 driver. A convolution (`conv`) maps its input
+/// by encodeIm2colMap and its filters as the implicit GEMM's B.
 void setTensorMaps(const Driver &d, const isaacKernelInfo &info,
-                   const isaacGemmArgs &a, GemmParams &p) {
+                   const isaacGemmArgs &a, const ConvGeometry *conv,
+                   GemmParams &p) {
   // ISAAC_TMA=0 keeps every launch on the cp.async path: the same kernel
   // with and without TMA, for comparisons and as a way out.
   static const bool tmaAllowed = envFlag("ISAAC_TMA", true);
@@ -635,7 +697,8 @@ void setTensorMaps(const Driver &d, const isaacKernelInfo &info,
   // (docs/perf.md).
   bool pipelined = configOf(info).sliceDepth(a.K) / info.u >= info.stages;
   p.useTma = tmaAllowed && pipelined && d.cuTensorMapEncodeTiled &&
-             encodeTensorMap(d, info, a, /*isB=*/false, p.tmA) &&
+             (conv ? encodeIm2colMap(d, info, a, *conv, p.tmA)
+                   : encodeTensorMap(d, info, a, /*isB=*/false, p.tmA)) &&
              encodeTensorMap(d, info, a, /*isB=*/true, p.tmB);
   if (!p.useTma)
     p.tmA = p.tmB = CUtensorMap();
@@ -713,7 +776,7 @@ isaacStatus enqueueGemm(isaacModule_st &module, const isaacKernelInfo &info,
   }
   bool tma = takesTensorMaps(info);
   if (tma)
-    setTensorMaps(*d, info, a, p);
+    setTensorMaps(*d, info, a, conv, p);
   CUstream stream = static_cast<CUstream>(a.stream);
   bool splitK = info.kg > 1;
   bool useWorkspace = usesWorkspace(info, a.flags);
@@ -788,7 +851,7 @@ isaacStatus enqueueGemm(isaacModule_st &module, const isaacKernelInfo &info,
   }
   ParamList gemmParams =
       conv ? ParamList(abi::kConvArgs, abi::conv::Arg(), p,
-                       takesTileCounters(info), /*inputs=*/true)
+                       takesTileCounters(info), /*inputs=*/true, tma)
            : ParamList(abi::kGemmArgs, abi::gemm::Arg(), p,
                        takesTileCounters(info), /*inputs=*/true, tma);
   if (isaacStatus status =

@@ -153,11 +153,13 @@ public:
   /// once per copy.
   struct Tap {
     Value dr, ds, off;
+    Value ch; ///< the channel c
   };
   Tap decompose(Value k) {
     auto [rs, ch] = divmod(divC, k);
     auto [r, s] = divmod(divS, rs);
     Tap t;
+    t.ch = ch;
     t.dr = e.mul(r, a.dh);
     t.ds = e.mul(s, a.dw);
     t.off =
@@ -165,6 +167,20 @@ public:
                     e.ext64(a.C)),
               e.ext64(ch));
     return t;
+  }
+
+  /// The input pixel that row `row` of the implicit A reads at tap (0, 0),
+  /// as an im2col tensor map's coordinates (docs/abi.md, "Tensor maps"):
+  /// w = q*sw - padL and h = p*sh - padT (negative in the padding), and the
+  /// image n. Rows past M give images past N, which TMA fills with zeros.
+  struct Pixel {
+    Value w, h, n;
+  };
+  Pixel pixelOf(Value row) {
+    Value q = e.remu(row, a.Q);
+    Value np = e.divu(row, a.Q);
+    return {e.sub(e.mul(q, a.sw), a.padL),
+            e.sub(e.mul(e.remu(np, a.P), a.sh), a.padT), e.divu(np, a.P)};
   }
 
   /// The element offset (i64) of (slot's row, tap t) in the input and

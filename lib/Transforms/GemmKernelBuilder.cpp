@@ -963,6 +963,33 @@ gpu::GPUFuncOp mlir::isaac::buildConvKernel(OpBuilder &builder,
   return buildSimtKernel(builder, module, gemm, &spec);
 }
 
+/// The wgmma family's tensor maps and TMA switch (KernelABI.def's
+/// TMA_GEMM_ARG), appended last to its GEMM and convolution kernels'
+/// parameters; returns the index of the first, or nothing for the other
+/// families.
+static std::optional<unsigned>
+appendTensorMapArgs(KernelEmitter &types, const ::isaac::GemmConfig &config,
+                    Type scalar, SmallVectorImpl<Type> &argTypes) {
+  if (config.family != ::isaac::GemmFamily::Wgmma)
+    return std::nullopt;
+  unsigned first = argTypes.size();
+  appendABITypes(types, ::isaac::abi::kTmaGemmArgs, scalar, argTypes);
+  return first;
+}
+
+/// Names the tensor-map parameters for isaac-tensor-map-params, which
+/// gives them their by-value `.param` form.
+static void markTensorMapArgs(OpBuilder &builder, gpu::GPUFuncOp func,
+                              std::optional<unsigned> firstTma) {
+  if (!firstTma)
+    return;
+  func->setAttr(
+      kTensorMapArgsAttrName,
+      builder.getDenseI32ArrayAttr(
+          {static_cast<int32_t>(*firstTma + ::isaac::abi::tma::tmA),
+           static_cast<int32_t>(*firstTma + ::isaac::abi::tma::tmB)}));
+}
+
 gpu::GPUFuncOp mlir::isaac::declareConvKernel(OpBuilder &builder, Location loc,
                                               const ConvKernelSpec &spec,
                                               StringRef name,
@@ -974,12 +1001,15 @@ gpu::GPUFuncOp mlir::isaac::declareConvKernel(OpBuilder &builder, Location loc,
     appendABITypes(types, ::isaac::abi::kFusedGemmArgs, scalar, argTypes);
   if (spec.epilogue)
     EpilogueCodegen(*spec.epilogue).appendParamTypes(types, argTypes);
+  std::optional<unsigned> firstTma =
+      appendTensorMapArgs(types, spec.config, scalar, argTypes);
   auto func = gpu::GPUFuncOp::create(builder, loc, name,
                                      builder.getFunctionType(argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                 builder.getUnitAttr());
   func.setKnownBlockSizeAttr(
       builder.getDenseI32ArrayAttr({spec.config.threads(), 1, 1}));
+  markTensorMapArgs(builder, func, firstTma);
   // The input and the filters are only read.
   for (unsigned i : {::isaac::abi::conv::I, ::isaac::abi::conv::F}) {
     func.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),
@@ -1002,23 +1032,15 @@ gpu::GPUFuncOp mlir::isaac::declareGemmKernel(OpBuilder &builder, Location loc,
     appendABITypes(types, ::isaac::abi::kFusedGemmArgs, scalar, argTypes);
   if (spec.epilogue)
     EpilogueCodegen(*spec.epilogue).appendParamTypes(types, argTypes);
-  // The wgmma family's tensor maps and TMA switch, last.
-  bool tma = spec.config.family == ::isaac::GemmFamily::Wgmma;
-  unsigned firstTma = argTypes.size();
-  if (tma)
-    appendABITypes(types, ::isaac::abi::kTmaGemmArgs, scalar, argTypes);
+  std::optional<unsigned> firstTma =
+      appendTensorMapArgs(types, spec.config, scalar, argTypes);
   auto func = gpu::GPUFuncOp::create(builder, loc, name,
                                      builder.getFunctionType(argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                 builder.getUnitAttr());
   func.setKnownBlockSizeAttr(
       builder.getDenseI32ArrayAttr({spec.config.threads(), 1, 1}));
-  if (tma)
-    func->setAttr(
-        kTensorMapArgsAttrName,
-        builder.getDenseI32ArrayAttr(
-            {static_cast<int32_t>(firstTma + ::isaac::abi::tma::tmA),
-             static_cast<int32_t>(firstTma + ::isaac::abi::tma::tmB)}));
+  markTensorMapArgs(builder, func, firstTma);
   // A and B are only read: lets the backend use the non-coherent cache.
   for (unsigned i : {::isaac::abi::gemm::A, ::isaac::abi::gemm::B}) {
     func.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),

@@ -23,11 +23,13 @@
 //            f64 take 32- and 64-bit shared loads: ldmatrix has no
 //            32-bit .trans and no 64-bit form); then every (i, j) mma.sync
 //
-// wgmma GEMM kernels have a second main loop on TMA (tmaMainLoop): one
-// thread fills the stages with bulk tensor copies through the runtime's
-// tensor maps, mbarriers replace the block barrier, and TMA's zero fill
-// replaces the predication below; the launch's useTma argument chooses
-// it when TMA can address both operands (docs/abi.md, "Tensor maps").
+// wgmma kernels have a second main loop on TMA (tmaMainLoop): one thread
+// fills the stages with bulk tensor copies through the runtime's tensor
+// maps (a convolution's input through an im2col map: the tap's offsets
+// move a box of pixels), mbarriers replace the block barrier, and TMA's
+// zero fill replaces the predication below; the launch's useTma argument
+// chooses it when TMA can address both operands (docs/abi.md, "Tensor
+// maps").
 //
 // Bounds: a tile the block's rows and K cover entirely takes the copies
 // without a source size; any other tile gives each copy its exact source
@@ -169,6 +171,9 @@ private:
   Value tmA, tmB, batchIdx;
   /// A convolution's input as the implicit A (conv kernels only).
   std::optional<ConvInputTaps> taps;
+  /// wgmma conv kernels on TMA: the pixel of the block's first row, the
+  /// im2col map's coordinates of every K tile's A box.
+  ConvInputTaps::Pixel tmaPixel;
 
   /// Per-thread, loop-invariant facts of one copy (one round).
   struct Copy {
@@ -231,6 +236,9 @@ private:
   /// expected bytes on its full barrier, then one bulk tensor copy per
   /// column block of each operand's tile (a box of the tensor map).
   void issueTmaTile(Value t, Value stage, int stageElems);
+  /// A convolution's A tile of reduction index k by im2col TMA (tmA is the
+  /// input's im2col map), completing the stage's barrier `full`.
+  void copyConvInput(Value k, Value stageByte, Value full);
   /// The mbarrier `index` (full: 0 .. stages-1; empty: stages ..
   /// 2*stages-1) of the stage barriers.
   Value stageBarrier(Value index);
@@ -1045,8 +1053,47 @@ void MmaBuilder::issueTmaTile(Value t, Value stage, int stageElems) {
           NVVM::CTAGroupKindAttr(), Value());
     }
   };
-  copyTile(planA, tmA, m0);
+  if (taps)
+    copyConvInput(k, stageByte, full);
+  else
+    copyTile(planA, tmA, m0);
   copyTile(planB, tmB, n0);
+}
+
+void MmaBuilder::copyConvInput(Value k, Value stageByte, Value full) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  const ::isaac::WgmmaOperandLayout &l = *planA.wg;
+  int perBox = l.atomBytes / l.esz;
+  // The launch passes an im2col map only where C is a multiple of U (so
+  // the tile's k are U channels of one tap): one box per column block,
+  // its channels from c, its ML pixels from the block's first output
+  // pixel's (tap (0, 0)), traversed at the convolution's strides inside
+  // the map's bounding box; the tap's dilated offsets (s*dw, r*dh) move
+  // every pixel, and TMA fills the halo and the rows past M with zeros.
+  ConvInputTaps::Tap tap = taps->decompose(k);
+  auto i16 = [&](Value v) {
+    return arith::TruncIOp::create(b, loc, b.getI16Type(), v).getResult();
+  };
+  SmallVector<Value> offsets{i16(tap.ds), i16(tap.dr)};
+  for (int blk = 0; blk < l.cols / perBox; ++blk) {
+    Value dst = e.gep(
+        smemPtr,
+        e.add(stageByte, e.ci32(planA.tileOffset * esz + blk * l.blockBytes)),
+        b.getI8Type());
+    Value cluster = LLVM::AddrSpaceCastOp::create(
+        b, loc,
+        LLVM::LLVMPointerType::get(
+            b.getContext(),
+            static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster)),
+        dst);
+    SmallVector<Value> coords{e.add(tap.ch, e.ci32(blk * perBox)), tmaPixel.w,
+                              tmaPixel.h, tmaPixel.n};
+    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+        b, loc, cluster, tmA, coords, full, offsets, Value(), Value(),
+        NVVM::TMALoadMode::IM2COL, /*isCTAOnly=*/false,
+        NVVM::CTAGroupKindAttr(), Value());
+  }
 }
 
 /// The time a waiting thread may sleep in mbarrier.try_wait before it
@@ -1516,10 +1563,11 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   // Stage offsets are in elements of A and B.
   int stageElems = smem.stageBytes / esz;
   SmallVector<Value> acc;
-  if (wgmma && !conv) {
+  if (wgmma) {
     // The launch passes tensor maps when TMA can address both operands
     // (docs/abi.md, "Tensor maps"); otherwise the cp.async loop copies
-    // them, with its alignment checks and scalar fallback.
+    // them, with its alignment checks and scalar fallback (a convolution's
+    // input: its taps).
     unsigned first = args.size() - ::isaac::abi::kNumTmaGemmArgs;
     tmA = args[first + ::isaac::abi::tma::tmA];
     tmB = args[first + ::isaac::abi::tma::tmB];
@@ -1533,6 +1581,8 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
+      if (taps)
+        tmaPixel = taps->pixelOf(m0);
       scf::YieldOp::create(b, loc, tmaMainLoop(nTiles, stageElems));
       b.setInsertionPointToStart(ifOp.elseBlock());
       scf::YieldOp::create(b, loc, mainLoop(nTiles, nFull, stageElems));

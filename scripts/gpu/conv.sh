@@ -152,10 +152,12 @@ if [ -n "$tools" ]; then
   done
   # Odd C and K with padding; stride 2 with a 5x5 filter; 1x1 with C a
   # multiple of the vector width; dilation 2; "same" padding of an even
-  # filter (more after than before); a deep reduction (split-K).
+  # filter (more after than before); a deep reduction (split-K); the wgmma
+  # kernels' im2col TMA path with stride 2 and dilation 2 (C = 128).
   shapes="--conv-shape 2,13,13,3,7,3,3,1,1,1,1 --conv-shape 1,9,14,17,31,5,5,2,2,2,2
     --conv-shape 3,7,7,64,16,1,1 --conv-shape 2,16,16,8,33,3,3,1,1,2,2,2,2
-    --conv-shape 1,8,8,4,4,2,2,1,1,same,same --conv-shape 1,7,7,832,8,5,5,1,1,2,2"
+    --conv-shape 1,8,8,4,4,2,2,1,1,same,same --conv-shape 1,7,7,832,8,5,5,1,1,2,2
+    --conv-shape 2,12,11,128,24,3,3,2,2,1,1,2,2"
   runs=""
   for tool in $tools; do
     if [ "$tool" = memcheck ]; then

@@ -62,6 +62,31 @@ std::vector<ConvSpec> convSweepShapes() {
           }
           ++combination;
         }
+  // The wgmma kernels' im2col TMA path (docs/abi.md, "Tensor maps"): C a
+  // multiple of U (up to 64), every filter, stride, dilation and padding
+  // above, odd output sizes whose rows wrap inside a block, N of 1 to 3 (a
+  // block's last rows past the last image).
+  static const Tuple kIm2colTuples[] = {{1, 17, 19, 128, 24},
+                                        {2, 14, 13, 64, 40},
+                                        {3, 11, 12, 128, 16},
+                                        {1, 21, 18, 64, 33}};
+  int im2col = 0;
+  for (const auto &filter : kFilters)
+    for (int64_t stride : {1, 2})
+      for (int64_t dilation : {1, 2})
+        for (Pad pad : {Zero, One, Same}) {
+          const Tuple &u = kIm2colTuples[im2col++ % 4];
+          isaac::ConvShape x = isaac::symmetricConv(
+              u.n, u.h, u.w, u.c, u.k, filter[0], filter[1], stride, stride,
+              pad == One ? 1 : 0, pad == One ? 1 : 0, dilation, dilation);
+          if (pad == Same) {
+            isaac::samePadding(x.h, x.r, stride, dilation, x.padTop, x.p);
+            isaac::samePadding(x.w, x.s, stride, dilation, x.padLeft, x.q);
+          }
+          if (x.p < 1 || x.q < 1 || !x.validate().empty() || seen(x))
+            continue;
+          specs.push_back({"sweep-im2col", x});
+        }
   // Larger layers: several tiles along every implicit-GEMM dimension, deep
   // reductions (split-K), a stride that does not divide the input.
   specs.push_back({"sweep-large",

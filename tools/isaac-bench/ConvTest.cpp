@@ -266,6 +266,14 @@ void testSweep() {
     mark("H != W", x.h != x.w);
     mark("C*R*S >= 4096 (split-K)", x.c * x.r * x.s >= 4096);
     mark("N*P*Q >= 4096", x.n * x.p * x.q >= 4096);
+    // The wgmma kernels' im2col TMA path: C a multiple of U (up to 64),
+    // C*R*S of at least 4 K tiles, in every filter shape and stride.
+    bool im2col = x.c % 64 == 0 && x.c * x.r * x.s >= 4 * 64;
+    mark("im2col: C a multiple of 64, 4+ K tiles", im2col);
+    mark("im2col with stride 2 and dilation 2",
+         im2col && x.strideH == 2 && x.dilationH == 2);
+    mark("im2col with R != S", im2col && x.r != x.s);
+    mark("im2col with N > 1 and odd P*Q", im2col && x.n > 1 && x.p * x.q % 2);
   }
   expect(valid, "sweep: every problem validates");
   expect(unique.size() == specs.size(), "sweep: no problem twice");
@@ -292,7 +300,11 @@ void testSweep() {
                            "H = 13",
                            "H != W",
                            "C*R*S >= 4096 (split-K)",
-                           "N*P*Q >= 4096"})
+                           "N*P*Q >= 4096",
+                           "im2col: C a multiple of 64, 4+ K tiles",
+                           "im2col with stride 2 and dilation 2",
+                           "im2col with R != S",
+                           "im2col with N > 1 and odd P*Q"})
     expect(seen[what] > 0, std::string("sweep covers ") + what + ": " +
                                std::to_string(seen[what]) + " problems");
 }

@@ -118,7 +118,7 @@ inline constexpr ArgInfo kInputArgs[] = {
   {Offset, #Name, ArgType::Type, Meaning},
 #include "isaac/Runtime/KernelABI.def"
 };
-/// Appended last to the GEMM kernels of the wgmma family.
+/// Appended last to the GEMM and convolution kernels of the wgmma family.
 inline constexpr ArgInfo kTmaGemmArgs[] = {
 #define TMA_GEMM_ARG(Offset, Name, Type, Meaning)                              \
   {Offset, #Name, ArgType::Type, Meaning},

@@ -798,6 +798,66 @@ EXPORT CUresult cuTensorMapEncodeTiled(
   std::memcpy(map, words, sizeof words);
   return 0;
 }
+
+/// As cuTensorMapEncodeTiled, for the im2col form: checks the arguments as
+/// cuda.h documents them (rank 3 to 5; corners inside the rank's range,
+/// a box of non-zero extent; at most 256 channels and 1024 pixels) and
+/// logs them, e.g. "cuTensorMapEncodeIm2col(type=6, rank=4, addr=0x20000,
+/// dim=64x11x9x2, stride=128x1408x12672, lower=-1x-1, upper=-1x-1,
+/// channels=64, pixels=128, elementStride=1x2x1x1, interleave=0,
+/// swizzle=3, l2=3, oob=0)".
+EXPORT CUresult cuTensorMapEncodeIm2col(
+    void *map, int dataType, unsigned rank, void *address, const uint64_t *dim,
+    const uint64_t *stride, const int *lower, const int *upper,
+    unsigned channels, unsigned pixels, const unsigned *elementStride,
+    int interleave, int swizzle, int l2, int oob) {
+  COUNT_CALL();
+  bool ranked = rank >= 3 && rank <= 5;
+  unsigned n = ranked ? rank : 0, spatial = ranked ? rank - 2 : 0;
+  auto corners = [&](const int *values) {
+    std::string text;
+    for (unsigned i = 0; i < spatial; ++i)
+      text += (i ? "x" : "") + std::to_string(values[i]);
+    return text;
+  };
+  if (CUresult result = CALL(
+          "cuTensorMapEncodeIm2col",
+          "type=%d, rank=%u, addr=%s, dim=%s, stride=%s, lower=%s, upper=%s, "
+          "channels=%u, pixels=%u, elementStride=%s, interleave=%d, "
+          "swizzle=%d, l2=%d, oob=%d",
+          dataType, rank, hex(address).c_str(), dims(dim, n).c_str(),
+          dims(stride, n ? n - 1 : 0).c_str(), corners(lower).c_str(),
+          corners(upper).c_str(), channels, pixels,
+          dims(elementStride, n).c_str(), interleave, swizzle, l2, oob))
+    return result;
+  // The box of the tiled check: channels x pixels (then ones).
+  unsigned box[5] = {channels, pixels > 256 ? 256 : pixels, 1, 1, 1};
+  const char *problem =
+      !ranked ? "rank"
+              : tensorMapProblem(map, dataType, rank, address, dim, stride, box,
+                                 elementStride, interleave, swizzle, l2, oob);
+  if (!problem &&
+      (channels == 0 || channels > 256 || pixels == 0 || pixels > 1024))
+    problem = "channels or pixels";
+  int limit = rank == 3 ? 1 << 15 : rank == 4 ? 1 << 7 : 1 << 4;
+  for (unsigned i = 0; !problem && i < spatial; ++i) {
+    if (lower[i] < -limit || lower[i] >= limit || upper[i] < -limit ||
+        upper[i] >= limit)
+      problem = "corner range";
+    // The box spans dim - 1 + upper - lower + 1 positions.
+    else if (int64_t(dim[i + 1]) + upper[i] - lower[i] < 1)
+      problem = "empty bounding box";
+  }
+  if (problem) {
+    appendToLastCall(std::string(" -> 1 (") + problem + ")");
+    return 1; // CUDA_ERROR_INVALID_VALUE
+  }
+  uint64_t words[16];
+  for (int q = 0; q < 16; ++q)
+    words[q] = fakeTensorMapWord(reinterpret_cast<uintptr_t>(address), q);
+  std::memcpy(map, words, sizeof words);
+  return 0;
+}
 #endif
 
 EXPORT CUresult cuGetErrorName(CUresult error, const char **name) {

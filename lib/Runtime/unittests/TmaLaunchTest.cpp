@@ -1,4 +1,4 @@
-//===- TmaLaunchTest.cpp - Tensor maps of wgmma GEMM kernels --------------===//
+//===- TmaLaunchTest.cpp - Tensor maps of wgmma kernels -------------------===//
 //
 // A GEMM kernel of the wgmma family takes, after all its other parameters,
 // the tensor maps of A and B and useTma (docs/abi.md, "Tensor maps"). Its
@@ -9,7 +9,9 @@
 // useTma = 1, and that every operand TMA cannot address, a refused map, a
 // driver without the encoder (the fake built without it), or a block's K
 // loop of fewer tiles than the kernel's stages gives useTma = 0 and zeroed
-// maps, still launching. simt and mma kernels take no maps.
+// maps, still launching. simt and mma kernels take no maps. The family's
+// convolution kernels take them too: the input's im2col map
+// (cuTensorMapEncodeIm2col) and the filters' as the implicit GEMM's B.
 //
 //===----------------------------------------------------------------------===//
 
@@ -485,6 +487,153 @@ void testOtherFamilies() {
   }
 }
 
+/// A convolution kernel of the wgmma family: its 21 parameters, S (an f16
+/// C's tile counters), then tmA (the input's im2col map), tmB (the
+/// filters') and useTma, launched through isaacConvLaunch. The default is
+/// hwcf, f16, U = 64 with 4 stages, on N2 9x11 C64 K40 3x3 with stride 2
+/// and padding 1 (P = 5, Q = 6): 9 K tiles.
+struct WgmmaConv {
+  std::string name =
+      "isaac_conv_f16_nhwc_hwcf_wgmma_ml128_nl64_wm64_wn64_u64_kl1_kg1_v8_st4";
+  std::string fields = "op=conv dtype=f16 layout=nhwc_hwcf ml=128 nl=64 wm=64 "
+                       "wn=64 u=64 kl=1 kg=1 vec=8 stages=4 threads=256 "
+                       "smem=98304 dynsmem=1 chip=sm_90a";
+  int ml = 128, nl = 64, threads = 256;
+  uintptr_t O = 0x10000, I = 0x20000, F = 0x30000;
+  int N = 2, H = 9, W = 11, C = 64, K = 40, R = 3, S = 3, P = 5, Q = 6;
+  int strideH = 2, strideW = 2, dilationH = 1, dilationW = 1, padTop = 1,
+      padLeft = 1;
+
+  int launch() const {
+    std::string ptx = "// isaac.kernel name=" + name + " " + fields +
+                      "\n//\n.version 8.0\n.target sm_90a\n"
+                      ".address_size 64\n\n.visible .entry " +
+                      name + "(";
+    for (int i = 0; i < 22; ++i)
+      ptx += std::string(i ? "," : "") + "\n\t.param ." +
+             (i < 4 || i == 21 ? "u64"
+              : i < 19         ? "u32"
+                               : "f32") +
+             " p" + std::to_string(i);
+    ptx += ",\n\t.param .align 64 .b8 tmA[128],\n\t.param .align 64 .b8 "
+           "tmB[128],\n\t.param .u32 useTma\n)\n{\n\tret;\n}\n";
+    return isaacConvLaunch(
+        ptx.c_str(), name.c_str(), ISAAC_F16, ml, nl, threads, 1,
+        reinterpret_cast<void *>(O), reinterpret_cast<const void *>(I),
+        reinterpret_cast<const void *>(F), N, H, W, C, K, R, S, P, Q, strideH,
+        strideW, dilationH, dilationW, padTop, padLeft, 1.0, 0.0, nullptr, 0);
+  }
+};
+
+/// The encoder calls of either form the fake logged, in order.
+std::vector<std::string> anyEncodes() {
+  std::vector<std::string> lines;
+  std::string log = fake->calls();
+  for (size_t at = 0;
+       (at = log.find("cuTensorMapEncode", at)) != std::string::npos;) {
+    size_t end = log.find('\n', at);
+    lines.push_back(log.substr(at, end - at));
+    at = end;
+  }
+  return lines;
+}
+
+/// Launches `c`: one launch of 25 parameters whose maps are 64-byte
+/// aligned; with the encoder and `expected` non-empty, exactly those
+/// encodes (the input's im2col map, then the filters' tiled map), passed
+/// with useTma = 1; otherwise no encode, useTma = 0 and zeroed maps.
+void checkConvMaps(const WgmmaConv &c, const std::vector<std::string> &expected,
+                   const char *what) {
+  fake->reset();
+  fake->clearCalls();
+  CHECK_STATUS(c.launch(), ISAAC_SUCCESS, "");
+  CHECK(fake->launchCount() == 1);
+  if (fake->launchCount() != 1)
+    return;
+  FakeLaunch l = *fake->launch(0);
+  CHECK(l.numParams == 25 && l.numTensorMaps == 2);
+  CHECK(l.paramSizes[22] == FAKE_TENSOR_MAP_BYTES &&
+        l.paramSizes[23] == FAKE_TENSOR_MAP_BYTES && l.paramSizes[24] == 4);
+  CHECK(l.tensorMapAligned[0] && l.tensorMapAligned[1]);
+  CHECK(param<uint64_t>(l, 1) == c.I && param<uint64_t>(l, 2) == c.F);
+  std::vector<std::string> got = anyEncodes();
+  bool tma = driverHasEncoder && !expected.empty();
+  CHECK(got == (driverHasEncoder ? expected : std::vector<std::string>()));
+  CHECK(param<uint32_t>(l, 24) == (tma ? 1u : 0u));
+  if (got != (driverHasEncoder ? expected : std::vector<std::string>()) ||
+      param<uint32_t>(l, 24) != (tma ? 1u : 0u)) {
+    std::fprintf(stderr, "  case: %s\n", what);
+    for (const std::string &line : got)
+      std::fprintf(stderr, "  got: %s\n", line.c_str());
+  }
+  const uintptr_t address[2] = {c.I, c.F};
+  static const unsigned char zero[FAKE_TENSOR_MAP_BYTES] = {};
+  for (int m = 0; m < 2 && m < l.numTensorMaps; ++m) {
+    if (!tma) {
+      CHECK(std::memcmp(l.tensorMaps[m], zero, sizeof zero) == 0);
+      continue;
+    }
+    uint64_t words[16];
+    std::memcpy(words, l.tensorMaps[m], sizeof words);
+    for (int q = 0; q < 16; ++q)
+      CHECK(words[q] == fakeTensorMapWord(address[m], q));
+  }
+}
+
+/// The input's im2col map (docs/abi.md, "Tensor maps"): {C, W, H, N}, the
+/// bounding box of the first taps' Q x P positions from (-padL, -padT) at
+/// the strides, one column block of A's tile (64 channels of ML pixels);
+/// the filters as the implicit GEMM's B. Convolutions the map cannot
+/// describe, or whose K loop is shorter than the stages, run on cp.async.
+void testConvMaps() {
+  WgmmaConv c;
+  checkConvMaps(
+      c,
+      {"cuTensorMapEncodeIm2col(type=6, rank=4, addr=0x20000, dim=64x11x9x2, "
+       "stride=128x1408x12672, lower=-1x-1, upper=-1x-1, channels=64, "
+       "pixels=128, elementStride=1x2x2x1, interleave=0, swizzle=3, l2=3, "
+       "oob=0)",
+       encodeLine(6, c.F, "40x576x1", "80x46080", "64x64x1", 3)},
+      "hwcf, stride 2");
+
+  // fhwc (K-major B), dilation 2 with padding 2, stride 1, one image:
+  // upper = -2 + (Q-1) - (W-1) = -2 and -2 + (P-1) - (H-1) = -2.
+  WgmmaConv f;
+  f.name = "isaac_conv_f16_nhwc_fhwc_wgmma_ml64_nl64_wm64_wn64_u64_kl1_kg1_"
+           "v8_st4";
+  f.fields = "op=conv dtype=f16 layout=nhwc_fhwc ml=64 nl=64 wm=64 wn=64 "
+             "u=64 kl=1 kg=1 vec=8 stages=4 threads=128 smem=65536 dynsmem=1 "
+             "chip=sm_90a";
+  f.ml = 64;
+  f.threads = 128;
+  f.N = 1, f.H = 12, f.W = 10, f.C = 128, f.K = 48, f.P = 12, f.Q = 10;
+  f.strideH = f.strideW = 1;
+  f.dilationH = f.dilationW = 2;
+  f.padTop = f.padLeft = 2;
+  checkConvMaps(
+      f,
+      {"cuTensorMapEncodeIm2col(type=6, rank=4, addr=0x20000, "
+       "dim=128x10x12x1, stride=256x2560x30720, lower=-2x-2, upper=-2x-2, "
+       "channels=64, pixels=64, elementStride=1x1x1x1, interleave=0, "
+       "swizzle=3, l2=3, oob=0)",
+       encodeLine(6, f.F, "1152x48x1", "2304x110592", "64x64x1", 3)},
+      "fhwc, dilation 2");
+
+  WgmmaConv x = c;
+  x.C = 96; // K tiles would straddle taps
+  checkConvMaps(x, {}, "C not a multiple of U");
+  x = c;
+  x.I = 0x20008;
+  checkConvMaps(x, {}, "input not 16-byte aligned");
+  x = c;
+  x.R = x.S = 1, x.padTop = x.padLeft = 0, x.P = 5, x.Q = 6;
+  checkConvMaps(x, {}, "1x1: one K tile, fewer than the stages");
+  x = c;
+  x.W = 300, x.S = 2, x.dilationW = 130, x.strideW = 1, x.padLeft = 0;
+  x.Q = 170; // (S-1)*dw = 130: past the offsets' range
+  checkConvMaps(x, {}, "tap offset 130");
+}
+
 } // namespace
 
 void runTmaLaunchTests(const FakeCudaApi &api, bool hasTensorMaps) {
@@ -496,4 +645,5 @@ void runTmaLaunchTests(const FakeCudaApi &api, bool hasTensorMaps) {
   testEncoderFailure();
   testFusedKernel();
   testOtherFamilies();
+  testConvMaps();
 }
