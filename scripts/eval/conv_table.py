@@ -8,7 +8,10 @@ problem's top-1 against the best cuDNN of all the runs: cuDNN's time of a
 layer varies between processes (docs/perf.md), which that comparison
 leaves out.
 
-usage: conv_table.py TOP1.csv TOP10.csv [BEFORE.csv]
+usage: conv_table.py TOP1.csv TOP10.csv [BEFORE.csv [CUDNN.csv ...]]
+
+CUDNN.csv: more runs of the session (other kernels) whose cuDNN times join
+the best-of-the-runs comparison.
 """
 import csv
 import math
@@ -24,6 +27,7 @@ def main():
     top1, top10 = rows(sys.argv[1]), rows(sys.argv[2])
     before = rows(sys.argv[3]) if len(sys.argv) > 3 else None
     runs = [top1, top10] + ([before] if before else [])
+    runs += [rows(path) for path in sys.argv[4:]]
     head = ("| problem | shape | kind | isaac top-1 TFLOPS | top-10 | "
             + ("before | " if before else "")
             + "cuDNN NHWC / NCHW TFLOPS (algo) | top-1 / cuDNN | "
@@ -62,7 +66,8 @@ def main():
           f"**top-1 {g(r1):.3f}, top-10 {g(r10):.3f}** of the better cuDNN format"
           + (f"; before {g(rb):.3f}." if before else "."))
     if before:
-        print(f"Against the best cuDNN of the three runs: top-1 {g(rbest):.3f}, "
+        print(f"Against the best cuDNN of the {len(runs)} runs: "
+              f"top-1 {g(rbest):.3f}, "
               f"top-10 {g(r10best):.3f}, before {g(rbbest):.3f}.")
 
 
