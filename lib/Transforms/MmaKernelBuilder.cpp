@@ -239,6 +239,13 @@ private:
   /// A convolution's A tile of reduction index k by im2col TMA (tmA is the
   /// input's im2col map), completing the stage's barrier `full`.
   void copyConvInput(Value k, Value stageByte, Value full);
+  /// The bulk tensor copies of operand tile `p` into the stage at
+  /// `stageByte`: one box of `map` per column block, at `coords(first
+  /// element of the block along the contiguous dimension)`; im2col mode
+  /// with `im2colOffsets`, tile mode without.
+  void copyBoxes(const OperandPlan &p, Value map, Value stageByte, Value full,
+                 ValueRange im2colOffsets,
+                 function_ref<SmallVector<Value>(int)> coords);
   /// The mbarrier `index` (full: 0 .. stages-1; empty: stages ..
   /// 2*stages-1) of the stage barriers.
   Value stageBarrier(Value index);
@@ -1029,29 +1036,11 @@ void MmaBuilder::issueTmaTile(Value t, Value stage, int stageElems) {
   Value k = e.add(kStart, e.mul(t, e.ci32(c.u)));
   Value stageByte = e.mul(stage, e.ci32(stageElems * esz));
   auto copyTile = [&](const OperandPlan &p, Value map, Value mn) {
-    const ::isaac::WgmmaOperandLayout &l = *p.wg;
-    int perBox = l.atomBytes / l.esz;
-    // One box per column block of the tile, at the block's bytes.
-    for (int blk = 0; blk < l.cols / perBox; ++blk) {
-      Value dst = e.gep(
-          smemPtr,
-          e.add(stageByte, e.ci32(p.tileOffset * esz + blk * l.blockBytes)),
-          b.getI8Type());
-      Value cluster = LLVM::AddrSpaceCastOp::create(
-          b, loc,
-          LLVM::LLVMPointerType::get(
-              b.getContext(),
-              static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster)),
-          dst);
-      Value first = e.ci32(blk * perBox);
-      SmallVector<Value> coords =
-          p.contigIsK ? SmallVector<Value>{e.add(k, first), mn, batchIdx}
-                      : SmallVector<Value>{e.add(mn, first), k, batchIdx};
-      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-          b, loc, cluster, map, coords, full, ValueRange(), Value(), Value(),
-          NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
-          NVVM::CTAGroupKindAttr(), Value());
-    }
+    copyBoxes(p, map, stageByte, full, ValueRange(), [&](int first) {
+      Value at = e.ci32(first);
+      return p.contigIsK ? SmallVector<Value>{e.add(k, at), mn, batchIdx}
+                         : SmallVector<Value>{e.add(mn, at), k, batchIdx};
+    });
   };
   if (taps)
     copyConvInput(k, stageByte, full);
@@ -1060,11 +1049,37 @@ void MmaBuilder::issueTmaTile(Value t, Value stage, int stageElems) {
   copyTile(planB, tmB, n0);
 }
 
+void MmaBuilder::copyBoxes(const OperandPlan &p, Value map, Value stageByte,
+                           Value full, ValueRange im2colOffsets,
+                           function_ref<SmallVector<Value>(int)> coords) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  const ::isaac::WgmmaOperandLayout &l = *p.wg;
+  int perBox = l.atomBytes / l.esz;
+  // One box per column block of the tile, at the block's bytes.
+  for (int blk = 0; blk < l.cols / perBox; ++blk) {
+    Value dst =
+        e.gep(smemPtr,
+              e.add(stageByte, e.ci32(p.tileOffset * esz + blk * l.blockBytes)),
+              b.getI8Type());
+    Value cluster = LLVM::AddrSpaceCastOp::create(
+        b, loc,
+        LLVM::LLVMPointerType::get(
+            b.getContext(),
+            static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster)),
+        dst);
+    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+        b, loc, cluster, map, coords(blk * perBox), full, im2colOffsets,
+        Value(), Value(),
+        im2colOffsets.empty() ? NVVM::TMALoadMode::TILE
+                              : NVVM::TMALoadMode::IM2COL,
+        /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(), Value());
+  }
+}
+
 void MmaBuilder::copyConvInput(Value k, Value stageByte, Value full) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
-  const ::isaac::WgmmaOperandLayout &l = *planA.wg;
-  int perBox = l.atomBytes / l.esz;
   // The launch passes an im2col map only where C is a multiple of U (so
   // the tile's k are U channels of one tap): one box per column block,
   // its channels from c, its ML pixels from the block's first output
@@ -1076,24 +1091,10 @@ void MmaBuilder::copyConvInput(Value k, Value stageByte, Value full) {
     return arith::TruncIOp::create(b, loc, b.getI16Type(), v).getResult();
   };
   SmallVector<Value> offsets{i16(tap.ds), i16(tap.dr)};
-  for (int blk = 0; blk < l.cols / perBox; ++blk) {
-    Value dst = e.gep(
-        smemPtr,
-        e.add(stageByte, e.ci32(planA.tileOffset * esz + blk * l.blockBytes)),
-        b.getI8Type());
-    Value cluster = LLVM::AddrSpaceCastOp::create(
-        b, loc,
-        LLVM::LLVMPointerType::get(
-            b.getContext(),
-            static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster)),
-        dst);
-    SmallVector<Value> coords{e.add(tap.ch, e.ci32(blk * perBox)), tmaPixel.w,
+  copyBoxes(planA, tmA, stageByte, full, offsets, [&](int first) {
+    return SmallVector<Value>{e.add(tap.ch, e.ci32(first)), tmaPixel.w,
                               tmaPixel.h, tmaPixel.n};
-    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-        b, loc, cluster, tmA, coords, full, offsets, Value(), Value(),
-        NVVM::TMALoadMode::IM2COL, /*isCTAOnly=*/false,
-        NVVM::CTAGroupKindAttr(), Value());
-  }
+  });
 }
 
 /// The time a waiting thread may sleep in mbarrier.try_wait before it
