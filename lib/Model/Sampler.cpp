@@ -36,12 +36,17 @@ int64_t isaac::logUniformIn(std::mt19937_64 &rng, int64_t lo, int64_t hi) {
   return v < lo ? lo : (v > hi ? hi : v);
 }
 
-/// A channel count: networks mostly use multiples of 8 (the input's
-/// vectorized fetch needs vec | C), so 3/5 of the draws are multiples of 8
-/// in [8, 1024]; the rest any integer in [1, 1024], log-uniform (odd and
-/// small counts: images' 1 or 3 channels, detection heads).
+/// A channel count, drawn as deep networks' are: 2/5 a multiple of 64 in
+/// [64, 1024] (the deep layers; U divides such a C, so that the wgmma
+/// kernels' input loads by im2col TMA, docs/abi.md "Tensor maps"), 1/5 a
+/// multiple of 8 in [8, 1024] (the input's vectorized fetch needs vec | C),
+/// 2/5 any integer in [1, 1024] (odd and small counts: images' 1 or 3
+/// channels, detection heads); each log-uniform.
 static int64_t convChannels(std::mt19937_64 &rng) {
-  if (uniformUnit(rng) < 0.6)
+  double u = uniformUnit(rng);
+  if (u < 0.4)
+    return 64 * logUniformIn(rng, 1, 16);
+  if (u < 0.6)
     return 8 * logUniformIn(rng, 1, 128);
   return logUniformIn(rng, 1, 1024);
 }

@@ -4,7 +4,9 @@ naming a kernel of kernels.mlir, with P and Q those of the padding (top
 and left, the rest after), FLOPs within [1e6, MAX_GFLOP * 1e9], the
 sampler's ranges, no 1x1 stride-1 convolution (a GEMM in the compiler), the
 conv rule on vec (docs: ConvLegality.h, conv-vector-channels) and none of
-the shapes of the exclude files. Prints counts; usage:
+the shapes of the exclude files. Prints counts, and the share of inputs
+whose C is a multiple of 64 (the sampler's deep layers, which the wgmma
+kernels load by im2col TMA); usage:
 check-conv-samples.py DIR MAX_GFLOP [EXCLUDED_TEXT_FILE]"""
 import re
 import sys
@@ -16,7 +18,7 @@ if len(sys.argv) > 3:
 names = [l.split()[1] for l in open(d + "/kernels.mlir")
          if l.startswith("// isaac_conv_")]
 kernels = set(names)
-bad, odd_c, layouts, vecs = [], 0, set(), set()
+bad, odd_c, c64, layouts, vecs = [], 0, 0, set(), set()
 rows = [l.split() for l in open(d + "/samples.txt") if not l.startswith("#")]
 for r in rows:
     if len(r) != 2 or r[0] not in kernels:
@@ -40,6 +42,7 @@ for r in rows:
     ok = ok and 1e6 <= 2.0 * n * p * q * k * c * R * S <= max_gflop * 1e9
     ok = ok and not (R == 1 and S == 1 and sh == 1)
     odd_c += c % 2
+    c64 += c % 64 == 0
     narrowest = 2 if mma else 1
     if c % narrowest:
         ok = ok and vec == narrowest
@@ -50,6 +53,7 @@ for r in rows:
     if not ok:
         bad.append(r)
 print("kernels", len(names), "rows", len(rows), "bad", len(bad),
-      "layouts", " ".join(sorted(layouts)), "odd-c", odd_c > 0)
+      "layouts", " ".join(sorted(layouts)), "odd-c", odd_c > 0,
+      "c64 %.2f" % (c64 / max(len(rows), 1)))
 for b in bad[:5]:
     print("BAD", " ".join(b))
