@@ -855,6 +855,8 @@ void runFakeDriverTests(const char *path, bool hasTensorMaps) {
     return;
   // The mode the command line named is the library's.
   CHECK((dlsym(library, "cuTensorMapEncodeTiled") != nullptr) == hasTensorMaps);
+  CHECK((dlsym(library, "cuTensorMapEncodeIm2col") != nullptr) ==
+        hasTensorMaps);
   CHECK_STATUS(isaacInit(), ISAAC_SUCCESS, "");
   // isaacInit made the primary context current on this thread; start the
   // launch tests from a thread without one.

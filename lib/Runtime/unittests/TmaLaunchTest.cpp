@@ -138,12 +138,13 @@ WgmmaGemm splitKGemm() {
   return g;
 }
 
-/// The encoder calls the fake logged, in order.
-std::vector<std::string> encodes() {
+/// The encoder calls the fake logged, in order: those of the tiled form,
+/// or (`prefix` "cuTensorMapEncode") of both forms.
+std::vector<std::string>
+encodes(const char *prefix = "cuTensorMapEncodeTiled(") {
   std::vector<std::string> lines;
   std::string log = fake->calls();
-  for (size_t at = 0;
-       (at = log.find("cuTensorMapEncodeTiled(", at)) != std::string::npos;) {
+  for (size_t at = 0; (at = log.find(prefix, at)) != std::string::npos;) {
     size_t end = log.find('\n', at);
     lines.push_back(log.substr(at, end - at));
     at = end;
@@ -525,19 +526,6 @@ struct WgmmaConv {
   }
 };
 
-/// The encoder calls of either form the fake logged, in order.
-std::vector<std::string> anyEncodes() {
-  std::vector<std::string> lines;
-  std::string log = fake->calls();
-  for (size_t at = 0;
-       (at = log.find("cuTensorMapEncode", at)) != std::string::npos;) {
-    size_t end = log.find('\n', at);
-    lines.push_back(log.substr(at, end - at));
-    at = end;
-  }
-  return lines;
-}
-
 /// Launches `c`: one launch of 25 parameters whose maps are 64-byte
 /// aligned; with the encoder and `expected` non-empty, exactly those
 /// encodes (the input's im2col map, then the filters' tiled map), passed
@@ -556,7 +544,7 @@ void checkConvMaps(const WgmmaConv &c, const std::vector<std::string> &expected,
         l.paramSizes[23] == FAKE_TENSOR_MAP_BYTES && l.paramSizes[24] == 4);
   CHECK(l.tensorMapAligned[0] && l.tensorMapAligned[1]);
   CHECK(param<uint64_t>(l, 1) == c.I && param<uint64_t>(l, 2) == c.F);
-  std::vector<std::string> got = anyEncodes();
+  std::vector<std::string> got = encodes("cuTensorMapEncode");
   bool tma = driverHasEncoder && !expected.empty();
   CHECK(got == (driverHasEncoder ? expected : std::vector<std::string>()));
   CHECK(param<uint32_t>(l, 24) == (tma ? 1u : 0u));
