@@ -3,6 +3,7 @@
 #include "ConvShapes.h"
 
 #include <algorithm>
+#include <optional>
 #include <sstream>
 
 namespace bench {
@@ -32,6 +33,23 @@ std::vector<ConvSpec> convSweepShapes() {
       return x.str() == y.str();
     });
   };
+  // The tuple's convolution with that filter, stride, dilation and
+  // padding, or nothing where it has no output, is invalid or is already
+  // in the sweep.
+  auto shapeOf = [&](const Tuple &u, const int64_t *filter, int64_t stride,
+                     int64_t dilation,
+                     Pad pad) -> std::optional<isaac::ConvShape> {
+    isaac::ConvShape x = isaac::symmetricConv(
+        u.n, u.h, u.w, u.c, u.k, filter[0], filter[1], stride, stride,
+        pad == One ? 1 : 0, pad == One ? 1 : 0, dilation, dilation);
+    if (pad == Same) {
+      isaac::samePadding(x.h, x.r, stride, dilation, x.padTop, x.p);
+      isaac::samePadding(x.w, x.s, stride, dilation, x.padLeft, x.q);
+    }
+    if (x.p < 1 || x.q < 1 || !x.validate().empty() || seen(x))
+      return std::nullopt;
+    return x;
+  };
   int combination = 0;
   for (const auto &filter : kFilters)
     for (int64_t stride : {1, 2})
@@ -41,14 +59,9 @@ std::vector<ConvSpec> convSweepShapes() {
           for (int t = 0; t < kTupleCount && taken < kPerCombination; ++t) {
             const Tuple &u =
                 kTuples[(combination * kPerCombination + t) % kTupleCount];
-            isaac::ConvShape x = isaac::symmetricConv(
-                u.n, u.h, u.w, u.c, u.k, filter[0], filter[1], stride, stride,
-                pad == One ? 1 : 0, pad == One ? 1 : 0, dilation, dilation);
-            if (pad == Same) {
-              isaac::samePadding(x.h, x.r, stride, dilation, x.padTop, x.p);
-              isaac::samePadding(x.w, x.s, stride, dilation, x.padLeft, x.q);
-            }
-            if (x.p < 1 || x.q < 1 || !x.validate().empty() || seen(x))
+            std::optional<isaac::ConvShape> x =
+                shapeOf(u, filter, stride, dilation, pad);
+            if (!x)
               continue;
             const char *padName = pad == Zero  ? "p0"
                                   : pad == One ? "p1"
@@ -57,7 +70,7 @@ std::vector<ConvSpec> convSweepShapes() {
                                  std::to_string(filter[1]) + "s" +
                                  std::to_string(stride) + "d" +
                                  std::to_string(dilation) + padName,
-                             x});
+                             *x});
             ++taken;
           }
           ++combination;
@@ -74,19 +87,10 @@ std::vector<ConvSpec> convSweepShapes() {
   for (const auto &filter : kFilters)
     for (int64_t stride : {1, 2})
       for (int64_t dilation : {1, 2})
-        for (Pad pad : {Zero, One, Same}) {
-          const Tuple &u = kIm2colTuples[im2col++ % 4];
-          isaac::ConvShape x = isaac::symmetricConv(
-              u.n, u.h, u.w, u.c, u.k, filter[0], filter[1], stride, stride,
-              pad == One ? 1 : 0, pad == One ? 1 : 0, dilation, dilation);
-          if (pad == Same) {
-            isaac::samePadding(x.h, x.r, stride, dilation, x.padTop, x.p);
-            isaac::samePadding(x.w, x.s, stride, dilation, x.padLeft, x.q);
-          }
-          if (x.p < 1 || x.q < 1 || !x.validate().empty() || seen(x))
-            continue;
-          specs.push_back({"sweep-im2col", x});
-        }
+        for (Pad pad : {Zero, One, Same})
+          if (std::optional<isaac::ConvShape> x = shapeOf(
+                  kIm2colTuples[im2col++ % 4], filter, stride, dilation, pad))
+            specs.push_back({"sweep-im2col", *x});
   // Larger layers: several tiles along every implicit-GEMM dimension, deep
   // reductions (split-K), a stride that does not divide the input.
   specs.push_back({"sweep-large",

@@ -753,6 +753,15 @@ std::string dims(const unsigned *values, unsigned n) {
   return text;
 }
 
+/// Fills an encoded map with fakeTensorMapWord of its tensor's address, the
+/// bytes a launch must pass on unchanged.
+void writeFakeMap(void *map, const void *address) {
+  uint64_t words[16];
+  for (int q = 0; q < 16; ++q)
+    words[q] = fakeTensorMapWord(reinterpret_cast<uintptr_t>(address), q);
+  std::memcpy(map, words, sizeof words);
+}
+
 /// Appends `text` to the last logged call.
 void appendToLastCall(const std::string &text) {
   State &s = state();
@@ -792,10 +801,7 @@ EXPORT CUresult cuTensorMapEncodeTiled(
     appendToLastCall(std::string(" -> 1 (") + problem + ")");
     return 1; // CUDA_ERROR_INVALID_VALUE
   }
-  uint64_t words[16];
-  for (int q = 0; q < 16; ++q)
-    words[q] = fakeTensorMapWord(reinterpret_cast<uintptr_t>(address), q);
-  std::memcpy(map, words, sizeof words);
+  writeFakeMap(map, address);
   return 0;
 }
 
@@ -852,10 +858,7 @@ EXPORT CUresult cuTensorMapEncodeIm2col(
     appendToLastCall(std::string(" -> 1 (") + problem + ")");
     return 1; // CUDA_ERROR_INVALID_VALUE
   }
-  uint64_t words[16];
-  for (int q = 0; q < 16; ++q)
-    words[q] = fakeTensorMapWord(reinterpret_cast<uintptr_t>(address), q);
-  std::memcpy(map, words, sizeof words);
+  writeFakeMap(map, address);
   return 0;
 }
 #endif
