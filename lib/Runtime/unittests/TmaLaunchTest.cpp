@@ -622,6 +622,58 @@ void testConvMaps() {
   checkConvMaps(x, {}, "tap offset 130");
 }
 
+/// A fused wgmma convolution kernel: the maps and useTma come after its 21
+/// parameters, the tile counters and the epilogue input's four, as its PTX
+/// declares them (isaacConvLaunchEpilogue).
+void testFusedConvKernel() {
+  WgmmaConv c;
+  const std::string name = c.name + "_ep00c0ffee12345678";
+  std::string ptx =
+      "// isaac.kernel name=" + name + " " + c.fields +
+      " epilogue=00c0ffee12345678\n"
+      "// isaac.epilogue id=00c0ffee12345678 out=f32 inputs=1 in0=f32[n] "
+      "program=acc+in0\n"
+      ".version 8.0\n.target sm_90a\n.address_size 64\n\n.visible .entry " +
+      name + "(";
+  for (int i = 0; i < 26; ++i)
+    ptx += std::string(i ? "," : "") + "\n\t.param ." +
+           (i < 4 || i >= 21 ? "u64"
+            : i < 19         ? "u32"
+                             : "f32") +
+           " p" + std::to_string(i);
+  ptx += ",\n\t.param .align 64 .b8 tmA[128],\n\t.param .align 64 .b8 "
+         "tmB[128],\n\t.param .u32 useTma\n)\n{\n\tret;\n}\n";
+  isaacEpilogueInput bias = {reinterpret_cast<const void *>(0x40000), 0, 0, 1};
+  fake->reset();
+  fake->clearCalls();
+  CHECK_STATUS(
+      isaacConvLaunchEpilogue(
+          ptx.c_str(), name.c_str(), ISAAC_F16, c.ml, c.nl, c.threads, 1,
+          reinterpret_cast<void *>(c.O), reinterpret_cast<const void *>(c.I),
+          reinterpret_cast<const void *>(c.F), c.N, c.H, c.W, c.C, c.K, c.R,
+          c.S, c.P, c.Q, c.strideH, c.strideW, c.dilationH, c.dilationW,
+          c.padTop, c.padLeft, 1.0, 0.0, nullptr, 0, 1, &bias),
+      ISAAC_SUCCESS, "");
+  CHECK(fake->launchCount() == 1);
+  if (fake->launchCount() != 1)
+    return;
+  FakeLaunch l = *fake->launch(0);
+  CHECK(l.numParams == 29);
+  CHECK(param<uint64_t>(l, 22) == 0x40000u); // the input
+  CHECK(param<uint64_t>(l, 25) == 1u);       // its sCol
+  CHECK(l.paramSizes[26] == FAKE_TENSOR_MAP_BYTES &&
+        l.paramSizes[27] == FAKE_TENSOR_MAP_BYTES && l.paramSizes[28] == 4);
+  CHECK(l.numTensorMaps == 2 && l.tensorMapAligned[0] && l.tensorMapAligned[1]);
+  CHECK(param<uint32_t>(l, 28) == (driverHasEncoder ? 1u : 0u));
+  if (driverHasEncoder) {
+    uint64_t first[2] = {};
+    std::memcpy(&first[0], l.tensorMaps[0], sizeof first[0]);
+    std::memcpy(&first[1], l.tensorMaps[1], sizeof first[1]);
+    CHECK(first[0] == fakeTensorMapWord(c.I, 0) &&
+          first[1] == fakeTensorMapWord(c.F, 0));
+  }
+}
+
 } // namespace
 
 void runTmaLaunchTests(const FakeCudaApi &api, bool hasTensorMaps) {
@@ -634,4 +686,5 @@ void runTmaLaunchTests(const FakeCudaApi &api, bool hasTensorMaps) {
   testFusedKernel();
   testOtherFamilies();
   testConvMaps();
+  testFusedConvKernel();
 }
