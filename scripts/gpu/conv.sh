@@ -44,6 +44,9 @@
 #   LIMIT=150               seconds for the sweep at most
 #   TOOLS="memcheck racecheck synccheck"  sanitizer tools ("" skips them)
 #   SAN_LIMIT=60            seconds per sanitizer run (four runs)
+#   SAN_SHAPES="N,H,W,..."  the sanitizers' problems instead of the seven
+#                           below (space-separated --conv-shape values; e.g.
+#                           the im2col TMA ones alone, racecheck being slow)
 #   REPS=20 WARMUP=5        timed and warm-up runs per measurement
 #   TIME_LIMIT=240          seconds per timed type at most
 #   BUDGET=540              seconds for everything, the build included
@@ -158,6 +161,10 @@ if [ -n "$tools" ]; then
     --conv-shape 3,7,7,64,16,1,1 --conv-shape 2,16,16,8,33,3,3,1,1,2,2,2,2
     --conv-shape 1,8,8,4,4,2,2,1,1,same,same --conv-shape 1,7,7,832,8,5,5,1,1,2,2
     --conv-shape 2,12,11,128,24,3,3,2,2,1,1,2,2"
+  if [ -n "${SAN_SHAPES:-}" ]; then
+    shapes=""
+    for x in $SAN_SHAPES; do shapes="$shapes --conv-shape $x"; done
+  fi
   runs=""
   for tool in $tools; do
     if [ "$tool" = memcheck ]; then
