@@ -6,12 +6,14 @@
 #   scripts/compile-time.sh OUT REPS ISAAC_OPT [BEFORE_OPT] [-- NAME...]
 #
 # For each function NAME of examples/table4.mlir (default: all of them;
-# INPUT=FILE takes another file's, e.g. examples/table4-half.mlir),
+# INPUT=FILE takes another file's, e.g. examples/table4-half.mlir or the
+# convolutions of examples/table5-half.mlir; CHIP=sm_90a compiles for that
+# chip instead of sm_90, its wgmma family included),
 # OUT/NAME/one.mlir holds the function alone and OUT/NAME/hand.mlir the
 # same with `isaac.config` as ISAAC_OPT's isaac-select-config writes it (so
 # both compile the same kernel). Then REPS times, in turn:
-#   ISAAC_OPT one.mlir  --isaac-pipeline="chip=sm_90" -mlir-timing
-#   ISAAC_OPT hand.mlir --isaac-pipeline="chip=sm_90" -mlir-timing
+#   ISAAC_OPT one.mlir  --isaac-pipeline="chip=CHIP" -mlir-timing
+#   ISAAC_OPT hand.mlir --isaac-pipeline="chip=CHIP" -mlir-timing
 # (and the same with BEFORE_OPT, another build, e.g. main's), each report
 # in OUT/NAME/{new,before}-{model,hand}-R.txt. Prints a Markdown table of
 # the medians: the wall seconds of IsaacSelectConfig, of the pipeline on
@@ -19,7 +21,7 @@
 set -euo pipefail
 
 if [ $# -lt 3 ]; then
-  sed -n '2,18p' "$0"
+  sed -n '2,20p' "$0"
   exit 2
 fi
 out=$1 reps=$2 opt=$3
@@ -31,6 +33,7 @@ if [ $# -gt 0 ] && [ "$1" != "--" ]; then
 fi
 [ $# -gt 0 ] && [ "$1" = "--" ] && shift
 src=${INPUT:-$(cd "$(dirname "$0")/.." && pwd)/examples/table4.mlir}
+chip=${CHIP:-sm_90}
 names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
   mapfile -t names < <(sed -n 's/^func\.func @\([A-Za-z0-9_]*\)(.*/\1/p' "$src")
@@ -39,9 +42,10 @@ fi
 for name in "${names[@]}"; do
   d=$out/$name
   mkdir -p "$d"
-  sed -n '1,/^#c = /p' "$src" > "$d/one.mlir"
+  # The file's head (comments, affine maps) up to its first function.
+  sed -n '/^func\.func/q;p' "$src" > "$d/one.mlir"
   awk "/^func\\.func @${name}\\(/,/^}/" "$src" >> "$d/one.mlir"
-  "$opt" "$d/one.mlir" --isaac-select-config="chip=sm_90" -o "$d/hand.mlir" 2>/dev/null
+  "$opt" "$d/one.mlir" --isaac-select-config="chip=$chip" -o "$d/hand.mlir" 2>/dev/null
   for r in $(seq "$reps"); do
     for which in new before; do
       bin=$opt
@@ -49,9 +53,9 @@ for name in "${names[@]}"; do
         [ -n "$before" ] || continue
         bin=$before
       fi
-      "$bin" "$d/one.mlir" --isaac-pipeline="chip=sm_90" -mlir-timing \
+      "$bin" "$d/one.mlir" --isaac-pipeline="chip=$chip" -mlir-timing \
         -o /dev/null 2> "$d/$which-model-$r.txt"
-      "$bin" "$d/hand.mlir" --isaac-pipeline="chip=sm_90" -mlir-timing \
+      "$bin" "$d/hand.mlir" --isaac-pipeline="chip=$chip" -mlir-timing \
         -o /dev/null 2> "$d/$which-hand-$r.txt"
     done
   done
