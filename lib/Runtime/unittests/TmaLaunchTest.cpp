@@ -406,30 +406,75 @@ void testEncoderFailure() {
   checkNoTma(l, g);
 }
 
+/// A module of one kernel `name` described by the header lines `head`,
+/// whose parameters are `types` (PTX types, e.g. "u64") then the wgmma
+/// family's tmA, tmB and useTma (the fake driver reads the sizes of a
+/// fused kernel's parameters from them).
+std::string tmaEntryPtx(const std::string &head, const std::string &name,
+                        const std::vector<const char *> &types) {
+  std::string ptx = head +
+                    ".version 8.0\n.target sm_90a\n.address_size 64\n"
+                    "\n.visible .entry " +
+                    name + "(";
+  for (size_t i = 0; i < types.size(); ++i)
+    ptx += std::string(i ? "," : "") + "\n\t.param ." + types[i] + " p" +
+           std::to_string(i);
+  return ptx + ",\n\t.param .align 64 .b8 tmA[128],\n\t.param .align 64 "
+               ".b8 tmB[128],\n\t.param .u32 useTma\n)\n{\n\tret;\n}\n";
+}
+
+/// The header lines of a fused kernel with one f32 input along n.
+std::string fusedHead(const std::string &name, const std::string &fields) {
+  return "// isaac.kernel name=" + name + " " + fields +
+         " epilogue=00c0ffee12345678\n"
+         "// isaac.epilogue id=00c0ffee12345678 out=f32 inputs=1 in0=f32[n] "
+         "program=acc+in0\n";
+}
+
+/// The epilogue input of the fused kernels: a bias along n.
+const isaacEpilogueInput kBias = {reinterpret_cast<const void *>(0x40000), 0, 0,
+                                  1};
+
+/// The one launch of a fused wgmma kernel whose kBias parameters start at
+/// `input`: the maps and useTma follow them, 64-byte aligned, useTma = 1
+/// with the maps the encoder wrote for `a` (tmA) and `b` (tmB) where the
+/// driver has it, else 0.
+void checkFusedLaunch(int input, uintptr_t a, uintptr_t b) {
+  CHECK(fake->launchCount() == 1);
+  if (fake->launchCount() != 1)
+    return;
+  FakeLaunch l = *fake->launch(0);
+  int useTma = input + 4 + 2;
+  CHECK(l.numParams == useTma + 1);
+  CHECK(param<uint64_t>(l, input) == 0x40000u); // the input
+  CHECK(param<uint64_t>(l, input + 3) == 1u);   // its sCol
+  CHECK(l.paramSizes[useTma - 2] == FAKE_TENSOR_MAP_BYTES &&
+        l.paramSizes[useTma - 1] == FAKE_TENSOR_MAP_BYTES &&
+        l.paramSizes[useTma] == 4);
+  CHECK(l.numTensorMaps == 2 && l.tensorMapAligned[0] && l.tensorMapAligned[1]);
+  CHECK(param<uint32_t>(l, useTma) == (driverHasEncoder ? 1u : 0u));
+  if (driverHasEncoder && l.numTensorMaps == 2) {
+    uint64_t first[2] = {};
+    std::memcpy(&first[0], l.tensorMaps[0], sizeof first[0]);
+    std::memcpy(&first[1], l.tensorMaps[1], sizeof first[1]);
+    CHECK(first[0] == fakeTensorMapWord(a, 0) &&
+          first[1] == fakeTensorMapWord(b, 0));
+  }
+}
+
 /// A fused wgmma kernel: the maps and useTma come after the tile counters
 /// and the epilogue inputs' parameters, as its PTX declares them.
 void testFusedKernel() {
   const std::string name = "isaac_gemm_f16_nt_wgmma_ml128_nl128_wm64_wn128_"
                            "u64_kl1_kg1_v8_st4_ep00c0ffee12345678";
-  std::string ptx =
-      "// isaac.kernel name=" + name +
-      " dtype=f16 layout=nt ml=128 nl=128 wm=64 wn=128 u=64 kl=1 kg=1 vec=8 "
-      "stages=4 threads=256 smem=131072 dynsmem=1 chip=sm_90a "
-      "epilogue=00c0ffee12345678\n"
-      "// isaac.epilogue id=00c0ffee12345678 out=f32 inputs=1 in0=f32[n] "
-      "program=acc+in0\n"
-      ".version 8.0\n.target sm_90a\n.address_size 64\n\n.visible .entry " +
-      name + "(";
   // The GEMM's 15, S, the input's 4, then tmA, tmB, useTma.
-  const char *types[] = {"u64", "u64", "u64", "u64", "u32", "u32", "u32",
-                         "u32", "u32", "u32", "u64", "u64", "u64", "f32",
-                         "f32", "u64", "u64", "u64", "u64", "u64"};
-  for (size_t i = 0; i < sizeof types / sizeof *types; ++i)
-    ptx += std::string(i ? "," : "") + "\n\t.param ." + types[i] + " p" +
-           std::to_string(i);
-  ptx += ",\n\t.param .align 64 .b8 tmA[128],\n\t.param .align 64 .b8 "
-         "tmB[128],\n\t.param .u32 useTma\n)\n{\n\tret;\n}\n";
-  isaacEpilogueInput bias = {reinterpret_cast<const void *>(0x40000), 0, 0, 1};
+  std::string ptx = tmaEntryPtx(
+      fusedHead(name, "dtype=f16 layout=nt ml=128 nl=128 wm=64 wn=128 u=64 "
+                      "kl=1 kg=1 vec=8 stages=4 threads=256 smem=131072 "
+                      "dynsmem=1 chip=sm_90a"),
+      name,
+      {"u64", "u64", "u64", "u64", "u32", "u32", "u32", "u32", "u32", "u32",
+       "u64", "u64", "u64", "f32", "f32", "u64", "u64", "u64", "u64", "u64"});
   WgmmaGemm g = kMajorGemm();
   fake->reset();
   fake->clearCalls();
@@ -438,24 +483,9 @@ void testFusedKernel() {
                    reinterpret_cast<void *>(g.C),
                    reinterpret_cast<const void *>(g.A),
                    reinterpret_cast<const void *>(g.B), g.M, g.N, g.K, g.lda,
-                   g.ldb, g.ldc, 0, 0, 0, 1, 1.0, 0.0, nullptr, 0, 1, &bias),
+                   g.ldb, g.ldc, 0, 0, 0, 1, 1.0, 0.0, nullptr, 0, 1, &kBias),
                ISAAC_SUCCESS, "");
-  CHECK(fake->launchCount() == 1);
-  if (fake->launchCount() != 1)
-    return;
-  FakeLaunch l = *fake->launch(0);
-  CHECK(l.numParams == 23);
-  CHECK(param<uint64_t>(l, 16) == 0x40000u); // the input
-  CHECK(param<uint64_t>(l, 19) == 1u);       // its sCol
-  CHECK(l.paramSizes[20] == FAKE_TENSOR_MAP_BYTES &&
-        l.paramSizes[21] == FAKE_TENSOR_MAP_BYTES && l.paramSizes[22] == 4);
-  CHECK(l.numTensorMaps == 2 && l.tensorMapAligned[0] && l.tensorMapAligned[1]);
-  CHECK(param<uint32_t>(l, 22) == (driverHasEncoder ? 1u : 0u));
-  if (driverHasEncoder) {
-    uint64_t first = 0;
-    std::memcpy(&first, l.tensorMaps[1], sizeof first);
-    CHECK(first == fakeTensorMapWord(g.B, 0));
-  }
+  checkFusedLaunch(16, g.A, g.B);
 }
 
 /// simt and mma GEMM kernels take no tensor maps: nothing is encoded and
@@ -505,19 +535,20 @@ struct WgmmaConv {
   int strideH = 2, strideW = 2, dilationH = 1, dilationW = 1, padTop = 1,
       padLeft = 1;
 
+  /// The PTX types of the conv kernel's parameters before the maps: its
+  /// 21, S, then (`inputs`) an epilogue input's four.
+  static std::vector<const char *> paramTypes(int inputs) {
+    std::vector<const char *> types(4, "u64");
+    types.insert(types.end(), 15, "u32");
+    types.insert(types.end(), 2, "f32");
+    types.insert(types.end(), 1 + 4 * inputs, "u64");
+    return types;
+  }
+
   int launch() const {
-    std::string ptx = "// isaac.kernel name=" + name + " " + fields +
-                      "\n//\n.version 8.0\n.target sm_90a\n"
-                      ".address_size 64\n\n.visible .entry " +
-                      name + "(";
-    for (int i = 0; i < 22; ++i)
-      ptx += std::string(i ? "," : "") + "\n\t.param ." +
-             (i < 4 || i == 21 ? "u64"
-              : i < 19         ? "u32"
-                               : "f32") +
-             " p" + std::to_string(i);
-    ptx += ",\n\t.param .align 64 .b8 tmA[128],\n\t.param .align 64 .b8 "
-           "tmB[128],\n\t.param .u32 useTma\n)\n{\n\tret;\n}\n";
+    std::string ptx =
+        tmaEntryPtx("// isaac.kernel name=" + name + " " + fields + "\n", name,
+                    paramTypes(0));
     return isaacConvLaunch(
         ptx.c_str(), name.c_str(), ISAAC_F16, ml, nl, threads, 1,
         reinterpret_cast<void *>(O), reinterpret_cast<const void *>(I),
@@ -629,21 +660,7 @@ void testFusedConvKernel() {
   WgmmaConv c;
   const std::string name = c.name + "_ep00c0ffee12345678";
   std::string ptx =
-      "// isaac.kernel name=" + name + " " + c.fields +
-      " epilogue=00c0ffee12345678\n"
-      "// isaac.epilogue id=00c0ffee12345678 out=f32 inputs=1 in0=f32[n] "
-      "program=acc+in0\n"
-      ".version 8.0\n.target sm_90a\n.address_size 64\n\n.visible .entry " +
-      name + "(";
-  for (int i = 0; i < 26; ++i)
-    ptx += std::string(i ? "," : "") + "\n\t.param ." +
-           (i < 4 || i >= 21 ? "u64"
-            : i < 19         ? "u32"
-                             : "f32") +
-           " p" + std::to_string(i);
-  ptx += ",\n\t.param .align 64 .b8 tmA[128],\n\t.param .align 64 .b8 "
-         "tmB[128],\n\t.param .u32 useTma\n)\n{\n\tret;\n}\n";
-  isaacEpilogueInput bias = {reinterpret_cast<const void *>(0x40000), 0, 0, 1};
+      tmaEntryPtx(fusedHead(name, c.fields), name, WgmmaConv::paramTypes(1));
   fake->reset();
   fake->clearCalls();
   CHECK_STATUS(
@@ -652,26 +669,9 @@ void testFusedConvKernel() {
           reinterpret_cast<void *>(c.O), reinterpret_cast<const void *>(c.I),
           reinterpret_cast<const void *>(c.F), c.N, c.H, c.W, c.C, c.K, c.R,
           c.S, c.P, c.Q, c.strideH, c.strideW, c.dilationH, c.dilationW,
-          c.padTop, c.padLeft, 1.0, 0.0, nullptr, 0, 1, &bias),
+          c.padTop, c.padLeft, 1.0, 0.0, nullptr, 0, 1, &kBias),
       ISAAC_SUCCESS, "");
-  CHECK(fake->launchCount() == 1);
-  if (fake->launchCount() != 1)
-    return;
-  FakeLaunch l = *fake->launch(0);
-  CHECK(l.numParams == 29);
-  CHECK(param<uint64_t>(l, 22) == 0x40000u); // the input
-  CHECK(param<uint64_t>(l, 25) == 1u);       // its sCol
-  CHECK(l.paramSizes[26] == FAKE_TENSOR_MAP_BYTES &&
-        l.paramSizes[27] == FAKE_TENSOR_MAP_BYTES && l.paramSizes[28] == 4);
-  CHECK(l.numTensorMaps == 2 && l.tensorMapAligned[0] && l.tensorMapAligned[1]);
-  CHECK(param<uint32_t>(l, 28) == (driverHasEncoder ? 1u : 0u));
-  if (driverHasEncoder) {
-    uint64_t first[2] = {};
-    std::memcpy(&first[0], l.tensorMaps[0], sizeof first[0]);
-    std::memcpy(&first[1], l.tensorMaps[1], sizeof first[1]);
-    CHECK(first[0] == fakeTensorMapWord(c.I, 0) &&
-          first[1] == fakeTensorMapWord(c.F, 0));
-  }
+  checkFusedLaunch(22, c.I, c.F);
 }
 
 } // namespace
