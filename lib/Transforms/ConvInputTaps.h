@@ -120,6 +120,21 @@ public:
     return e.land(e.isMultiple(ptr, vec * elemBytes), e.isMultiple(a.C, vec));
   }
 
+  /// The input pixel that row `row` of the implicit A reads at tap (0, 0):
+  /// w = q*sw - padL and h = p*sh - padT (signed: negative in the padding
+  /// above and left of the input), and the image n. Also an im2col tensor
+  /// map's coordinates (docs/abi.md, "Tensor maps"), where rows past M give
+  /// images past N, which TMA fills with zeros.
+  struct Pixel {
+    Value w, h, n;
+  };
+  Pixel pixelOf(Value row) {
+    Value q = e.remu(row, a.Q);
+    Value np = e.divu(row, a.Q);
+    return {e.sub(e.mul(q, a.sw), a.padL),
+            e.sub(e.mul(e.remu(np, a.P), a.sh), a.padT), e.divu(np, a.P)};
+  }
+
   /// Once per block, before the main loop: the loop-invariant part of the
   /// address of each slot's row (rows past M are harmless: their loads are
   /// predicated off).
@@ -127,21 +142,14 @@ public:
     divC = makeDivisor(a.C);
     divS = makeDivisor(a.S);
     for (Value row : rows) {
-      Value q = e.remu(row, a.Q);
-      Value np = e.divu(row, a.Q);
-      Value p = e.remu(np, a.P);
-      Value n = e.divu(np, a.P);
-      // Signed: the first rows and columns of a padded input start above
-      // and left of it.
-      Value h0 = e.sub(e.mul(p, a.sh), a.padT);
-      Value w0 = e.sub(e.mul(q, a.sw), a.padL);
+      Pixel at = pixelOf(row);
       Value pixel =
-          e.add(e.mul(e.add(e.mul(e.ext64(n), e.ext64(a.H)), e.ext64(h0)),
+          e.add(e.mul(e.add(e.mul(e.ext64(at.n), e.ext64(a.H)), e.ext64(at.h)),
                       e.ext64(a.W)),
-                e.ext64(w0));
+                e.ext64(at.w));
       rowBase.push_back(e.mul(pixel, e.ext64(a.C)));
-      hBase.push_back(h0);
-      wBase.push_back(w0);
+      hBase.push_back(at.h);
+      wBase.push_back(at.w);
     }
   }
 
@@ -167,20 +175,6 @@ public:
                     e.ext64(a.C)),
               e.ext64(ch));
     return t;
-  }
-
-  /// The input pixel that row `row` of the implicit A reads at tap (0, 0),
-  /// as an im2col tensor map's coordinates (docs/abi.md, "Tensor maps"):
-  /// w = q*sw - padL and h = p*sh - padT (negative in the padding), and the
-  /// image n. Rows past M give images past N, which TMA fills with zeros.
-  struct Pixel {
-    Value w, h, n;
-  };
-  Pixel pixelOf(Value row) {
-    Value q = e.remu(row, a.Q);
-    Value np = e.divu(row, a.Q);
-    return {e.sub(e.mul(q, a.sw), a.padL),
-            e.sub(e.mul(e.remu(np, a.P), a.sh), a.padT), e.divu(np, a.P)};
   }
 
   /// The element offset (i64) of (slot's row, tap t) in the input and
