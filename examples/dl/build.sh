@@ -36,7 +36,7 @@ echo "isaac kernels: $(ls "$work/ptx" | wc -l); generic-path ops: $(grep -c 'gen
 # 2. LLVM IR, with one C interface per function.
 run "$mlir_translate" --mlir-to-llvmir "$work/model.pipeline.mlir" -o "$work/model.ll"
 for fn in mlp_b1 mlp_b16 mlp_b512 mlp_dynamic transformer_block classifier_f16 \
-    conv_block conv_block_nchw conv_nchw_odd conv_deep conv_f16 conv_pointwise conv_1d; do
+    conv_block conv_block_nchw conv_nchw_odd conv_deep conv_f16 conv_f16_wide conv_pointwise conv_1d; do
   grep -q "^define void @_mlir_ciface_$fn(" "$work/model.ll" || {
     echo "build.sh: model.ll lacks _mlir_ciface_$fn" >&2; exit 1; }
 done

@@ -294,6 +294,22 @@ def conv_f16():
     return L
 
 
+def conv_f16_wide():
+    """A wider f16 3x3 convolution with "same" padding (64 -> 128 channels,
+    28x28, hwcf) + bias + relu: on sm_90a the wgmma family's conv kernel,
+    its input read by im2col TMA (C a multiple of the tile's K depth; TMA
+    fills the halo), the epilogue fused."""
+    x, y = [8, 28, 28, 64], [8, 28, 28, 128]
+    L = [f"func.func @conv_f16_wide(%x: {t4(x, 'f16')}, %w: {t4([3, 3, 64, 128], 'f16')}, "
+         f"%b: tensor<128xf16>) -> {t4(y, 'f16')}",
+         f"    attributes {{llvm.emit_c_interface}} {{",
+         f"  %zero_f16 = arith.constant 0.0 : f16"]
+    L += conv("y", "%x", x, "%w", [3, 3, 64, 128], y, "hwcf", 1, "%b", "relu",
+              t="f16", pad=1)
+    L += [f"  return %y : {t4(y, 'f16')}", "}", ""]
+    return L
+
+
 def mlp(fn, batch):
     b = "?" if batch is None else batch
     L = [f"func.func @{fn}(%x: {ty(b, D_IN)},",
@@ -360,6 +376,7 @@ def main():
     out += conv_nchw_odd()
     out += conv_deep()
     out += conv_f16()
+    out += conv_f16_wide()
     out += conv_pointwise()
     out += conv_1d()
     print("\n".join(out), end="")

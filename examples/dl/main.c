@@ -64,6 +64,7 @@ void _mlir_ciface_conv_block_nchw(M4 x, M4 w1, M1 b1, M4 w2, M1 b2, M4 y);
 void _mlir_ciface_conv_nchw_odd(M4 x, M4 w, M1 b, M4 y);
 void _mlir_ciface_conv_deep(M4 x, M4 w, M1 b, M4 y);
 void _mlir_ciface_conv_f16(M4 x, M4 w, M1 b, M4 y);
+void _mlir_ciface_conv_f16_wide(M4 x, M4 w, M1 b, M4 y);
 void _mlir_ciface_conv_pointwise(M4 x, M4 w, M1 b, M4 y);
 typedef struct {
   void *allocated, *aligned;
@@ -793,6 +794,9 @@ int main(int argc, char **argv) {
   ConvDims half = {2, 33, 33, 32, 64, 3, 3, 2, 0, 1};
   RUN("conv_f16",
       convSingle("conv_f16", _mlir_ciface_conv_f16, half, RELU, 1, &worst));
+  ConvDims wide = {8, 28, 28, 64, 128, 3, 3, 1, 1, 0};
+  RUN("conv_f16_wide", convSingle("conv_f16_wide", _mlir_ciface_conv_f16_wide,
+                                  wide, RELU, 1, &worst));
   ConvDims pointwise = {8, 14, 14, 64, 256, 1, 1, 1, 0, 0};
   RUN("conv_pointwise", convSingle("conv_pointwise",
                                    _mlir_ciface_conv_pointwise, pointwise,

@@ -434,6 +434,27 @@ func.func @conv_f16(%x: tensor<2x33x33x32xf16>, %w: tensor<64x3x3x32xf16>, %b: t
   return %y : tensor<2x16x16x64xf16>
 }
 
+func.func @conv_f16_wide(%x: tensor<8x28x28x64xf16>, %w: tensor<3x3x64x128xf16>, %b: tensor<128xf16>) -> tensor<8x28x28x128xf16>
+    attributes {llvm.emit_c_interface} {
+  %zero_f16 = arith.constant 0.0 : f16
+  %y_p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%y_i0: index, %y_i1: index, %y_i2: index, %y_i3: index):
+    tensor.yield %zero_f16 : f16
+  } : tensor<8x28x28x64xf16> to tensor<8x30x30x64xf16>
+  %y_e = tensor.empty() : tensor<8x28x28x128xf16>
+  %y_f = linalg.fill ins(%zero_f16 : f16) outs(%y_e : tensor<8x28x28x128xf16>) -> tensor<8x28x28x128xf16>
+  %y_c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%y_p, %w : tensor<8x30x30x64xf16>, tensor<3x3x64x128xf16>) outs(%y_f : tensor<8x28x28x128xf16>) -> tensor<8x28x28x128xf16>
+  %y = linalg.generic {indexing_maps = [#id4, #chan, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%y_c, %b : tensor<8x28x28x128xf16>, tensor<128xf16>) outs(%y_e : tensor<8x28x28x128xf16>) {
+  ^bb0(%acc: f16, %bias: f16, %init: f16):
+    %s = arith.addf %acc, %bias : f16
+    %relu = arith.maximumf %s, %zero_f16 : f16
+    linalg.yield %relu : f16
+  } -> tensor<8x28x28x128xf16>
+  return %y : tensor<8x28x28x128xf16>
+}
+
 func.func @conv_pointwise(%x: tensor<8x14x14x64xf32>, %w: tensor<1x1x64x256xf32>, %b: tensor<256xf32>) -> tensor<8x14x14x256xf32>
     attributes {llvm.emit_c_interface} {
   %zero_f32 = arith.constant 0.0 : f32

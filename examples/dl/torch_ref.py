@@ -146,6 +146,12 @@ def main():
     print(f"TIME conv_f16 n=2 {ms:.4f} ms {flops / ms * 1e-9:.2f} TFLOPS"
           f" back-to-back {b2b:.4f} ms")
 
+    xw, ww, bw = nhwc(8, 64, 28, 28, h16), nhwc(128, 64, 3, 3, h16), r(128).to(h16)
+    ms, b2b = timed(lambda: torch.relu(F.conv2d(xw, ww, bw, padding=1)), a.reps)
+    flops = 2.0 * 8 * 28 * 28 * 128 * 576
+    print(f"TIME conv_f16_wide n=8 {ms:.4f} ms {flops / ms * 1e-9:.2f} TFLOPS"
+          f" back-to-back {b2b:.4f} ms")
+
 
 if __name__ == "__main__":
     main()

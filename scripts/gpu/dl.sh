@@ -20,7 +20,7 @@ PYTHONUNBUFFERED=1 timeout 120 python3 "$dir/torch_ref.py" --reps 50 2>&1 | tee 
 timeout 400 $san --tool memcheck --error-exitcode 9 "$dir/isaac-dl" --reps 1 > "$OUT/memcheck.log" 2>&1
 echo "memcheck exit: $?" | tee -a "$OUT/memcheck.log"; tail -3 "$OUT/memcheck.log"
 for tool in racecheck synccheck; do
-  for fn in mlp_b16 classifier_f16 mlp_dynamic conv_block conv_block_nchw conv_nchw_odd conv_deep conv_f16 conv_pointwise conv_1d; do
+  for fn in mlp_b16 classifier_f16 mlp_dynamic conv_block conv_block_nchw conv_nchw_odd conv_deep conv_f16 conv_f16_wide conv_pointwise conv_1d; do
     timeout 200 $san --tool $tool --error-exitcode 9 "$dir/isaac-dl" --reps 1 --only $fn >> "$OUT/$tool.log" 2>&1
     echo "$tool $fn exit: $?" | tee -a "$OUT/$tool.log"
   done
