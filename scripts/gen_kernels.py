@@ -43,6 +43,13 @@
       LIST, if given, receives 'M N K KERNEL' lines (the implicit GEMM's
       N*P*Q, K, C*R*S; each convolution's candidates in rank order) for
       isaac-bench --conv --candidates LIST --topk N.
+  gen_kernels.py clusters CONFIGURED.mlir LIST > cands.mlir
+  gen_kernels.py conv-clusters CONFIGURED.mlir LIST > cands.mlir
+      as candidates / conv-candidates, but for each op its first candidate
+      (the compiler's top-1) and, if it is a wgmma configuration, the same
+      with cm = 2, 4 and 8 where the cluster rule allows it (nl and u
+      multiples of 8 * cm: lib/Model/WgmmaLegality.cpp; isaac-opt refuses
+      any other): the thread-block-cluster exploration of docs/perf.md.
   gen_kernels.py epilogue-cpu PTX_DIR [ROWS] > values.mlir
       a CPU program (for mlir-runner) that evaluates the epilogue program
       of every fused kernel in PTX_DIR on ROWS (default 2048) deterministic
@@ -698,7 +705,20 @@ def _pair(text):
     return (v[0], v[-1])
 
 
-def conv_candidates(path, listing=None):
+def cluster_variants(configs):
+    """The first configuration and, for wgmma, its cluster variants."""
+    first = configs[0]
+    out = [first]
+    if "family = wgmma" not in first:
+        return out
+    v = dict(kv.split(" = ") for kv in first.split(", "))
+    for cm in (2, 4, 8):
+        if int(v["nl"]) % (8 * cm) == 0 and int(v["u"]) % (8 * cm) == 0:
+            out.append(first + ", cm = %d" % cm)
+    return out
+
+
+def conv_candidates(path, listing=None, expand=None):
     text = open(path).read().replace("\n", " ")
     text = re.sub(r"\s+", " ", text)
     out = open(listing, "w") if listing else None
@@ -718,6 +738,8 @@ def conv_candidates(path, listing=None):
         p, q = int(m.group(16)), int(m.group(17))
         configs = (re.findall(r"#isaac\.gemm<([^>]*)>", cands) if cands
                    else [config])
+        if expand:
+            configs = expand(configs)
         sh, sw = _pair(strd)
         dh, dw = _pair(dil)
         # A 1x1 stride-1 convolution would become a GEMM in the pipeline
@@ -765,7 +787,7 @@ def parse_op(line):
     return dtype, layout, m, n, k
 
 
-def candidates(path, listing=None):
+def candidates(path, listing=None, expand=None):
     seen, i = set(), 0
     lst = open(listing, "w") if listing else None
     # The chip the selection ran for (a module's isaac.target): wgmma
@@ -780,7 +802,8 @@ def candidates(path, listing=None):
         if not (m and c):
             continue
         token, layout, m, n, k = parse_op(line)
-        for config in re.findall(r"#isaac\.gemm<([^>]*)>", c.group(1)):
+        configs = re.findall(r"#isaac\.gemm<([^>]*)>", c.group(1))
+        for config in expand(configs) if expand else configs:
             # An mma configuration of an f32 GEMM multiplies in TF32 (the
             # selection's tf32 option or the op's isaac.tf32).
             tf32 = token == "f32" and "family = mma" in config
@@ -822,6 +845,10 @@ if __name__ == "__main__":
         sweep()
     elif len(sys.argv) in (3, 4) and sys.argv[1] == "candidates":
         candidates(sys.argv[2], sys.argv[3] if len(sys.argv) == 4 else None)
+    elif len(sys.argv) == 4 and sys.argv[1] == "clusters":
+        candidates(sys.argv[2], sys.argv[3], cluster_variants)
+    elif len(sys.argv) == 4 and sys.argv[1] == "conv-clusters":
+        conv_candidates(sys.argv[2], sys.argv[3], cluster_variants)
     elif len(sys.argv) == 4 and sys.argv[1] == "top1":
         top1(sys.argv[2], sys.argv[3])
     elif sys.argv[1:] == ["fused"]:

@@ -100,10 +100,17 @@ class Schema:
         """The parameters `family` uses, in table order."""
         return [p for p in self.params if family in p.families]
 
+    def optional_in(self, family, name):
+        """Whether `family` uses `name` outside its models' feature vector
+        (GemmConfig.h: gemmParamOptional): written only when it differs
+        from its default."""
+        return (family in self.by_name[name].families and
+                name not in self.feature_vectors[family])
+
     def optional(self, name):
-        """Whether `name` may be left out of an attribute (GemmConfig.h:
-        gemmParamOptional): simt's parameters beyond the legacy vector."""
-        return "simt" in self.by_name[name].families and name not in self.legacy
+        """Whether `name` may be left out of an attribute: optional in some
+        family."""
+        return any(self.optional_in(f, name) for _, f in self.families)
 
     def config(self, family="simt", **values):
         """A configuration: the table's defaults, then `values`."""
@@ -121,7 +128,7 @@ class Schema:
         p = self.by_name[name]
         if cfg["family"] not in p.families:
             return False
-        if cfg["family"] == "simt" and self.optional(name):
+        if self.optional_in(cfg["family"], name):
             return cfg[name] != p.default
         return True
 

@@ -57,23 +57,36 @@ bool GemmConfig::operator==(const GemmConfig &o) const {
   return true;
 }
 
+bool isaac::gemmParamOptional(GemmFamily f, GemmParam p) {
+  static const auto featured = [] {
+    std::array<std::array<bool, kNumGemmParams>, kNumGemmFamilies> out{};
+#define GEMM_FEATURE_VECTOR(F, P0, P1, P2, P3, P4, P5, P6, P7, P8)             \
+  for (GemmParam q : {GemmParam::P0, GemmParam::P1, GemmParam::P2,             \
+                      GemmParam::P3, GemmParam::P4, GemmParam::P5,             \
+                      GemmParam::P6, GemmParam::P7, GemmParam::P8})            \
+    out[static_cast<int>(GemmFamily::F)][static_cast<int>(q)] = true;
+#include "isaac/Model/GemmParams.def"
+    return out;
+  }();
+  return gemmParamInfo(p).usedBy(f) &&
+         !featured[static_cast<int>(f)][static_cast<int>(p)];
+}
+
 bool isaac::gemmParamOptional(GemmParam p) {
-  if (!gemmParamInfo(p).usedBy(GemmFamily::Simt))
-    return false;
-  for (GemmParam legacy : kLegacyParams)
-    if (legacy == p)
-      return false;
-  return true;
+  for (int f = 0; f < kNumGemmFamilies; ++f)
+    if (gemmParamOptional(static_cast<GemmFamily>(f), p))
+      return true;
+  return false;
 }
 
 bool GemmConfig::isWritten(GemmParam p) const {
   const GemmParamInfo &info = gemmParamInfo(p);
   if (!info.usedBy(family))
     return false;
-  // simt kernels predate the optional parameters: written only when they
-  // differ from their defaults, so that every simt configuration of before
-  // keeps its attribute text and kernel name.
-  if (family == GemmFamily::Simt && gemmParamOptional(p))
+  // Optional parameters are younger than the family's kernels: written only
+  // when they differ from their defaults, so that every configuration of
+  // before keeps its attribute text and kernel name.
+  if (gemmParamOptional(family, p))
     return get(p) != info.defaultValue;
   return true;
 }

@@ -13,6 +13,10 @@
 //   k-depth           u a multiple of 16 (wgmma's k) times kl
 //   stages            at least 3: tile t + stages - 2 is copied while the
 //                     wgmmas of tile t - 1 may still read their stage
+//   cluster           cm > 1 (a cluster of cm blocks along M sharing B):
+//                     nl and u multiples of 8 * cm, so that each block's
+//                     1/cm of B's rows (nl rows K-major, u rows N-major)
+//                     is whole 8-row swizzle patterns
 //   threads-per-block 128 * (ml/wm) * (nl/wn) * kl at most the chip's limit
 //   vector-width      vec elements are 4, 8 or 16 bytes (a cp.async size)
 //   shared-memory     every stage (and the KL partials), then the TMA
@@ -110,6 +114,16 @@ void isaac::checkWgmmaRules(const GemmConfig &c, DType dtype,
         return "stages = " + std::to_string(c.stages) +
                ": wgmma kernels keep one tile's wgmmas in flight while "
                "copying, at least 3 stages";
+      }))
+    return;
+  if (c.cm > 1 && (c.nl % (8 * c.cm) != 0 || c.u % (8 * c.cm) != 0) &&
+      !r.fail("cluster", [&] {
+        return "cm = " + std::to_string(c.cm) +
+               " needs nl = " + std::to_string(c.nl) +
+               " and u = " + std::to_string(c.u) +
+               " multiples of 8 * cm = " + std::to_string(8 * c.cm) +
+               " (each block of the cluster copies 1/cm of B's rows, whole "
+               "8-row swizzle patterns)";
       }))
     return;
 

@@ -285,7 +285,7 @@ isaacStatus validateGemm(const isaacKernelInfo &info, const isaacGemmArgs &a,
                     "N=%d needs %" PRId64 " tiles of nl=%d in grid y; the "
                     "limit is %" PRId64,
                     a.N, tilesN, info.nl, kMaxGridYZ);
-  if (ceilDiv(a.M, info.ml) > kMaxGridX)
+  if (ceilDiv(ceilDiv(a.M, info.ml), info.cm) * info.cm > kMaxGridX)
     return setError(ISAAC_ERROR_UNSUPPORTED, "M=%d needs too many tiles", a.M);
   int64_t slices = static_cast<int64_t>(a.batch) * info.kg;
   if (slices > kMaxGridYZ)
@@ -605,8 +605,9 @@ bool encodeTensorMap(const Driver &d, const isaacKernelInfo &info,
   int swizzle = l.atomBytes == 32   ? CU_TENSOR_MAP_SWIZZLE_32B
                 : l.atomBytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
                                     : CU_TENSOR_MAP_SWIZZLE_128B;
-  uint32_t boxDim[3] = {static_cast<uint32_t>(l.atomBytes / l.esz),
-                        static_cast<uint32_t>(l.rows), 1};
+  uint32_t boxDim[3] = {
+      static_cast<uint32_t>(l.atomBytes / l.esz),
+      static_cast<uint32_t>(wgmmaBoxRows(l, configOf(info), isB)), 1};
   uint32_t elementStrides[3] = {1, 1, 1};
   int dataType = ab == DType::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
                                    : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
@@ -854,11 +855,13 @@ isaacStatus enqueueGemm(isaacModule_st &module, const isaacKernelInfo &info,
                        takesTileCounters(info), /*inputs=*/true, tma)
            : ParamList(abi::kGemmArgs, abi::gemm::Arg(), p,
                        takesTileCounters(info), /*inputs=*/true, tma);
-  if (isaacStatus status =
-          launch(*d, *gemm, ceilDiv(a.M, info.ml), ceilDiv(a.N, info.nl),
-                 static_cast<int64_t>(a.batch) * info.kg,
-                 static_cast<unsigned>(info.threads), 1, stream,
-                 gemmParams.params, dynamicSmem))
+  // A cluster kernel (wgmma, cm > 1) runs whole clusters along x: the
+  // blocks past M load their share of B for the others and store nothing.
+  int64_t gridX = ceilDiv(ceilDiv(a.M, info.ml), info.cm) * info.cm;
+  if (isaacStatus status = launch(*d, *gemm, gridX, ceilDiv(a.N, info.nl),
+                                  static_cast<int64_t>(a.batch) * info.kg,
+                                  static_cast<unsigned>(info.threads), 1,
+                                  stream, gemmParams.params, dynamicSmem))
     return status;
   if (useWorkspace) {
     ParamList reduceParams(abi::kReduceArgs, abi::reduce::Arg(), p,

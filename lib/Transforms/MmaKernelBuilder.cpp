@@ -29,7 +29,11 @@
 // move a box of pixels), mbarriers replace the block barrier, and TMA's
 // zero fill replaces the predication below; the launch's useTma argument
 // chooses it when TMA can address both operands (docs/abi.md, "Tensor
-// maps").
+// maps"). With cm > 1 the kernel runs in clusters of cm blocks along M
+// that share B's tiles: each block copies 1/cm of B's rows and multicasts
+// them to all, each warp releases a stage in every block of the cluster,
+// and cluster barriers bracket the loop (docs/architecture.md, "Thread-
+// block clusters").
 //
 // Bounds: a tile the block's rows and K cover entirely takes the copies
 // without a source size; any other tile gives each copy its exact source
@@ -174,6 +178,9 @@ private:
   /// wgmma conv kernels on TMA: the pixel of the block's first row, the
   /// im2col map's coordinates of every K tile's A box.
   ConvInputTaps::Pixel tmaPixel;
+  /// wgmma with cm > 1: the block's rank in its cluster of cm blocks along
+  /// M, which share B's tiles (each copies 1/cm of B's rows, multicast).
+  Value ctaRank;
 
   /// Per-thread, loop-invariant facts of one copy (one round).
   struct Copy {
@@ -241,11 +248,21 @@ private:
   void copyConvInput(Value k, Value stageByte, Value full);
   /// The bulk tensor copies of operand tile `p` into the stage at
   /// `stageByte`: one box of `map` per column block, at `coords(first
-  /// element of the block along the contiguous dimension)`; im2col mode
-  /// with `im2colOffsets`, tile mode without.
+  /// element of the block along the contiguous dimension, first row)`;
+  /// im2col mode with `im2colOffsets`, tile mode without. With `slices` >
+  /// 1 the block copies only rows [rank, rank + 1) * rows/slices of each
+  /// column block (the map's box is that high) and multicasts them to the
+  /// `slices` blocks of its cluster.
   void copyBoxes(const OperandPlan &p, Value map, Value stageByte, Value full,
                  ValueRange im2colOffsets,
-                 function_ref<SmallVector<Value>(int)> coords);
+                 function_ref<SmallVector<Value>(int, Value)> coords,
+                 int slices = 1);
+  /// The arrival of this warp on the empty barrier `index` of every block
+  /// of the cluster (cm > 1: their copies multicast into this block's
+  /// stage) or of this block.
+  void releaseStage(Value index);
+  /// A barrier of the whole cluster (all threads of its cm blocks).
+  void clusterBarrier();
   /// The mbarrier `index` (full: 0 .. stages-1; empty: stages ..
   /// 2*stages-1) of the stage barriers.
   Value stageBarrier(Value index);
@@ -1035,33 +1052,51 @@ void MmaBuilder::issueTmaTile(Value t, Value stage, int stageElems) {
                                          /*relaxed=*/false, Value());
   Value k = e.add(kStart, e.mul(t, e.ci32(c.u)));
   Value stageByte = e.mul(stage, e.ci32(stageElems * esz));
-  auto copyTile = [&](const OperandPlan &p, Value map, Value mn) {
-    copyBoxes(p, map, stageByte, full, ValueRange(), [&](int first) {
-      Value at = e.ci32(first);
-      return p.contigIsK ? SmallVector<Value>{e.add(k, at), mn, batchIdx}
-                         : SmallVector<Value>{e.add(mn, at), k, batchIdx};
-    });
+  auto copyTile = [&](const OperandPlan &p, Value map, Value mn, int slices) {
+    copyBoxes(
+        p, map, stageByte, full, ValueRange(),
+        [&](int first, Value row) {
+          Value at = e.ci32(first);
+          return p.contigIsK ? SmallVector<Value>{e.add(k, at), e.add(mn, row),
+                                                  batchIdx}
+                             : SmallVector<Value>{e.add(mn, at), e.add(k, row),
+                                                  batchIdx};
+        },
+        slices);
   };
   if (taps)
     copyConvInput(k, stageByte, full);
   else
-    copyTile(planA, tmA, m0);
-  copyTile(planB, tmB, n0);
+    copyTile(planA, tmA, m0, 1);
+  // The cluster's blocks share n0 (they lie along M): B's tile is theirs.
+  copyTile(planB, tmB, n0, c.cm);
 }
 
 void MmaBuilder::copyBoxes(const OperandPlan &p, Value map, Value stageByte,
                            Value full, ValueRange im2colOffsets,
-                           function_ref<SmallVector<Value>(int)> coords) {
+                           function_ref<SmallVector<Value>(int, Value)> coords,
+                           int slices) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
   const ::isaac::WgmmaOperandLayout &l = *p.wg;
   int perBox = l.atomBytes / l.esz;
+  // This block's rows of each column block: all, or its slice, a whole
+  // number of 8-row swizzle patterns (the legality's cluster rule), so
+  // that the multicast lands in every block's layout unchanged.
+  Value row = e.ci32(0), sliceByte = e.ci32(0), mask;
+  if (slices > 1) {
+    int sliceRows = l.rows / slices; // Wgmma.h: wgmmaBoxRows
+    row = e.mul(ctaRank, e.ci32(sliceRows));
+    sliceByte = e.mul(ctaRank, e.ci32(sliceRows * l.atomBytes));
+    mask = arith::ConstantOp::create(b, loc,
+                                     b.getI16IntegerAttr((1 << slices) - 1));
+  }
   // One box per column block of the tile, at the block's bytes.
   for (int blk = 0; blk < l.cols / perBox; ++blk) {
-    Value dst =
-        e.gep(smemPtr,
-              e.add(stageByte, e.ci32(p.tileOffset * esz + blk * l.blockBytes)),
-              b.getI8Type());
+    Value dst = e.gep(smemPtr,
+                      e.add(e.add(stageByte, sliceByte),
+                            e.ci32(p.tileOffset * esz + blk * l.blockBytes)),
+                      b.getI8Type());
     Value cluster = LLVM::AddrSpaceCastOp::create(
         b, loc,
         LLVM::LLVMPointerType::get(
@@ -1069,8 +1104,8 @@ void MmaBuilder::copyBoxes(const OperandPlan &p, Value map, Value stageByte,
             static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster)),
         dst);
     NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-        b, loc, cluster, map, coords(blk * perBox), full, im2colOffsets,
-        Value(), Value(),
+        b, loc, cluster, map, coords(blk * perBox, row), full, im2colOffsets,
+        mask, Value(),
         im2colOffsets.empty() ? NVVM::TMALoadMode::TILE
                               : NVVM::TMALoadMode::IM2COL,
         /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(), Value());
@@ -1091,7 +1126,7 @@ void MmaBuilder::copyConvInput(Value k, Value stageByte, Value full) {
     return arith::TruncIOp::create(b, loc, b.getI16Type(), v).getResult();
   };
   SmallVector<Value> offsets{i16(tap.ds), i16(tap.dr)};
-  copyBoxes(planA, tmA, stageByte, full, offsets, [&](int first) {
+  copyBoxes(planA, tmA, stageByte, full, offsets, [&](int first, Value) {
     return SmallVector<Value>{e.add(tap.ch, e.ci32(first)), tmaPixel.w,
                               tmaPixel.h, tmaPixel.n};
   });
@@ -1108,7 +1143,10 @@ SmallVector<Value> MmaBuilder::tmaMainLoop(Value nTiles, int stageElems) {
   Location loc = e.loc;
   int S = c.stages;
   Value leader = e.eq(tid, e.ci32(0));
-  // Each warp arrives once per tile on the empty barrier of its stage.
+  // How many tiles behind the one multiplied the stage refilled lies.
+  const int lag = c.cm > 1 ? 2 : 1;
+  // Each warp of each block of the cluster arrives once per tile on the
+  // empty barrier of its stage.
   int warps = threads / 32;
   ifThen(b, loc, leader, [&] {
     // The maps' first use waits for their fetch from parameter space:
@@ -1122,12 +1160,18 @@ SmallVector<Value> MmaBuilder::tmaMainLoop(Value nTiles, int stageElems) {
       NVVM::MBarrierInitOp::create(b, loc, stageBarrier(e.ci32(st)), e.ci32(1),
                                    Value());
       NVVM::MBarrierInitOp::create(b, loc, stageBarrier(e.ci32(S + st)),
-                                   e.ci32(warps), Value());
+                                   e.ci32(warps * c.cm), Value());
     }
+    if (c.cm > 1)
+      NVVM::FenceMbarrierInitOp::create(b, loc);
   });
   // The barriers' initialization is visible to every thread (and to the
-  // async proxy's complete_tx) after the block barrier.
-  e.barrier();
+  // async proxy's complete_tx) after the block barrier; with a cluster, to
+  // its other blocks (their multicasts and arrivals) after the cluster's.
+  if (c.cm > 1)
+    clusterBarrier();
+  else
+    e.barrier();
   // Prologue: tiles 0 .. S-1 into stages 0 .. S-1.
   ifThen(b, loc, leader, [&] {
     for (int st = 0; st < S; ++st)
@@ -1158,16 +1202,31 @@ SmallVector<Value> MmaBuilder::tmaMainLoop(Value nTiles, int stageElems) {
     Value prevPhase = arith::SelectOp::create(
         b, loc, first, arith::XOrIOp::create(b, loc, phase, e.ci32(1)), phase);
     Value hasPrev = e.slt(e.ci32(0), t);
-    ifThen(b, loc, e.land(hasPrev, e.eq(lane, e.ci32(0))), [&] {
-      NVVM::MBarrierArriveOp::create(
-          b, loc, Type(), stageBarrier(e.add(prevStage, e.ci32(S))), Value());
-    });
-    Value next = e.add(t, e.ci32(S - 1));
-    ifThen(b, loc, e.land(e.land(hasPrev, leader), e.slt(next, nTiles)), [&] {
+    // Lane r of each warp releases the stage in block r of the cluster.
+    Value releasing =
+        c.cm > 1 ? e.slt(lane, e.ci32(c.cm)) : e.eq(lane, e.ci32(0));
+    ifThen(b, loc, e.land(hasPrev, releasing),
+           [&] { releaseStage(e.add(prevStage, e.ci32(S))); });
+    // The stage refilled now: tile t - 1's. In a cluster, tile t - 2's:
+    // every block must have released it, and waiting for the others' tile
+    // t - 1 would hold this block's next wgmmas (thread 0 is in them) to
+    // the cluster's slowest block at every tile.
+    Value refillStage = prevStage, refillPhase = prevPhase, canRefill = hasPrev;
+    if (lag == 2) {
+      Value wraps = e.slt(stage, e.ci32(2));
+      refillStage = arith::SelectOp::create(
+          b, loc, wraps, e.add(stage, e.ci32(S - 2)), e.sub(stage, e.ci32(2)));
+      refillPhase = arith::SelectOp::create(
+          b, loc, wraps, arith::XOrIOp::create(b, loc, phase, e.ci32(1)),
+          phase);
+      canRefill = e.slt(e.ci32(1), t);
+    }
+    Value next = e.add(t, e.ci32(S - lag));
+    ifThen(b, loc, e.land(e.land(canRefill, leader), e.slt(next, nTiles)), [&] {
       NVVM::MBarrierTryWaitParityOp::create(
-          b, loc, stageBarrier(e.add(prevStage, e.ci32(S))), prevPhase,
+          b, loc, stageBarrier(e.add(refillStage, e.ci32(S))), refillPhase,
           e.ci32(kSuspendHintNs));
-      issueTmaTile(next, prevStage, stageElems);
+      issueTmaTile(next, refillStage, stageElems);
     });
     Value last = e.eq(stage, e.ci32(S - 1));
     acc.push_back(arith::SelectOp::create(b, loc, last, e.ci32(0),
@@ -1177,10 +1236,43 @@ SmallVector<Value> MmaBuilder::tmaMainLoop(Value nTiles, int stageElems) {
     scf::YieldOp::create(b, loc, acc);
   }
   // Every copy has landed (each was waited for) and no wgmma is in flight;
-  // the barrier frees the stages for the KL partials and the flag.
+  // the barrier frees the stages for the KL partials and the flag. With a
+  // cluster, the other blocks' last arrivals on this block's barriers must
+  // have happened before any block reuses its stages or exits.
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-  e.barrier();
+  if (c.cm > 1)
+    clusterBarrier();
+  else
+    e.barrier();
   return flattenWgmmaAccumulators(loop.getResults().take_front(nCarried));
+}
+
+void MmaBuilder::releaseStage(Value index) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  Value bar = stageBarrier(index);
+  if (c.cm == 1) {
+    NVVM::MBarrierArriveOp::create(b, loc, Type(), bar, Value());
+    return;
+  }
+  auto clusterPtr = LLVM::LLVMPointerType::get(
+      b.getContext(),
+      static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+  // This lane's block of the cluster (lane < cm). A release at CTA scope,
+  // as CUTLASS's ClusterBarrier::arrive: the wgmmas that read the stage
+  // are complete (wgmma.wait_group), and a cluster-scope release would
+  // wait for every memory operation of the thread at every tile (it made
+  // the kernels 2-4x slower).
+  Value remote = NVVM::MapaOp::create(b, loc, clusterPtr, bar, lane);
+  NVVM::MBarrierArriveOp::create(b, loc, Type(), remote, Value(),
+                                 NVVM::MemScopeKind::CTA);
+}
+
+void MmaBuilder::clusterBarrier() {
+  // barrier.cluster.arrive (release) and wait (acquire): every thread of
+  // the cluster's blocks, as the block barrier is of one block's.
+  NVVM::ClusterArriveOp::create(e.b, e.loc, UnitAttr());
+  NVVM::ClusterWaitOp::create(e.b, e.loc, UnitAttr());
 }
 
 void MmaBuilder::forEachElement(
@@ -1495,6 +1587,8 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   Value gSlice = e.remu(bz, e.ci32(c.kg));
   m0 = e.mul(bx, e.ci32(c.ml));
   n0 = e.mul(by, e.ci32(c.nl));
+  if (c.cm > 1)
+    ctaRank = e.remu(bx, e.ci32(c.cm)); // %cluster_ctarank of (cm, 1, 1)
   aBase = e.gep(A, e.mul(e.ext64(batch), sA), abTy);
   bBase = e.gep(B, e.mul(e.ext64(batch), sB), abTy);
   cBase = e.gep(C, e.mul(e.ext64(batch), sC), outTy);
@@ -1635,10 +1729,18 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
     acc.assign(ifOp.getResults().begin(), ifOp.getResults().end());
   }
 
-  ifThen(b, loc, isGroup0,
-         [&] { emitEpilogue(acc, gSlice, batch, W, S, alpha, beta); });
-  if (S && c.kg > 1)
-    emitSplitKFixup(batch, isGroup0, W, S, beta);
+  auto epilogueAndFixup = [&] {
+    ifThen(b, loc, isGroup0,
+           [&] { emitEpilogue(acc, gSlice, batch, W, S, alpha, beta); });
+    if (S && c.kg > 1)
+      emitSplitKFixup(batch, isGroup0, W, S, beta);
+  };
+  // The grid's x is rounded up to whole clusters: the blocks past M only
+  // helped load their cluster's B tiles (their own A tiles zero).
+  if (c.cm > 1)
+    ifThen(b, loc, e.slt(m0, M), epilogueAndFixup);
+  else
+    epilogueAndFixup();
   gpu::ReturnOp::create(b, loc);
 }
 
@@ -1673,6 +1775,9 @@ gpu::GPUFuncOp mlir::isaac::buildMmaGemmKernel(OpBuilder &builder,
   gpu::GPUFuncOp func =
       conv ? declareConvKernel(builder, loc, *conv, name, types, types.elemTy)
            : declareGemmKernel(builder, loc, spec, name, types, types.elemTy);
+  if (int cm = spec.config.cm; cm > 1)
+    func->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
+                  builder.getDenseI32ArrayAttr({cm, 1, 1}));
   MmaBuilder gen(builder, loc, spec, conv);
   gen.buildBody(func, smemName);
   return func;

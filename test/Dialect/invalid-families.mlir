@@ -53,6 +53,23 @@
 
 // -----
 
+// Clusters are the wgmma family's: at most 8 blocks (the portable cluster
+// size), a power of two.
+// expected-error @below {{#isaac.gemm parameter 'cm' is not a parameter of the mma family; expected one of ml, nl, wm, wn, u, kl, kg, vec, stages}}
+#bad = #isaac.gemm<family = mma, ml = 128, nl = 128, wm = 64, wn = 32, u = 32, kl = 1, kg = 1, vec = 8, stages = 3, cm = 2>
+
+// -----
+
+// expected-error @below {{illegal #isaac.gemm (rule range): cm = 16 is outside [1, 8]}}
+#bad = #isaac.gemm<family = wgmma, ml = 128, nl = 128, wm = 64, wn = 128, u = 64, kl = 1, kg = 1, vec = 8, stages = 4, cm = 16>
+
+// -----
+
+// expected-error @below {{illegal #isaac.gemm (rule power-of-two): cm = 3 must be a positive power of two}}
+#bad = #isaac.gemm<family = wgmma, ml = 128, nl = 128, wm = 64, wn = 128, u = 64, kl = 1, kg = 1, vec = 8, stages = 4, cm = 3>
+
+// -----
+
 // The simt generator pipelines two stages.
 func.func @simt_stages(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf32>) {
   // expected-error @below {{illegal isaac.config for f32 on sm_90 (rule stages): stages = 3: simt kernels pipeline 2 stages (register prefetch into a double buffer)}}

@@ -102,3 +102,15 @@ func.func @threads(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x6
   return
 }
 }
+
+// -----
+
+// cluster: each of the cm = 4 blocks copies 1/4 of B's rows, whole 8-row
+// swizzle patterns: nl = 16 rows (K-major B) is not 4 of them.
+module attributes {isaac.target = "sm_90a"} {
+func.func @cluster(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x64xf16>) {
+  // expected-error @below {{illegal isaac.config for f16 on sm_90a (rule cluster): cm = 4 needs nl = 16 and u = 64 multiples of 8 * cm = 32 (each block of the cluster copies 1/cm of B's rows, whole 8-row swizzle patterns)}}
+  linalg.matmul ins(%A, %B : memref<64x64xf16>, memref<64x64xf16>) outs(%C : memref<64x64xf16>) {isaac.config = #isaac.gemm<family = wgmma, ml = 64, nl = 16, wm = 64, wn = 16, u = 64, kl = 1, kg = 1, vec = 8, stages = 4, cm = 4>}
+  return
+}
+}

@@ -6,7 +6,7 @@
 // searched in the mma family.
 // RUN: rm -rf %t && isaac-opt %s --isaac-pipeline="chip=sm_90a ptx-dir=%t" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: %python %isaac_src/test/PTX/Inputs/ptxas_all.py %ptxas sm_90a %t 7 | FileCheck %s --check-prefix=ASM
-// ASM: ptxas sm_90a: 7 kernels, 0 failed
+// ASM: ptxas sm_90a: 8 kernels, 0 failed
 // REMARK: remark: isaac: configuration chosen by the trained model {{.*}}sm_90a{{/|\\}}gemm-bf16.mlp (trained on measurements)
 //
 // The large tile: 128-byte swizzle atoms aligned to 1024 bytes, the stage
@@ -120,6 +120,39 @@
 // RUN: grep -c "isaac_splitk_reduce_f16" %t/isaac_gemm_f16_nt_wgmma_ml64_nl32_wm64_wn32_u32_kl1_kg4_v8_st3.ptx | FileCheck %s --check-prefix=REDUCER
 // REDUCER: {{[1-9]}}
 //
+// A cluster of cm = 2 blocks along M (nn: B N-major, U = 64 rows of which
+// each block copies 32, 4 KiB into its half of the stage, and multicasts
+// them to both): the kernel declares its cluster; the empty barriers count
+// both blocks' 4 warps and their initialization is fenced for the cluster
+// and published by a cluster barrier; each warp releases a stage in both
+// blocks (mapa, a cluster-scope arrive); the loop ends with a cluster
+// barrier; blocks past M skip the epilogue and the split-K fixup.
+// RUN: FileCheck %s --check-prefix=CLUSTER --input-file=%t/isaac_gemm_f16_nn_wgmma_ml64_nl64_wm64_wn64_u64_kl1_kg2_v8_st4_cm2.ptx
+// CLUSTER: // isaac.kernel name=isaac_gemm_f16_nn_wgmma_ml64_nl64_wm64_wn64_u64_kl1_kg2_v8_st4_cm2 {{.*}} stages=4 cm=2 threads=128
+// CLUSTER: .explicitcluster
+// CLUSTER-NEXT: .reqnctapercluster 2, 1, 1
+// CLUSTER: mov.b32 [[EMPTY:%r[0-9]+]], 8;
+// CLUSTER: mbarrier.init.shared.b64 [{{.*}}_smem+65568], [[EMPTY]];
+// CLUSTER: fence.mbarrier_init.release.cluster;
+// CLUSTER: barrier.cluster.arrive;
+// CLUSTER-NEXT: barrier.cluster.wait;
+// CLUSTER: cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
+// CLUSTER: wgmma.wait_group.sync.aligned 0;
+// CLUSTER-NEXT: barrier.cluster.arrive;
+// CLUSTER-NEXT: barrier.cluster.wait;
+// The loop's release: lane r of each warp arrives on the stage's empty
+// barrier in block r (mapa of the lane's rank), a CTA-scope release (a
+// cluster-scope one waits for all the thread's memory operations).
+// RUN: FileCheck %s --check-prefix=RELEASE --input-file=%t/isaac_gemm_f16_nn_wgmma_ml64_nl64_wm64_wn64_u64_kl1_kg2_v8_st4_cm2.ptx
+// RELEASE: wgmma.wait_group.sync.aligned 1;
+// RELEASE: mapa.shared::cluster.u64 [[R:%rd[0-9]+]], {{%rd[0-9]+}}, {{%r[0-9]+}};
+// RELEASE: mbarrier.arrive.shared::cluster.b64 _, [[[R]]]
+// RELEASE-NOT: release.cluster
+// B's one column block (its half) is multicast in each of the 4 stages of
+// the prologue and in the loop's refill; A's box is not.
+// RUN: grep -c "multicast::cluster" %t/isaac_gemm_f16_nn_wgmma_ml64_nl64_wm64_wn64_u64_kl1_kg2_v8_st4_cm2.ptx | FileCheck %s --check-prefix=MULTICAST
+// MULTICAST: 5
+//
 // The fused bias + relu epilogue (in f16, NaN-propagating as maximumf) after
 // the last wgmma group.
 // RUN: cat %t/isaac_gemm_f16_nn_wgmma_ml64_nl64_wm64_wn64_u64_kl1_kg1_v8_st4_ep*.ptx | FileCheck %s --check-prefix=EPI
@@ -148,6 +181,8 @@ func.func @layouts(%A: memref<257x130xf16>, %At: memref<130x257xf16>,
     {isaac.config = #isaac.gemm<family = wgmma, ml = 256, nl = 64, wm = 128, wn = 64, u = 64, kl = 1, kg = 1, vec = 4, stages = 3>}
   linalg.matmul indexing_maps = [#nn_a, #t_b, #c] ins(%A, %Bt : memref<257x130xf16>, memref<129x130xf16>) outs(%H : memref<257x129xf16>)
     {isaac.config = #isaac.gemm<family = wgmma, ml = 64, nl = 32, wm = 64, wn = 32, u = 32, kl = 1, kg = 4, vec = 8, stages = 3>}
+  linalg.matmul indexing_maps = [#nn_a, #nn_b, #c] ins(%A, %B : memref<257x130xf16>, memref<130x129xf16>) outs(%H : memref<257x129xf16>)
+    {isaac.config = #isaac.gemm<family = wgmma, ml = 64, nl = 64, wm = 64, wn = 64, u = 64, kl = 1, kg = 2, vec = 8, stages = 4, cm = 2>}
   return
 }
 

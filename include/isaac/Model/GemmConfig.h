@@ -109,9 +109,15 @@ inline const GemmParamInfo &gemmParamInfo(GemmParam p) {
 std::optional<GemmParam> gemmParamByName(std::string_view name);
 /// The parameters `f` uses, in table order.
 const std::vector<GemmParam> &gemmFamilyParams(GemmFamily f);
+/// Whether family `f` uses `p` outside the nine parameters its models'
+/// features read (GEMM_FEATURE_VECTOR): simt's stages, wgmma's cm. Such a
+/// parameter is written in attributes and kernel names only when it differs
+/// from its default, which is what the family's kernels did before it
+/// existed, so their names and datasets stay valid; the sampler and the
+/// search hold it at its default (a model could not tell its values apart).
+bool gemmParamOptional(GemmFamily f, GemmParam p);
 /// Whether `p` may be left out of an #isaac.gemm attribute (it then holds
-/// its default): the parameters simt kernels use beyond the legacy vector
-/// (stages), whose default is what those kernels did before them.
+/// its default): optional for some family.
 bool gemmParamOptional(GemmParam p);
 
 /// The parameters of the legacy nine-value tuning vector (GEMM_LEGACY_VECTOR

@@ -86,6 +86,15 @@ struct WgmmaOperandLayout {
 WgmmaOperandLayout getWgmmaOperandLayout(const GemmConfig &c, DType ab,
                                          bool isB, bool contigIsK);
 
+/// Rows of the TMA box of an operand's tile `l` (the runtime's tensor map,
+/// the kernel's copies): the tile's rows, or for B in a cluster of cm > 1
+/// blocks along M the 1/cm share each block copies and multicasts to the
+/// others (whole 8-row swizzle patterns: the cluster rule).
+inline int wgmmaBoxRows(const WgmmaOperandLayout &l, const GemmConfig &c,
+                        bool isB) {
+  return isB ? l.rows / c.cm : l.rows;
+}
+
 // The stages' shared memory and the copies per thread are the mma
 // family's (Mma.h: getMmaSharedLayout, mmaCopiesPerThreadA/B), which
 // follow the family of the configuration.

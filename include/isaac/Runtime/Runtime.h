@@ -153,6 +153,9 @@ typedef struct isaacKernelInfo {
   int32_t op;
   /* isaacConvLayout of a convolution kernel; 0 for a GEMM. */
   int32_t convLayout;
+  /* wgmma: blocks along M of one thread-block cluster (1: no cluster); the
+     launch's grid x is a multiple of it (docs/abi.md). */
+  int32_t cm;
 } isaacKernelInfo;
 
 /* isaacKernelInfo.op. */

@@ -278,6 +278,37 @@ void testEncodedMaps() {
                 encodeLine(6, tt.B, "300x70x1", "640x44800", "16x64x1", 1)});
 }
 
+/// A cluster kernel (cm = 2: two blocks along M share B's tiles, each
+/// copying half of B's rows and multicasting them): B's box is half the
+/// tile's rows (K-major B: NL = 128 -> 64 rows; N-major: U = 32 -> 16), A's
+/// unchanged, and the grid's x is a whole number of clusters (M = 100 is
+/// one tile of 128 rows, launched as 2 blocks; 257 rows of 64 are 5, as 6).
+void testClusterKernels() {
+  WgmmaGemm nt = kMajorGemm();
+  nt.describe(
+      "isaac_gemm_f16_nt_wgmma_ml128_nl128_wm64_wn128_u64_kl1_kg1_v8_st4_cm2",
+      "dtype=f16 layout=nt ml=128 nl=128 wm=64 wn=128 u=64 kl=1 kg=1 vec=8 "
+      "stages=4 cm=2 threads=256 smem=131072 dynsmem=1 chip=sm_90a");
+  checkEncoded(nt,
+               {encodeLine(6, nt.A, "300x100x1", "608x60800", "64x128x1", 3),
+                encodeLine(6, nt.B, "300x70x1", "624x43680", "64x64x1", 3)});
+  CHECK(launchOnce(nt).grid[0] == 2u);
+  WgmmaGemm nn = mixedGemm();
+  nn.describe(
+      "isaac_gemm_bf16_nn_wgmma_ml64_nl128_wm64_wn64_u32_kl1_kg1_v8_st3_cm2",
+      "dtype=bf16 layout=nn ml=64 nl=128 wm=64 wn=64 u=32 kl=1 kg=1 vec=8 "
+      "stages=3 cm=2 threads=256 smem=49152 dynsmem=1 chip=sm_90a");
+  checkEncoded(nn,
+               {encodeLine(9, nn.A, "300x100x2", "608x60816", "32x64x1", 2),
+                encodeLine(9, nn.B, "70x300x2", "144x43200", "64x16x1", 3)});
+  CHECK(launchOnce(nn).grid[0] == 2u);
+  nn.M = 257;
+  nn.sC = 257 * 72;
+  nn.sA = 257 * 304 + 8;
+  FakeLaunch l = launchOnce(nn);
+  CHECK(l.grid[0] == 6u && l.grid[1] == 1u);
+}
+
 /// A block's K loop of fewer tiles of U than the kernel's stages never
 /// fills its pipeline, so it is launched with useTma = 0 and zeroed maps,
 /// and nothing is encoded, whatever its operands; with split-K the loop is
@@ -680,6 +711,7 @@ void runTmaLaunchTests(const FakeCudaApi &api, bool hasTensorMaps) {
   fake = &api;
   driverHasEncoder = hasTensorMaps;
   testEncodedMaps();
+  testClusterKernels();
   testPipelineDepth();
   testIneligibleOperands();
   testEncoderFailure();
