@@ -88,7 +88,8 @@
 //
 // M- and N-major operands take wgmma's transposed forms: nn transposes B,
 // tn both, tt A; bf16 its own type; two 64-row tiles per warpgroup issue
-// two wgmmas per k-step (in each of the two main loops).
+// two wgmmas per k-step (in each of the two main loops, the TMA loop's
+// first tile peeled: 3 x 4 k-steps x 2).
 // RUN: FileCheck %s --check-prefix=NN --input-file=%t/isaac_gemm_f16f32_nn_wgmma_ml64_nl32_wm64_wn16_u32_kl1_kg2_v8_st3.ptx
 // NN: wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;
 // RUN: FileCheck %s --check-prefix=TN --input-file=%t/isaac_gemm_f16_tn_wgmma_ml64_nl64_wm64_wn64_u64_kl2_kg1_v8_st5.ptx
@@ -97,7 +98,7 @@
 // TT-DAG: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 1, 0;
 // TT-DAG: cvt.rn.bf16.f32
 // RUN: grep -c "wgmma.mma_async" %t/isaac_gemm_bf16_tt_wgmma_ml256_nl64_wm128_wn64_u64_kl1_kg1_v4_st3.ptx | FileCheck %s --check-prefix=COUNT16
-// COUNT16: 16
+// COUNT16: 24
 //
 // Split over K into a 16-bit C, which takes the tile counters S
 // (parameter 15). S != 0 (atomic mode): every block adds its slice's f32
