@@ -280,18 +280,24 @@ def conv_1d():
     return L
 
 
+def conv_f16_fn(fn, x, w, y, layout, stride, pad=0):
+    """@fn: an f16 convolution (f16 input, filters, bias and output;
+    tensor cores, f32 accumulation) + bias + relu."""
+    L = [f"func.func @{fn}(%x: {t4(x, 'f16')}, %w: {t4(w, 'f16')}, "
+         f"%b: tensor<{y[3]}xf16>) -> {t4(y, 'f16')}",
+         f"    attributes {{llvm.emit_c_interface}} {{",
+         f"  %zero_f16 = arith.constant 0.0 : f16"]
+    L += conv("y", "%x", x, "%w", w, y, layout, stride, "%b", "relu",
+              t="f16", pad=pad)
+    L += [f"  return %y : {t4(y, 'f16')}", "}", ""]
+    return L
+
+
 def conv_f16():
     """f16 throughout (tensor cores, f32 accumulation, one rounding):
     stride 2, fhwc filters, bias + relu."""
-    x, y = [2, 33, 33, 32], [2, 16, 16, 64]
-    L = [f"func.func @conv_f16(%x: {t4(x, 'f16')}, %w: {t4([64, 3, 3, 32], 'f16')}, "
-         f"%b: tensor<64xf16>) -> {t4(y, 'f16')}",
-         f"    attributes {{llvm.emit_c_interface}} {{",
-         f"  %zero_f16 = arith.constant 0.0 : f16"]
-    L += conv("y", "%x", x, "%w", [64, 3, 3, 32], y, "fhwc", 2, "%b", "relu",
-              t="f16")
-    L += [f"  return %y : {t4(y, 'f16')}", "}", ""]
-    return L
+    return conv_f16_fn("conv_f16", [2, 33, 33, 32], [64, 3, 3, 32],
+                       [2, 16, 16, 64], "fhwc", 2)
 
 
 def conv_f16_wide():
@@ -299,15 +305,8 @@ def conv_f16_wide():
     28x28, hwcf) + bias + relu: on sm_90a the wgmma family's conv kernel,
     its input read by im2col TMA (C a multiple of the tile's K depth; TMA
     fills the halo), the epilogue fused."""
-    x, y = [8, 28, 28, 64], [8, 28, 28, 128]
-    L = [f"func.func @conv_f16_wide(%x: {t4(x, 'f16')}, %w: {t4([3, 3, 64, 128], 'f16')}, "
-         f"%b: tensor<128xf16>) -> {t4(y, 'f16')}",
-         f"    attributes {{llvm.emit_c_interface}} {{",
-         f"  %zero_f16 = arith.constant 0.0 : f16"]
-    L += conv("y", "%x", x, "%w", [3, 3, 64, 128], y, "hwcf", 1, "%b", "relu",
-              t="f16", pad=1)
-    L += [f"  return %y : {t4(y, 'f16')}", "}", ""]
-    return L
+    return conv_f16_fn("conv_f16_wide", [8, 28, 28, 64], [3, 3, 64, 128],
+                       [8, 28, 28, 128], "hwcf", 1, pad=1)
 
 
 def mlp(fn, batch):

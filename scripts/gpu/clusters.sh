@@ -39,21 +39,18 @@ only_clusters() {
   cp "$1"/*_cm[0-9]*.ptx "$2"/
   echo "$1: $(ls "$2" | wc -l) cluster kernels"
 }
+# check NAME DIR SCRIPT SAN_LIMIT: SCRIPT's checks (no timing) on DIR's
+# cluster kernels, its log's summary lines.
+check() {
+  only_clusters "$2" "/tmp/cl-$1-check"
+  OUT="$OUT" DIR="/tmp/cl-$1-check" SKIP_TIMING=1 LIMIT=60 SAN_LIMIT="$4" \
+    TOOLS="${TOOLS-memcheck racecheck synccheck}" BUDGET=560 \
+    bash "scripts/gpu/$3.sh" >/dev/null 2>&1
+  grep -E "check exit|sweep exit|sweep:|FAIL|exit [0-9]|done in" "$OUT/$3.log" | head -30
+}
 checks="${CHECKS-gemm conv}"
-if [[ " $checks " == *" gemm "* ]]; then
-  only_clusters "$gemm" /tmp/cl-gemm-check
-  OUT="$OUT" DIR=/tmp/cl-gemm-check SKIP_TIMING=1 LIMIT=60 SAN_LIMIT=45 \
-    TOOLS="${TOOLS-memcheck racecheck synccheck}" BUDGET=560 \
-    bash scripts/gpu/mma.sh >/dev/null 2>&1
-  grep -E "check exit|sweep exit|^sweep:|FAIL|exit [0-9]|done in" "$OUT/mma.log" | head -30
-fi
-if [[ " $checks " == *" conv "* ]]; then
-  only_clusters "$conv" /tmp/cl-conv-check
-  OUT="$OUT" DIR=/tmp/cl-conv-check SKIP_TIMING=1 LIMIT=60 SAN_LIMIT=80 \
-    TOOLS="${TOOLS-memcheck racecheck synccheck}" BUDGET=560 \
-    bash scripts/gpu/conv.sh >/dev/null 2>&1
-  grep -E "sweep exit|conv sweep:|FAIL|exit [0-9]|done in" "$OUT/conv.log" | head -30
-fi
+[[ " $checks " == *" gemm "* ]] && check gemm "$gemm" mma 45
+[[ " $checks " == *" conv "* ]] && check conv "$conv" conv 80
 if [ -z "${SKIP_TIMING:-}" ]; then
   bash scripts/gpu/assemble.sh "$gemm" "$conv"
   timeout "${GEMM_LIMIT:-150}" $bench --ptx-dir "$gemm" \

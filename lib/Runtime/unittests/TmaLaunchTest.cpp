@@ -284,20 +284,20 @@ void testEncodedMaps() {
 /// unchanged, and the grid's x is a whole number of clusters (M = 100 is
 /// one tile of 128 rows, launched as 2 blocks; 257 rows of 64 are 5, as 6).
 void testClusterKernels() {
-  WgmmaGemm nt = kMajorGemm();
-  nt.describe(
-      "isaac_gemm_f16_nt_wgmma_ml128_nl128_wm64_wn128_u64_kl1_kg1_v8_st4_cm2",
-      "dtype=f16 layout=nt ml=128 nl=128 wm=64 wn=128 u=64 kl=1 kg=1 vec=8 "
-      "stages=4 cm=2 threads=256 smem=131072 dynsmem=1 chip=sm_90a");
+  // `g` renamed to its cm = 2 kernel (the header gains cm=2 after stages).
+  auto cluster = [](WgmmaGemm g) {
+    std::string fields = g.header.substr(g.header.find("dtype="));
+    fields.pop_back(); // the line's end
+    fields.insert(fields.find(" threads="), " cm=2");
+    g.describe(g.name + "_cm2", fields);
+    return g;
+  };
+  WgmmaGemm nt = cluster(kMajorGemm());
   checkEncoded(nt,
                {encodeLine(6, nt.A, "300x100x1", "608x60800", "64x128x1", 3),
                 encodeLine(6, nt.B, "300x70x1", "624x43680", "64x64x1", 3)});
   CHECK(launchOnce(nt).grid[0] == 2u);
-  WgmmaGemm nn = mixedGemm();
-  nn.describe(
-      "isaac_gemm_bf16_nn_wgmma_ml64_nl128_wm64_wn64_u32_kl1_kg1_v8_st3_cm2",
-      "dtype=bf16 layout=nn ml=64 nl=128 wm=64 wn=64 u=32 kl=1 kg=1 vec=8 "
-      "stages=3 cm=2 threads=256 smem=49152 dynsmem=1 chip=sm_90a");
+  WgmmaGemm nn = cluster(mixedGemm());
   checkEncoded(nn,
                {encodeLine(9, nn.A, "300x100x2", "608x60816", "32x64x1", 2),
                 encodeLine(9, nn.B, "70x300x2", "144x43200", "64x16x1", 3)});
