@@ -8,7 +8,7 @@ set -uo pipefail
 OUT="${OUT:-/tmp/isaac-out}"; mkdir -p "$OUT"
 shape=$1 dir=$2 kernel=$3 dtype=$4 tag=$5
 b=build-gpu/bin/isaac-bench
-sec="--section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section SchedulerStats"
+sec="--section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section SchedulerStats --section InstructionStats"
 run=($b --ptx-dir "$dir" --kernel "$kernel" --shape "$shape" --dtype "$dtype" --reps 1 --warmup 0)
 timeout 100 ncu $sec -k regex:isaac_gemm --launch-count 1 "${run[@]}" >"$OUT/ncu-$tag-isaac.txt" 2>&1
 echo "ncu $tag isaac: exit $?"
