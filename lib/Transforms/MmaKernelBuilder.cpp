@@ -257,9 +257,9 @@ private:
                  ValueRange im2colOffsets,
                  function_ref<SmallVector<Value>(int, Value)> coords,
                  int slices = 1);
-  /// The arrival of this warp on the empty barrier `index` of every block
-  /// of the cluster (cm > 1: their copies multicast into this block's
-  /// stage) or of this block.
+  /// This lane's arrival, for its warp, on the empty barrier `index`: of
+  /// block `lane` of the cluster (cm > 1, called by lanes 0 .. cm-1: every
+  /// block's copies multicast into this block's stage), else of this block.
   void releaseStage(Value index);
   /// A barrier of the whole cluster (all threads of its cm blocks).
   void clusterBarrier();
