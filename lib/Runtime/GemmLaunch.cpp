@@ -50,6 +50,13 @@ static_assert(::isaac::kMaxSplitKRows == kMaxGridYZ * kHelperBlockY,
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+/// The launch's blocks along x: the tiles of M, rounded up to whole
+/// clusters for a cluster kernel (wgmma, cm > 1), whose blocks past M load
+/// their share of B for the others and store nothing.
+int64_t gridBlocksX(const isaacKernelInfo &info, int64_t M) {
+  return ceilDiv(ceilDiv(M, info.ml), info.cm) * info.cm;
+}
+
 /// Bytes of one accumulator (the split-K workspace's and T's elements, alpha
 /// and beta): f64 in f64 kernels, f32 otherwise.
 size_t accumulatorSize(const isaacKernelInfo &info) {
@@ -285,7 +292,7 @@ isaacStatus validateGemm(const isaacKernelInfo &info, const isaacGemmArgs &a,
                     "N=%d needs %" PRId64 " tiles of nl=%d in grid y; the "
                     "limit is %" PRId64,
                     a.N, tilesN, info.nl, kMaxGridYZ);
-  if (ceilDiv(ceilDiv(a.M, info.ml), info.cm) * info.cm > kMaxGridX)
+  if (gridBlocksX(info, a.M) > kMaxGridX)
     return setError(ISAAC_ERROR_UNSUPPORTED, "M=%d needs too many tiles", a.M);
   int64_t slices = static_cast<int64_t>(a.batch) * info.kg;
   if (slices > kMaxGridYZ)
@@ -855,13 +862,11 @@ isaacStatus enqueueGemm(isaacModule_st &module, const isaacKernelInfo &info,
                        takesTileCounters(info), /*inputs=*/true, tma)
            : ParamList(abi::kGemmArgs, abi::gemm::Arg(), p,
                        takesTileCounters(info), /*inputs=*/true, tma);
-  // A cluster kernel (wgmma, cm > 1) runs whole clusters along x: the
-  // blocks past M load their share of B for the others and store nothing.
-  int64_t gridX = ceilDiv(ceilDiv(a.M, info.ml), info.cm) * info.cm;
-  if (isaacStatus status = launch(*d, *gemm, gridX, ceilDiv(a.N, info.nl),
-                                  static_cast<int64_t>(a.batch) * info.kg,
-                                  static_cast<unsigned>(info.threads), 1,
-                                  stream, gemmParams.params, dynamicSmem))
+  if (isaacStatus status =
+          launch(*d, *gemm, gridBlocksX(info, a.M), ceilDiv(a.N, info.nl),
+                 static_cast<int64_t>(a.batch) * info.kg,
+                 static_cast<unsigned>(info.threads), 1, stream,
+                 gemmParams.params, dynamicSmem))
     return status;
   if (useWorkspace) {
     ParamList reduceParams(abi::kReduceArgs, abi::reduce::Arg(), p,

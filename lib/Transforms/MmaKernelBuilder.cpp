@@ -249,20 +249,21 @@ private:
   /// The bulk tensor copies of operand tile `p` into the stage at
   /// `stageByte`: one box of `map` per column block, at `coords(first
   /// element of the block along the contiguous dimension, first row)`;
-  /// im2col mode with `im2colOffsets`, tile mode without. With `slices` >
-  /// 1 the block copies only rows [rank, rank + 1) * rows/slices of each
-  /// column block (the map's box is that high) and multicasts them to the
-  /// `slices` blocks of its cluster.
-  void copyBoxes(const OperandPlan &p, Value map, Value stageByte, Value full,
-                 ValueRange im2colOffsets,
-                 function_ref<SmallVector<Value>(int, Value)> coords,
-                 int slices = 1);
+  /// im2col mode with `im2colOffsets`, tile mode without. Where the map's
+  /// box is a share of the tile's rows (B in a cluster: wgmmaBoxRows) the
+  /// block copies its share, rows [rank, rank + 1) * box rows, and
+  /// multicasts it to every block of its cluster.
+  void copyBoxes(const OperandPlan &p, bool isB, Value map, Value stageByte,
+                 Value full, ValueRange im2colOffsets,
+                 function_ref<SmallVector<Value>(int, Value)> coords);
   /// This lane's arrival, for its warp, on the empty barrier `index`: of
   /// block `lane` of the cluster (cm > 1, called by lanes 0 .. cm-1: every
   /// block's copies multicast into this block's stage), else of this block.
   void releaseStage(Value index);
-  /// A barrier of the whole cluster (all threads of its cm blocks).
-  void clusterBarrier();
+  /// A barrier of every block whose copies and arrivals reach this block's
+  /// stages: the cluster's (all threads of its cm blocks), else the
+  /// block's.
+  void stagesBarrier();
   /// The mbarrier `index` (full: 0 .. stages-1; empty: stages ..
   /// 2*stages-1) of the stage barriers.
   Value stageBarrier(Value index);
@@ -1065,30 +1066,28 @@ void MmaBuilder::issueTmaTile(Value t, Value stage, int stageElems) {
                                          /*relaxed=*/false, Value());
   Value k = e.add(kStart, e.mul(t, e.ci32(c.u)));
   Value stageByte = e.mul(stage, e.ci32(stageElems * esz));
-  auto copyTile = [&](const OperandPlan &p, Value map, Value mn, int slices) {
+  auto copyTile = [&](const OperandPlan &p, bool isB, Value map, Value mn) {
     copyBoxes(
-        p, map, stageByte, full, ValueRange(),
-        [&](int first, Value row) {
+        p, isB, map, stageByte, full, ValueRange(), [&](int first, Value row) {
           Value at = e.ci32(first);
           return p.contigIsK ? SmallVector<Value>{e.add(k, at), e.add(mn, row),
                                                   batchIdx}
                              : SmallVector<Value>{e.add(mn, at), e.add(k, row),
                                                   batchIdx};
-        },
-        slices);
+        });
   };
   if (taps)
     copyConvInput(k, stageByte, full);
   else
-    copyTile(planA, tmA, m0, 1);
+    copyTile(planA, /*isB=*/false, tmA, m0);
   // The cluster's blocks share n0 (they lie along M): B's tile is theirs.
-  copyTile(planB, tmB, n0, c.cm);
+  copyTile(planB, /*isB=*/true, tmB, n0);
 }
 
-void MmaBuilder::copyBoxes(const OperandPlan &p, Value map, Value stageByte,
-                           Value full, ValueRange im2colOffsets,
-                           function_ref<SmallVector<Value>(int, Value)> coords,
-                           int slices) {
+void MmaBuilder::copyBoxes(
+    const OperandPlan &p, bool isB, Value map, Value stageByte, Value full,
+    ValueRange im2colOffsets,
+    function_ref<SmallVector<Value>(int, Value)> coords) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
   const ::isaac::WgmmaOperandLayout &l = *p.wg;
@@ -1096,9 +1095,10 @@ void MmaBuilder::copyBoxes(const OperandPlan &p, Value map, Value stageByte,
   // This block's rows of each column block: all, or its slice, a whole
   // number of 8-row swizzle patterns (the legality's cluster rule), so
   // that the multicast lands in every block's layout unchanged.
+  int sliceRows = ::isaac::wgmmaBoxRows(l, c, isB);
+  int slices = l.rows / sliceRows;
   Value row = e.ci32(0), sliceByte = e.ci32(0), mask;
   if (slices > 1) {
-    int sliceRows = l.rows / slices; // Wgmma.h: wgmmaBoxRows
     row = e.mul(ctaRank, e.ci32(sliceRows));
     sliceByte = e.mul(ctaRank, e.ci32(sliceRows * l.atomBytes));
     mask = arith::ConstantOp::create(b, loc,
@@ -1139,10 +1139,11 @@ void MmaBuilder::copyConvInput(Value k, Value stageByte, Value full) {
     return arith::TruncIOp::create(b, loc, b.getI16Type(), v).getResult();
   };
   SmallVector<Value> offsets{i16(tap.ds), i16(tap.dr)};
-  copyBoxes(planA, tmA, stageByte, full, offsets, [&](int first, Value) {
-    return SmallVector<Value>{e.add(tap.ch, e.ci32(first)), tmaPixel.w,
-                              tmaPixel.h, tmaPixel.n};
-  });
+  copyBoxes(planA, /*isB=*/false, tmA, stageByte, full, offsets,
+            [&](int first, Value) {
+              return SmallVector<Value>{e.add(tap.ch, e.ci32(first)),
+                                        tmaPixel.w, tmaPixel.h, tmaPixel.n};
+            });
 }
 
 /// The time a waiting thread may sleep in mbarrier.try_wait before it
@@ -1181,10 +1182,7 @@ SmallVector<Value> MmaBuilder::tmaMainLoop(Value nTiles, int stageElems) {
   // The barriers' initialization is visible to every thread (and to the
   // async proxy's complete_tx) after the block barrier; with a cluster, to
   // its other blocks (their multicasts and arrivals) after the cluster's.
-  if (c.cm > 1)
-    clusterBarrier();
-  else
-    e.barrier();
+  stagesBarrier();
   // Prologue: tiles 0 .. S-1 into stages 0 .. S-1.
   ifThen(b, loc, leader, [&] {
     for (int st = 0; st < S; ++st)
@@ -1253,10 +1251,7 @@ SmallVector<Value> MmaBuilder::tmaMainLoop(Value nTiles, int stageElems) {
   // cluster, the other blocks' last arrivals on this block's barriers must
   // have happened before any block reuses its stages or exits.
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-  if (c.cm > 1)
-    clusterBarrier();
-  else
-    e.barrier();
+  stagesBarrier();
   return flattenWgmmaAccumulators(loop.getResults().take_front(nCarried));
 }
 
@@ -1281,7 +1276,11 @@ void MmaBuilder::releaseStage(Value index) {
                                  NVVM::MemScopeKind::CTA);
 }
 
-void MmaBuilder::clusterBarrier() {
+void MmaBuilder::stagesBarrier() {
+  if (c.cm == 1) {
+    e.barrier();
+    return;
+  }
   // barrier.cluster.arrive (release) and wait (acquire): every thread of
   // the cluster's blocks, as the block barrier is of one block's.
   NVVM::ClusterArriveOp::create(e.b, e.loc, UnitAttr());
