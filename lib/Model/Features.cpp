@@ -15,21 +15,6 @@
 
 using namespace isaac;
 
-const std::array<GemmParam, 9> &isaac::featureParams(GemmFamily family) {
-  static const auto table = [] {
-    std::array<std::array<GemmParam, 9>, kNumGemmFamilies> out{};
-#define GEMM_FEATURE_VECTOR(F, P0, P1, P2, P3, P4, P5, P6, P7, P8)             \
-  out[static_cast<int>(GemmFamily::F)] = {GemmParam::P0, GemmParam::P1,        \
-                                          GemmParam::P2, GemmParam::P3,        \
-                                          GemmParam::P4, GemmParam::P5,        \
-                                          GemmParam::P6, GemmParam::P7,        \
-                                          GemmParam::P8};
-#include "isaac/Model/GemmParams.def"
-    return out;
-  }();
-  return table[static_cast<int>(family)];
-}
-
 std::array<int, 9> isaac::featureValues(const GemmConfig &c) {
   const std::array<GemmParam, 9> &params = featureParams(c.family);
   std::array<int, 9> v;

@@ -57,19 +57,25 @@ bool GemmConfig::operator==(const GemmConfig &o) const {
   return true;
 }
 
-bool isaac::gemmParamOptional(GemmFamily f, GemmParam p) {
-  static const auto featured = [] {
-    std::array<std::array<bool, kNumGemmParams>, kNumGemmFamilies> out{};
+const std::array<GemmParam, 9> &isaac::featureParams(GemmFamily family) {
+  static const auto table = [] {
+    std::array<std::array<GemmParam, 9>, kNumGemmFamilies> out{};
 #define GEMM_FEATURE_VECTOR(F, P0, P1, P2, P3, P4, P5, P6, P7, P8)             \
-  for (GemmParam q : {GemmParam::P0, GemmParam::P1, GemmParam::P2,             \
-                      GemmParam::P3, GemmParam::P4, GemmParam::P5,             \
-                      GemmParam::P6, GemmParam::P7, GemmParam::P8})            \
-    out[static_cast<int>(GemmFamily::F)][static_cast<int>(q)] = true;
+  out[static_cast<int>(GemmFamily::F)] = {GemmParam::P0, GemmParam::P1,        \
+                                          GemmParam::P2, GemmParam::P3,        \
+                                          GemmParam::P4, GemmParam::P5,        \
+                                          GemmParam::P6, GemmParam::P7,        \
+                                          GemmParam::P8};
 #include "isaac/Model/GemmParams.def"
     return out;
   }();
+  return table[static_cast<int>(family)];
+}
+
+bool isaac::gemmParamOptional(GemmFamily f, GemmParam p) {
+  const std::array<GemmParam, 9> &featured = featureParams(f);
   return gemmParamInfo(p).usedBy(f) &&
-         !featured[static_cast<int>(f)][static_cast<int>(p)];
+         std::find(featured.begin(), featured.end(), p) == featured.end();
 }
 
 bool isaac::gemmParamOptional(GemmParam p) {

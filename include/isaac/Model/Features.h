@@ -93,9 +93,6 @@ constexpr int kNumConfigFeatures = kNumFeatures - kNumShapeFeatures;
 constexpr int kNumConvShapeFeatures = 13;
 constexpr int kNumConvFeatures = kNumConvShapeFeatures + kNumConfigFeatures;
 
-/// The nine tuning parameters features 5..13 read for `family`
-/// (GemmParams.def, GEMM_FEATURE_VECTOR).
-const std::array<GemmParam, 9> &featureParams(GemmFamily family);
 /// The values of featureParams(c.family) in `c`.
 std::array<int, 9> featureValues(const GemmConfig &c);
 

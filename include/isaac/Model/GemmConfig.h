@@ -109,8 +109,11 @@ inline const GemmParamInfo &gemmParamInfo(GemmParam p) {
 std::optional<GemmParam> gemmParamByName(std::string_view name);
 /// The parameters `f` uses, in table order.
 const std::vector<GemmParam> &gemmFamilyParams(GemmFamily f);
-/// Whether family `f` uses `p` outside the nine parameters its models'
-/// features read (GEMM_FEATURE_VECTOR): simt's stages, wgmma's cm. Such a
+/// The nine tuning parameters the learned models' features 5..13 read for
+/// `family` (GEMM_FEATURE_VECTOR; include/isaac/Model/Features.h).
+const std::array<GemmParam, 9> &featureParams(GemmFamily family);
+/// Whether family `f` uses `p` outside featureParams(f): simt's stages,
+/// wgmma's cm. Such a
 /// parameter is written in attributes and kernel names only when it differs
 /// from its default, which is what the family's kernels did before it
 /// existed, so their names and datasets stay valid; the sampler and the
