@@ -48,8 +48,14 @@
       as candidates / conv-candidates, but for each op its first candidate
       (the compiler's top-1) and, if it is a wgmma configuration, the same
       with cm = 2, 4 and 8 where the cluster rule allows it (nl and u
-      multiples of 8 * cm: lib/Model/WgmmaLegality.cpp; isaac-opt refuses
-      any other): the thread-block-cluster exploration of docs/perf.md.
+      multiples of 8 * cm: lib/Model/WgmmaLegality.cpp); variants are
+      kept where isaac-opt (ISAAC_OPT, else on PATH, else
+      build/bin/isaac-opt) accepts them: the thread-block-cluster exploration of docs/perf.md.
+  gen_kernels.py kc CONFIGURED.mlir LIST > cands.mlir
+  gen_kernels.py conv-kc CONFIGURED.mlir LIST > cands.mlir
+      as clusters, with the first candidate split over K into kg = 2, 4
+      and 8 slices that sum inside the launch (kc = 1) as variants: the
+      in-cluster split-K exploration of docs/perf.md.
   gen_kernels.py epilogue-cpu PTX_DIR [ROWS] > values.mlir
       a CPU program (for mlir-runner) that evaluates the epilogue program
       of every fused kernel in PTX_DIR on ROWS (default 2048) deterministic
@@ -705,17 +711,44 @@ def _pair(text):
     return (v[0], v[-1])
 
 
+def legal(text, target):
+    """Whether isaac-opt (ISAAC_OPT, else the one on PATH, else
+    build/bin/isaac-opt) accepts `text`, functions for chip `target`: the
+    verifier applies the legality rules of lib/Model (their one home) to
+    every isaac.config it parses."""
+    import subprocess
+    opt = (os.environ.get("ISAAC_OPT") or shutil.which("isaac-opt") or
+           "build/bin/isaac-opt")
+    module = 'module attributes {isaac.target = "%s"} {\n%s}\n' % (target,
+                                                                   text)
+    run = subprocess.run([opt, "-", "-o", os.devnull], input=module,
+                         capture_output=True, text=True)
+    return run.returncode == 0
+
+
+def with_params(config, **values):
+    """`config` (attribute text) with `values` set, added where absent."""
+    v = dict(kv.split(" = ") for kv in config.split(", "))
+    v.update({k: str(x) for k, x in values.items()})
+    return ", ".join("%s = %s" % kv for kv in v.items())
+
+
 def cluster_variants(configs):
-    """The first configuration and, for wgmma, its cluster variants."""
+    """The first configuration and, for wgmma, the same with cm = 2, 4, 8
+    (candidates the caller keeps where legal)."""
     first = configs[0]
-    out = [first]
     if "family = wgmma" not in first:
-        return out
-    v = dict(kv.split(" = ") for kv in first.split(", "))
-    for cm in (2, 4, 8):
-        if int(v["nl"]) % (8 * cm) == 0 and int(v["u"]) % (8 * cm) == 0:
-            out.append(first + ", cm = %d" % cm)
-    return out
+        return [first]
+    return [first] + [with_params(first, cm=cm) for cm in (2, 4, 8)]
+
+
+def kc_variants(configs):
+    """The first configuration and, for wgmma, the same split over K into
+    kg = 2, 4 and 8 slices that sum inside the launch (kc = 1)."""
+    first = configs[0]
+    if "family = wgmma" not in first or "cm = " in first:
+        return [first]
+    return [first] + [with_params(first, kg=kg, kc=1) for kg in (2, 4, 8)]
 
 
 def conv_candidates(path, listing=None, expand=None):
@@ -725,6 +758,7 @@ def conv_candidates(path, listing=None, expand=None):
     # The chip the selection ran for, as in candidates(): wgmma
     # configurations verify only on a chip that has wgmma.
     target = re.search(r'isaac\.target = "(\w+)"', text)
+    chip = target.group(1) if target else "sm_90"
     if target:
         sys.stdout.write('module attributes {isaac.target = "%s"} {\n'
                          % target.group(1))
@@ -750,10 +784,14 @@ def conv_candidates(path, listing=None, expand=None):
             eh, ew, esh, esw = 2 * p - 1, 2 * q - 1, 2, 2
         ctype = m.group(19)
         types = types_token(dtype, ctype)
-        for cfg in configs:
-            sys.stdout.write(conv_func("c%d" % i, dtype, layout,
-                                       (n, eh, ew, c, k, r, s), cfg,
-                                       (esh, esw), (dh, dw), ctype))
+        for j, cfg in enumerate(configs):
+            op = conv_func("c%d" % i, dtype, layout, (n, eh, ew, c, k, r, s),
+                           cfg, (esh, esw), (dh, dw), ctype)
+            # An expansion's variants are kept where legal (the first is
+            # the selection's).
+            if expand and j > 0 and not legal(op, chip):
+                continue
+            sys.stdout.write(op)
             i += 1
             if out:
                 schema = isaac_schema.schema()
@@ -793,6 +831,7 @@ def candidates(path, listing=None, expand=None):
     # The chip the selection ran for (a module's isaac.target): wgmma
     # configurations verify only on a chip that has wgmma.
     target = re.search(r'isaac\.target = "(\w+)"', open(path).read())
+    chip = target.group(1) if target else "sm_90"
     if target:
         sys.stdout.write('module attributes {isaac.target = "%s"} {\n'
                          % target.group(1))
@@ -803,19 +842,24 @@ def candidates(path, listing=None, expand=None):
             continue
         token, layout, m, n, k = parse_op(line)
         configs = re.findall(r"#isaac\.gemm<([^>]*)>", c.group(1))
-        for config in expand(configs) if expand else configs:
+        for j, config in enumerate(expand(configs) if expand else configs):
             # An mma configuration of an f32 GEMM multiplies in TF32 (the
             # selection's tf32 option or the op's isaac.tf32).
             tf32 = token == "f32" and "family = mma" in config
             dtype = "tf32" if tf32 else token
+            ab, ct, _ = token_types(dtype)
+            # An expansion's variants are kept where legal (the first is
+            # the selection's).
+            if expand and j > 0 and not legal(gemm(0, ab, layout, config, ct),
+                                              chip):
+                continue
             if lst:
                 lst.write("%s %s %s %s\n" % (m, n, k,
                                              kernel_name(dtype, layout, config)))
             key = (dtype, layout, config)
             if key not in seen:
                 seen.add(key)
-                ab, c, _ = token_types(dtype)
-                sys.stdout.write(gemm(i, ab, layout, config, c))
+                sys.stdout.write(gemm(i, ab, layout, config, ct))
                 i += 1
     if target:
         sys.stdout.write("}\n")
@@ -849,6 +893,10 @@ if __name__ == "__main__":
         candidates(sys.argv[2], sys.argv[3], cluster_variants)
     elif len(sys.argv) == 4 and sys.argv[1] == "conv-clusters":
         conv_candidates(sys.argv[2], sys.argv[3], cluster_variants)
+    elif len(sys.argv) == 4 and sys.argv[1] == "kc":
+        candidates(sys.argv[2], sys.argv[3], kc_variants)
+    elif len(sys.argv) == 4 and sys.argv[1] == "conv-kc":
+        conv_candidates(sys.argv[2], sys.argv[3], kc_variants)
     elif len(sys.argv) == 4 and sys.argv[1] == "top1":
         top1(sys.argv[2], sys.argv[3])
     elif sys.argv[1:] == ["fused"]:

@@ -46,6 +46,9 @@ tools = [
     ToolSubst("mlir-translate", unresolved="ignore"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+# scripts/gen_kernels.py asks this isaac-opt which configurations are legal.
+config.environment["ISAAC_OPT"] = os.path.join(config.isaac_tools_dir,
+                                               "isaac-opt")
 
 # ptxas checks run only where the CUDA toolkit is installed.
 if config.ptxas and os.path.exists(config.ptxas):

@@ -90,7 +90,9 @@ MmaSharedLayout isaac::getMmaSharedLayout(const GemmConfig &c, DType ab) {
   s.tileBytesA = alignUp(c.ml * c.u * esz);
   s.tileBytesB = alignUp(c.nl * c.u * esz);
   s.stageBytes = s.tileBytesA + s.tileBytesB;
-  s.reduceBytes = (c.kl - 1) * c.ml * c.nl * accumulatorBytes(ab);
+  // KL partials of groups 1 .. KL-1, then (kc) the tile's sums that the
+  // other blocks of its cluster read.
+  s.reduceBytes = (c.kl - 1 + c.kc) * c.ml * c.nl * accumulatorBytes(ab);
   s.barrierOffset = std::max(c.stages * s.stageBytes, s.reduceBytes);
   if (c.family == GemmFamily::Wgmma)
     s.barrierBytes = 2 * 8 * c.stages;

@@ -175,10 +175,19 @@ void TopK::offer(const GemmConfig &c, double t) {
     best.pop_back();
 }
 
-std::vector<Ranked> isaac::searchBest(const GemmShape &shape,
-                                      const ChipLimits &chip,
-                                      const CostFn &cost, unsigned k,
-                                      size_t *evaluated) {
+GemmConfig isaac::withClusterSplitK(const GemmConfig &c, DType dtype,
+                                    const ChipLimits &chip) {
+  if (c.family != GemmFamily::Wgmma || c.kg < 2 || c.kg > 8 || c.kc)
+    return c;
+  GemmConfig inCluster = c;
+  inCluster.kc = 1;
+  return isLegal(inCluster, dtype, chip) ? inCluster : c;
+}
+
+static std::vector<Ranked> searchSpace(const GemmShape &shape,
+                                       const ChipLimits &chip,
+                                       const CostFn &cost, unsigned k,
+                                       size_t *evaluated) {
   if (const RankerCost *ranked = cost.target<RankerCost>())
     return ranked->ranker->searchBest(shape, chip, k, evaluated);
   TopK best(k);
@@ -198,4 +207,14 @@ std::vector<Ranked> isaac::searchBest(const GemmShape &shape,
   if (evaluated)
     *evaluated = count;
   return best.take();
+}
+
+std::vector<Ranked> isaac::searchBest(const GemmShape &shape,
+                                      const ChipLimits &chip,
+                                      const CostFn &cost, unsigned k,
+                                      size_t *evaluated) {
+  std::vector<Ranked> best = searchSpace(shape, chip, cost, k, evaluated);
+  for (Ranked &r : best)
+    r.config = withClusterSplitK(r.config, shape.dtype, chip);
+  return best;
 }

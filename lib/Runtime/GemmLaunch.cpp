@@ -170,19 +170,26 @@ bool takesTileCounters(const isaacKernelInfo &info) {
   return abi::takesTileCounters(hasEpilogue(info), narrowOutput(info));
 }
 
+/// Whether the KG slices of a tile meet in global memory (GemmConfig): a
+/// kc kernel's sum inside the launch, in slice order (deterministic in
+/// both modes): one kernel, nothing else to allocate.
+bool splitsAcrossGrid(const isaacKernelInfo &info) {
+  return configOf(info).splitsAcrossGrid();
+}
+
 /// In atomic mode, split-K kernels that take tile counters (a fused
 /// epilogue, a 16-bit C) with KG above kMaxWorkspaceKG add their slices
 /// into T (batch*M*N accumulators) and count arrivals per tile in S; both
 /// live in one zeroed buffer of the stream, which the kernels leave zero.
 bool usesTileCounters(const isaacKernelInfo &info, int32_t flags) {
-  return info.kg > kMaxWorkspaceKG && takesTileCounters(info) &&
-         !(flags & ISAAC_DETERMINISTIC);
+  return splitsAcrossGrid(info) && info.kg > kMaxWorkspaceKG &&
+         takesTileCounters(info) && !(flags & ISAAC_DETERMINISTIC);
 }
 
 /// Split-K kernels reduce through the workspace in deterministic mode, and
 /// those that take tile counters also in atomic mode unless they use them.
 bool usesWorkspace(const isaacKernelInfo &info, int32_t flags) {
-  return info.kg > 1 &&
+  return splitsAcrossGrid(info) &&
          ((flags & ISAAC_DETERMINISTIC) ||
           (takesTileCounters(info) && !usesTileCounters(info, flags)));
 }
@@ -300,7 +307,7 @@ isaacStatus validateGemm(const isaacKernelInfo &info, const isaacGemmArgs &a,
                     "batch*kg = %d*%d = %" PRId64 " exceeds the grid z limit "
                     "%" PRId64,
                     a.batch, info.kg, slices, kMaxGridYZ);
-  if (info.kg > 1) {
+  if (splitsAcrossGrid(info)) {
     int64_t helperRows = ceilDiv(a.M, kHelperBlockY);
     if (helperRows > kMaxGridYZ)
       return setError(ISAAC_ERROR_UNSUPPORTED,
@@ -786,7 +793,7 @@ isaacStatus enqueueGemm(isaacModule_st &module, const isaacKernelInfo &info,
   if (tma)
     setTensorMaps(*d, info, a, conv, p);
   CUstream stream = static_cast<CUstream>(a.stream);
-  bool splitK = info.kg > 1;
+  bool splitK = splitsAcrossGrid(info);
   bool useWorkspace = usesWorkspace(info, a.flags);
   bool useCounters = usesTileCounters(info, a.flags);
 

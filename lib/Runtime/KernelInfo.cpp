@@ -387,12 +387,13 @@ isaacStatus parseKernelName(const char *name, isaacKernelInfo &out) {
     config = parsed->config;
   }
   std::memcpy(info.name, name, length + 1);
-  // The block size the configuration implies, where it is defined
-  // (checkKernelInfo refuses the rest).
-  bool positive = true;
+  // The block size the configuration implies, where it is defined: no
+  // parameter below its range (those threads() divides by start at 1;
+  // checkKernelInfo refuses the rest).
+  bool defined = true;
   for (const GemmParamInfo &p : kGemmParams)
-    positive &= config.get(p.param) >= 1;
-  int64_t threads = positive ? config.threads() : 0;
+    defined &= config.get(p.param) >= p.lo;
+  int64_t threads = defined ? config.threads() : 0;
   info.threads = threads > 0 && threads <= kMaxThreadsPerBlock
                      ? static_cast<int32_t>(threads)
                      : 0;

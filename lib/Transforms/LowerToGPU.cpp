@@ -457,11 +457,12 @@ struct LowerToGPUPass
   }
 
   /// The split-K helper kernels (docs/abi.md) a kernel of `spec` with
-  /// KG > 1 launches with. They work on the accumulator's type; a 16-bit C
-  /// has no atomic mode: only its reducer, which converts.
+  /// KG > 1 launches with, unless its slices sum inside the launch (kc).
+  /// They work on the accumulator's type; a 16-bit C has no atomic mode:
+  /// only its reducer, which converts.
   static void buildSplitKHelpers(OpBuilder &builder, gpu::GPUModuleOp gpuModule,
                                  const GemmKernelSpec &spec) {
-    if (spec.config.kg == 1)
+    if (!spec.config.splitsAcrossGrid())
       return;
     if (spec.epilogue) {
       getOrBuildEpilogueReduceKernel(builder, gpuModule, spec.accType(),

@@ -33,7 +33,10 @@
 // that share B's tiles: each block copies 1/cm of B's rows and multicasts
 // them to all, each warp releases a stage in every block of the cluster,
 // and cluster barriers bracket the loop (docs/architecture.md, "Thread-
-// block clusters").
+// block clusters"). With kc = 1 the KG slices of a tile are one cluster
+// along z: each block parks its sums in shared memory and the warps of
+// the tile are summed, in slice order, by the blocks they are dealt to
+// (sumClusterSlices), which store C: no workspace, no second kernel.
 //
 // Bounds: a tile the block's rows and K cover entirely takes the copies
 // without a source size; any other tile gives each copy its exact source
@@ -325,6 +328,17 @@ private:
   void storeStaged(function_ref<Value(int, int)> out);
   void emitEpilogue(ArrayRef<Value> acc, Value gSlice, Value batch, Value W,
                     Value S, Value alpha, Value beta);
+  /// kc: the KG slices of the tile are the blocks of this cluster (rank =
+  /// slice). Group 0 of each parks its sums in shared memory (after the KL
+  /// partials); after a cluster barrier, warp w of group 0 of block
+  /// w % KG reads warp w's sums of every block (ld.shared::cluster) and
+  /// adds them in slice order, so the result does not depend on which
+  /// block adds. Replaces `acc` by those sums in the adding warps (zeros in
+  /// the others) and returns whether this thread's warp is one; each thread has
+  /// arrived on the cluster barrier that the kernel's end waits for (no block
+  /// may exit while another reads its shared memory).
+  Value sumClusterSlices(SmallVectorImpl<Value> &acc, Value isGroup0,
+                         Value rank);
   void emitSplitKFixup(Value batch, Value isGroup0, Value T, Value S,
                        Value beta);
   Value partialSumPtr(Value tBase, Value batch, Value row, Value col);
@@ -1408,11 +1422,11 @@ MmaBuilder::Staging MmaBuilder::stagingLayout() const {
   st.pitch = st.chunkCols * outBytes + 16;
   st.region = 16 * st.pitch;
   // After the split-K flag (the first word, read by every thread after
-  // the tile's last block is known) and the KL partials (read by the
-  // other warps of group 0 until they start their own epilogue).
+  // the tile's last block is known), the KL partials (read by the other
+  // warps of group 0 until they start their own epilogue) and kc's sums
+  // (read by the other blocks of the cluster until its last barrier).
   int partials =
-      c.kl > 1 ? (c.kl - 1) * c.ml * c.nl * ::isaac::dtypeBytes(spec.accType())
-               : 0;
+      (c.kl - 1 + c.kc) * c.ml * c.nl * ::isaac::dtypeBytes(spec.accType());
   st.first = (std::max(16, partials) + 127) / 128 * 128;
   int warps = threads / 32 / c.kl; // group 0's
   if (st.first + warps * st.region > smem.barrierOffset)
@@ -1473,7 +1487,8 @@ void MmaBuilder::emitEpilogue(ArrayRef<Value> acc, Value gSlice, Value batch,
   for (Value v : acc)
     scaled.push_back(e.fmul(alpha, v));
   auto value = [&](int i, int j, Value) { return scaled[accIndex(i, j)]; };
-  if (c.kg == 1) {
+  // kc: `acc` is already the sum of every slice.
+  if (!c.splitsAcrossGrid()) {
     storeOutput(value, beta);
     return;
   }
@@ -1508,6 +1523,74 @@ void MmaBuilder::emitEpilogue(ArrayRef<Value> acc, Value gSlice, Value batch,
     Value ptr = viaT ? partialSumPtr(W, batch, row, col) : cPtr(row, col);
     e.predicatedReduceAdd(ptr, value(i, j, ok), ok);
   });
+}
+
+Value MmaBuilder::sumClusterSlices(SmallVectorImpl<Value> &acc, Value isGroup0,
+                                   Value rank) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  int nAcc = acc.size(); // wm/64 * wn/2: a multiple of 4
+  int quads = nAcc / 4;
+  auto v4 = VectorType::get({4}, e.elemTy);
+  // Lane-fastest 16-byte slots (a warp's 512 contiguous bytes per quad:
+  // conflict-free), after the KL partials.
+  int first = (c.kl - 1) * c.ml * c.nl * ::isaac::dtypeBytes(spec.accType());
+  auto slot = [&](Value w, int x4) {
+    Value idx = e.add(
+        e.mul(e.add(e.mul(w, e.ci32(quads)), e.ci32(x4)), e.ci32(32)), lane);
+    return e.add(e.ci32(first), e.mul(idx, e.ci32(16)));
+  };
+  ifThen(b, loc, isGroup0, [&] {
+    for (int x4 = 0; x4 < quads; ++x4) {
+      Value v = LLVM::UndefOp::create(b, loc, v4);
+      for (int k = 0; k < 4; ++k)
+        v = LLVM::InsertElementOp::create(b, loc, v, acc[4 * x4 + k],
+                                          e.ci32(k));
+      LLVM::StoreOp::create(
+          b, loc, v, e.gep(smemPtr, slot(warpId, x4), b.getI8Type()), 16);
+    }
+  });
+  // Every block's sums are in its shared memory (release/acquire).
+  NVVM::ClusterArriveOp::create(b, loc, UnitAttr());
+  NVVM::ClusterWaitOp::create(b, loc, UnitAttr());
+  Value adds = e.land(isGroup0, e.eq(e.remu(warpId, e.ci32(c.kg)), rank));
+  auto ifOp = scf::IfOp::create(b, loc, SmallVector<Type>(nAcc, e.elemTy), adds,
+                                /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    auto clusterPtr = LLVM::LLVMPointerType::get(
+        b.getContext(),
+        static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+    // Slice 0's own sums are read back too: one order for every block.
+    SmallVector<Value> sum;
+    for (int s = 0; s < c.kg; ++s) {
+      Value remote =
+          NVVM::MapaOp::create(b, loc, clusterPtr, smemPtr, e.ci32(s));
+      for (int x4 = 0; x4 < quads; ++x4) {
+        Value ptr = LLVM::GEPOp::create(b, loc, clusterPtr, b.getI8Type(),
+                                        remote, ValueRange{slot(warpId, x4)});
+        Value v = LLVM::LoadOp::create(b, loc, v4, ptr, 16);
+        for (int k = 0; k < 4; ++k) {
+          Value x = LLVM::ExtractElementOp::create(b, loc, v, e.ci32(k));
+          if (s == 0)
+            sum.push_back(x);
+          else
+            sum[4 * x4 + k] = e.fadd(sum[4 * x4 + k], x);
+        }
+      }
+    }
+    scf::YieldOp::create(b, loc, sum);
+    // The other warps store nothing: their accumulators die with the
+    // parking stores above instead of living on beside the sums.
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(b, loc, SmallVector<Value>(nAcc, e.cf(0.0)));
+  }
+  acc.assign(ifOp.getResults().begin(), ifOp.getResults().end());
+  // The reads of the other blocks' sums are done (release); the kernel's
+  // end waits for every block's.
+  NVVM::ClusterArriveOp::create(b, loc, UnitAttr());
+  return adds;
 }
 
 void MmaBuilder::emitSplitKFixup(Value batch, Value isGroup0, Value T, Value S,
@@ -1741,10 +1824,13 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
     acc.assign(ifOp.getResults().begin(), ifOp.getResults().end());
   }
 
+  Value stores = isGroup0;
+  if (c.kc)
+    stores = sumClusterSlices(acc, isGroup0, gSlice);
   auto epilogueAndFixup = [&] {
-    ifThen(b, loc, isGroup0,
+    ifThen(b, loc, stores,
            [&] { emitEpilogue(acc, gSlice, batch, W, S, alpha, beta); });
-    if (S && c.kg > 1)
+    if (S && c.splitsAcrossGrid())
       emitSplitKFixup(batch, isGroup0, W, S, beta);
   };
   // The grid's x is rounded up to whole clusters: the blocks past M only
@@ -1753,6 +1839,9 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
     ifThen(b, loc, e.slt(m0, M), epilogueAndFixup);
   else
     epilogueAndFixup();
+  // kc: no block leaves while another may still read its sums.
+  if (c.kc)
+    NVVM::ClusterWaitOp::create(b, loc, UnitAttr());
   gpu::ReturnOp::create(b, loc);
 }
 
@@ -1787,9 +1876,14 @@ gpu::GPUFuncOp mlir::isaac::buildMmaGemmKernel(OpBuilder &builder,
   gpu::GPUFuncOp func =
       conv ? declareConvKernel(builder, loc, *conv, name, types, types.elemTy)
            : declareGemmKernel(builder, loc, spec, name, types, types.elemTy);
+  // A cluster of cm blocks along M (sharing B), or of the KG slices of a
+  // tile along z (kc; the grid's z is batch * KG).
   if (int cm = spec.config.cm; cm > 1)
     func->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
                   builder.getDenseI32ArrayAttr({cm, 1, 1}));
+  if (spec.config.kc)
+    func->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
+                  builder.getDenseI32ArrayAttr({1, 1, spec.config.kg}));
   MmaBuilder gen(builder, loc, spec, conv);
   gen.buildBody(func, smemName);
   return func;

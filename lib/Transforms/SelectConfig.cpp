@@ -624,6 +624,10 @@ struct SelectConfigPass
       return op->emitError()
              << "isaac: no legal configuration for this convolution on "
              << chip;
+    // The measured split-K rule of the GEMM search (searchBest applies it
+    // to the GEMM rankings; the conv models' rankings get it here).
+    for (::isaac::Ranked &r : best)
+      r.config = ::isaac::withClusterSplitK(r.config, ab, limits);
     MLIRContext *ctx = op->getContext();
     op->setAttr(IsaacDialect::getConfigAttrName(),
                 GemmConfigAttr::get(ctx, best.front().config));

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# On the GPU machine: wgmma kernels in thread-block clusters (cm > 1: cm
-# blocks along M share each stage's B tile by TMA multicast) against the
-# same kernels without, in one run:
-#   1. correctness of every cluster kernel (name with _cm) of GEMM_DIR:
+# On the GPU machine: wgmma kernels in thread-block clusters against the
+# same kernels without, in one run. KIND=cm (default): cm > 1 blocks along
+# M share each stage's B tile by TMA multicast; KIND=kc: the kg slices of
+# a tile sum inside the launch (kc = 1) instead of through the workspace.
+#   1. correctness of every cluster kernel (name with _cm, or _kc) of GEMM_DIR:
 #      scripts/gpu/mma.sh's Table 4 check in both betas, its sweep (edge
 #      sizes, odd leading dimensions and misaligned bases, which take the
 #      cp.async loop, batches, KG > 1 in both split-K modes) and its
@@ -17,10 +18,11 @@
 #     --isaac-select-config="chip=sm_90a topk=2" -o sel.mlir
 #   python3 scripts/gen_kernels.py clusters sel.mlir .carry/cl-gemm/candidates.txt > k.mlir
 #   build/bin/isaac-opt k.mlir --isaac-pipeline="chip=sm_90a ptx-dir=.carry/cl-gemm" -o /dev/null
-# (conv: examples/table5-half.mlir, conv-clusters, .carry/cl-conv).
+# (conv: examples/table5-half.mlir, conv-clusters, .carry/cl-conv; for
+# KIND=kc, gen_kernels.py kc and conv-kc).
 # Writes to $OUT: mma.log and conv.log of the checks, clusters-gemm.csv,
-# clusters-conv-f16.csv and their logs; scripts/eval/clusters.py turns the
-# CSVs into the tables of docs/perf.md.
+# clusters-conv-f16.csv (kc-gemm.csv, kc-conv-f16.csv) and their logs;
+# scripts/eval/clusters.py turns the CSVs into the tables of docs/perf.md.
 # Environment: GEMM_DIR=.carry/cl-gemm CONV_DIR=.carry/cl-conv,
 #   CHECKS="gemm conv" (the checks to run; "" for timing only),
 #   TOOLS="memcheck racecheck synccheck" (the sanitizers of both checks),
@@ -29,6 +31,8 @@
 # reserve for the later ones: a smaller budget skips stages).
 set -uo pipefail
 OUT="${OUT:-/tmp/isaac-out}"; mkdir -p "$OUT"
+kind="${KIND:-cm}"
+[ "$kind" = cm ] && prefix=clusters || prefix="$kind"
 gemm="${GEMM_DIR:-.carry/cl-gemm}"
 conv="${CONV_DIR:-.carry/cl-conv}"
 bash scripts/gpu/build-bench.sh || exit 1
@@ -36,7 +40,7 @@ bench=build-gpu/bin/isaac-bench
 # The cluster kernels alone, for the checks.
 only_clusters() {
   rm -rf "$2"; mkdir -p "$2"
-  cp "$1"/*_cm[0-9]*.ptx "$2"/
+  cp "$1"/*_"$kind"[0-9]*.ptx "$2"/
   echo "$1: $(ls "$2" | wc -l) cluster kernels"
 }
 # check NAME DIR SCRIPT SAN_LIMIT: SCRIPT's checks (no timing) on DIR's
@@ -56,7 +60,7 @@ if [ -z "${SKIP_TIMING:-}" ]; then
   timeout "${GEMM_LIMIT:-150}" $bench --ptx-dir "$gemm" \
     --shapes table4,linpack4096 --dtype f16,bf16 --all \
     --candidates "$gemm/candidates.txt" --reps 20 --warmup 5 --bw-gbs 3000 \
-    --csv "$OUT/clusters-gemm.csv" >"$OUT/clusters-gemm.log" 2>&1
+    --csv "$OUT/$prefix-gemm.csv" >"$OUT/$prefix-gemm.log" 2>&1
   echo "gemm timing exit $?"
   cudnn=$(python3 -c 'import glob, nvidia; print(sorted(glob.glob(nvidia.__path__[0] + "/**/libcudnn.so.9*", recursive=True))[0])' 2>/dev/null)
   cudnn_args=()
@@ -67,7 +71,7 @@ if [ -z "${SKIP_TIMING:-}" ]; then
   timeout "${CONV_LIMIT:-200}" $bench --ptx-dir "$conv" --conv \
     --conv-shapes table5,resnet50 --dtype f16 --all \
     --candidates "$conv/candidates.txt" "${cudnn_args[@]}" --reps 20 \
-    --warmup 5 --bw-gbs 3000 --csv "$OUT/clusters-conv-f16.csv" \
-    >"$OUT/clusters-conv-f16.log" 2>&1
+    --warmup 5 --bw-gbs 3000 --csv "$OUT/$prefix-conv-f16.csv" \
+    >"$OUT/$prefix-conv-f16.log" 2>&1
   echo "conv timing exit $?"
 fi

@@ -1105,6 +1105,9 @@ static std::vector<Ranked> referenceSearch(const MLPModel &model,
     if (best.size() > k)
       best.pop_back();
   }
+  // searchBest's measured split-K rule, on what the ranking returns.
+  for (Ranked &r : best)
+    r.config = withClusterSplitK(r.config, s.dtype, chip);
   return best;
 }
 

@@ -6,7 +6,7 @@
 // searched in the mma family.
 // RUN: rm -rf %t && isaac-opt %s --isaac-pipeline="chip=sm_90a ptx-dir=%t" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: %python %isaac_src/test/PTX/Inputs/ptxas_all.py %ptxas sm_90a %t 7 | FileCheck %s --check-prefix=ASM
-// ASM: ptxas sm_90a: 8 kernels, 0 failed
+// ASM: ptxas sm_90a: 9 kernels, 0 failed
 // REMARK: remark: isaac: configuration chosen by the trained model {{.*}}sm_90a{{/|\\}}gemm-bf16.mlp (trained on measurements)
 //
 // The large tile: 128-byte swizzle atoms aligned to 1024 bytes, the stage
@@ -154,6 +154,29 @@
 // RUN: grep -c "multicast::cluster" %t/isaac_gemm_f16_nn_wgmma_ml64_nl64_wm64_wn64_u64_kl1_kg2_v8_st4_cm2.ptx | FileCheck %s --check-prefix=MULTICAST
 // MULTICAST: 5
 //
+// Split-K inside a cluster (kc = 1, f16 C, KG = 4): the kernel declares a
+// cluster of its 4 slices along z; each block parks its sums (16-byte
+// slots) and after a cluster barrier the warp's adding block reads every
+// slice's (mapa of ranks 0 to 3, ld.shared::cluster) and stores C; the
+// kernel waits for the cluster before it exits; no split-K helper
+// kernel, so the module has no reducer.
+// RUN: FileCheck %s --check-prefix=KC --input-file=%t/isaac_gemm_f16_nn_wgmma_ml64_nl32_wm64_wn32_u64_kl1_kg4_v8_st4_kc1.ptx
+// KC: // isaac.kernel name=isaac_gemm_f16_nn_wgmma_ml64_nl32_wm64_wn32_u64_kl1_kg4_v8_st4_kc1 {{.*}} stages=4 kc=1 threads=128
+// KC: .explicitcluster
+// KC-NEXT: .reqnctapercluster 1, 1, 4
+// KC: wgmma.wait_group.sync.aligned 0;
+// KC: st.shared.v4.b32
+// KC: barrier.cluster.arrive;
+// KC-NEXT: barrier.cluster.wait;
+// KC: mapa.shared::cluster.u64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 0;
+// KC: ld.shared::cluster.v4.b32
+// KC: mapa.shared::cluster.u64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 3;
+// KC: barrier.cluster.arrive;
+// KC: st.global
+// KC: barrier.cluster.wait;
+// KC-NEXT: ret;
+// RUN: not grep -q "isaac_splitk_reduce\|isaac_scale" %t/isaac_gemm_f16_nn_wgmma_ml64_nl32_wm64_wn32_u64_kl1_kg4_v8_st4_kc1.ptx
+//
 // The fused bias + relu epilogue (in f16, NaN-propagating as maximumf) after
 // the last wgmma group.
 // RUN: cat %t/isaac_gemm_f16_nn_wgmma_ml64_nl64_wm64_wn64_u64_kl1_kg1_v8_st4_ep*.ptx | FileCheck %s --check-prefix=EPI
@@ -184,6 +207,8 @@ func.func @layouts(%A: memref<257x130xf16>, %At: memref<130x257xf16>,
     {isaac.config = #isaac.gemm<family = wgmma, ml = 64, nl = 32, wm = 64, wn = 32, u = 32, kl = 1, kg = 4, vec = 8, stages = 3>}
   linalg.matmul indexing_maps = [#nn_a, #nn_b, #c] ins(%A, %B : memref<257x130xf16>, memref<130x129xf16>) outs(%H : memref<257x129xf16>)
     {isaac.config = #isaac.gemm<family = wgmma, ml = 64, nl = 64, wm = 64, wn = 64, u = 64, kl = 1, kg = 2, vec = 8, stages = 4, cm = 2>}
+  linalg.matmul indexing_maps = [#nn_a, #nn_b, #c] ins(%A, %B : memref<257x130xf16>, memref<130x129xf16>) outs(%H : memref<257x129xf16>)
+    {isaac.config = #isaac.gemm<family = wgmma, ml = 64, nl = 32, wm = 64, wn = 32, u = 64, kl = 1, kg = 4, vec = 8, stages = 4, kc = 1>}
   return
 }
 

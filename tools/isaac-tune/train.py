@@ -373,7 +373,7 @@ def read_conv_dataset(path, dtype):
             continue
         if not (tf > 0 and math.isfinite(tf)) or min(shape[:9]) < 1 or \
                 min(shape[9:13]) < 1 or min(shape[13:]) < 0 or \
-                min(cfg.values()) < 1:
+                any(cfg[p.name] < p.lo for p in SCHEMA.params):
             bad += 1
             continue
         families.add(family)

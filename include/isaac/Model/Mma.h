@@ -80,7 +80,7 @@ struct MmaSharedLayout {
   int tileBytesA = 0;  ///< ML * U elements
   int tileBytesB = 0;  ///< NL * U elements
   int stageBytes = 0;  ///< tileBytesA + tileBytesB
-  int reduceBytes = 0; ///< (KL - 1) * ML * NL partial sums
+  int reduceBytes = 0; ///< (KL - 1 + kc) * ML * NL partial sums
   /// wgmma: the stages' mbarriers (a "full" and an "empty" one per stage,
   /// 8 bytes each) after the stages and the partial sums, which reuse the
   /// stages' bytes; none for mma.

@@ -92,12 +92,23 @@ struct RankerCost {
   }
 };
 
+/// `c`, or for a wgmma configuration split over K into 2 to 8 slices the
+/// same with kc = 1 where legal: its slices then sum inside the launch, a
+/// thread-block cluster, instead of through the workspace and a second
+/// kernel. A measured rule, not a ranked choice (no model reads kc): on
+/// an H100 it made each of the 12 f16/bf16 Table 4 top-1s with such a
+/// split 1.09 to 1.32x faster, and both such Table 5 top-1s 1.06 and 1.10x
+/// (docs/perf.md, "Split-K inside a cluster"). isaac-select-config applies
+/// it to convolutions' rankings too.
+GemmConfig withClusterSplitK(const GemmConfig &c, DType dtype,
+                             const ChipLimits &chip);
+
 /// The `k` configurations with the lowest cost, best first (equal costs in
 /// the order of legalConfigs()), in the space of searchFamily(shape.dtype,
-/// shape.tf32, chip). Configurations that cannot help the shape
-/// (splitsKUselessly) and configurations the cost model declines (infinite
-/// cost) are skipped. `evaluated`, if given, receives how many
-/// configurations were ranked.
+/// shape.tf32, chip), each as withClusterSplitK makes it. Configurations
+/// that cannot help the shape (splitsKUselessly) and configurations the
+/// cost model declines (infinite cost) are skipped. `evaluated`, if given,
+/// receives how many configurations were ranked.
 std::vector<Ranked> searchBest(const GemmShape &shape, const ChipLimits &chip,
                                const CostFn &cost, unsigned k,
                                size_t *evaluated = nullptr);

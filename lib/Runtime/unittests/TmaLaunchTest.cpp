@@ -46,6 +46,7 @@ struct WgmmaGemm {
   int M = 100, N = 70, K = 300, lda = 304, ldb = 312, ldc = 72;
   int64_t sA = 0, sB = 0, sC = 0;
   int batch = 1;
+  int flags = 0; ///< isaacGemmLaunch's flags (ISAAC_DETERMINISTIC)
 
   /// Names the kernel and describes it by the `// isaac.kernel` line of
   /// `fields` (after its name).
@@ -65,7 +66,7 @@ struct WgmmaGemm {
                            kg, reinterpret_cast<void *>(C),
                            reinterpret_cast<const void *>(A),
                            reinterpret_cast<const void *>(B), M, N, K, lda, ldb,
-                           ldc, sA, sB, sC, batch, 1.0, 0.0, nullptr, 0);
+                           ldc, sA, sB, sC, batch, 1.0, 0.0, nullptr, flags);
   }
 };
 
@@ -307,6 +308,45 @@ void testClusterKernels() {
   nn.sA = 257 * 304 + 8;
   FakeLaunch l = launchOnce(nn);
   CHECK(l.grid[0] == 6u && l.grid[1] == 1u);
+}
+
+/// splitKGemm's kernel with kc = 1: its KG = 4 slices are one cluster
+/// along z that sums them inside the launch, so in both modes it is one
+/// launch of batch * KG blocks in z, no workspace (W = 0) and no tile
+/// counters (S = 0), and nothing is allocated; B's box is the whole tile
+/// (no cluster along M).
+void testClusterSplitK() {
+  WgmmaGemm g = splitKGemm();
+  g.describe(
+      "isaac_gemm_f16_nt_wgmma_ml128_nl128_wm64_wn128_u64_kl1_kg4_v8_st4_kc1",
+      "dtype=f16 layout=nt ml=128 nl=128 wm=64 wn=128 u=64 kl=1 kg=4 vec=8 "
+      "stages=4 kc=1 threads=256 smem=131072 dynsmem=1 chip=sm_90a");
+  g.helper.clear();
+  // Slices of K / KG = 512: 8 tiles of U, the pipeline filled (TMA).
+  g.K = 2048;
+  g.lda = 2056;
+  g.ldb = 2064;
+  g.batch = 2;
+  g.sA = 100 * 2056;
+  g.sB = 70 * 2064;
+  g.sC = 100 * 72;
+  for (int flags : {0, static_cast<int>(ISAAC_DETERMINISTIC)}) {
+    g.flags = flags;
+    int allocations = fake->allocations();
+    FakeLaunch l = launchOnce(g);
+    CHECK(fake->allocations() == allocations);
+    CHECK(param<uint64_t>(l, 3) == 0u);
+    CHECK(l.grid[2] == 8u);
+    if (!driverHasEncoder) {
+      checkNoTma(l, g);
+      continue;
+    }
+    checkTma(l, g);
+    CHECK(encodes().size() == 2u);
+    CHECK(encodes().size() == 2u &&
+          encodes()[1] ==
+              encodeLine(6, g.B, "2048x70x2", "4128x288960", "64x128x1", 3));
+  }
 }
 
 /// A block's K loop of fewer tiles of U than the kernel's stages never
@@ -712,6 +752,7 @@ void runTmaLaunchTests(const FakeCudaApi &api, bool hasTensorMaps) {
   driverHasEncoder = hasTensorMaps;
   testEncodedMaps();
   testClusterKernels();
+  testClusterSplitK();
   testPipelineDepth();
   testIneligibleOperands();
   testEncoderFailure();
