@@ -54,8 +54,9 @@
   gen_kernels.py kc CONFIGURED.mlir LIST > cands.mlir
   gen_kernels.py conv-kc CONFIGURED.mlir LIST > cands.mlir
       as clusters, with the first candidate split over K into kg = 2, 4
-      and 8 slices that sum inside the launch (kc = 1) as variants: the
-      in-cluster split-K exploration of docs/perf.md.
+      and 8 slices that sum inside the launch (kc = 1) as variants (and,
+      where the first has kc = 1, its form without): the in-cluster
+      split-K exploration of docs/perf.md.
   gen_kernels.py epilogue-cpu PTX_DIR [ROWS] > values.mlir
       a CPU program (for mlir-runner) that evaluates the epilogue program
       of every fused kernel in PTX_DIR on ROWS (default 2048) deterministic
@@ -727,9 +728,14 @@ def legal(text, target):
 
 
 def with_params(config, **values):
-    """`config` (attribute text) with `values` set, added where absent."""
+    """`config` (attribute text) with `values` set, added where absent;
+    a value of None removes the parameter (its default)."""
     v = dict(kv.split(" = ") for kv in config.split(", "))
-    v.update({k: str(x) for k, x in values.items()})
+    for k, x in values.items():
+        if x is None:
+            v.pop(k, None)
+        else:
+            v[k] = str(x)
     return ", ".join("%s = %s" % kv for kv in v.items())
 
 
@@ -743,12 +749,19 @@ def cluster_variants(configs):
 
 
 def kc_variants(configs):
-    """The first configuration and, for wgmma, the same split over K into
-    kg = 2, 4 and 8 slices that sum inside the launch (kc = 1)."""
+    """The first configuration and, for mma and wgmma, the same split over
+    K into kg = 2, 4 and 8 slices that sum inside the launch (kc = 1)."""
     first = configs[0]
-    if "family = wgmma" not in first or "cm = " in first:
+    if "family = simt" in first or "family" not in first or "cm = " in first:
         return [first]
-    return [first] + [with_params(first, kg=kg, kc=1) for kg in (2, 4, 8)]
+    out = [first]
+    if "kc = 1" in first:  # the selection's rule applied: its plain form too
+        out.append(with_params(first, kc=None))
+    for kg in (2, 4, 8):
+        v = with_params(first, kg=kg, kc=1)
+        if v not in out:
+            out.append(v)
+    return out
 
 
 def conv_candidates(path, listing=None, expand=None):

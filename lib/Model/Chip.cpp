@@ -13,7 +13,7 @@ using namespace isaac;
 #define CHIP(Name, SMs, MaxThreadsPerBlock, StaticSmemPerBlock,                \
              MaxDynSmemPerBlock, RegsPerBlock, MaxRegsPerThread, MinPtx,       \
              EmitPtx, PeakF32, PeakF64, PeakF16Tensor, PeakF64Tensor, DramGBs, \
-             MmaSync, Wgmma, MmaF64M16, Base)                                  \
+             MmaSync, Wgmma, MmaF64M16, Clusters, Base)                        \
   static_assert(EmitPtx >= MinPtx, #Name ": EmitPtx is older than MinPtx");    \
   static_assert(StaticSmemPerBlock <= MaxDynSmemPerBlock,                      \
                 #Name ": static shared memory exceeds the per-block maximum");
@@ -25,10 +25,11 @@ const std::vector<ChipInfo> &isaac::allChips() {
 #define CHIP(Name, SMs, MaxThreadsPerBlock, StaticSmemPerBlock,                \
              MaxDynSmemPerBlock, RegsPerBlock, MaxRegsPerThread, MinPtx,       \
              EmitPtx, PeakF32, PeakF64, PeakF16Tensor, PeakF64Tensor, DramGBs, \
-             MmaSync, Wgmma, MmaF64M16, Base)                                  \
+             MmaSync, Wgmma, MmaF64M16, Clusters, Base)                        \
   {#Name, SMs, MaxThreadsPerBlock, StaticSmemPerBlock, MaxDynSmemPerBlock,     \
    RegsPerBlock, MaxRegsPerThread, MinPtx, EmitPtx, PeakF32, PeakF64,          \
-   PeakF16Tensor, PeakF64Tensor, DramGBs, MmaSync, Wgmma, MmaF64M16, Base},
+   PeakF16Tensor, PeakF64Tensor, DramGBs, MmaSync, Wgmma, MmaF64M16,          \
+   Clusters, Base},
 // clang-format on
 #include "isaac/Model/Chips.def"
   };

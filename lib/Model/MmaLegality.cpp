@@ -18,6 +18,17 @@
 //                     dynamic shared memory per block
 //   registers         the estimate within 255 per thread and the block's
 //                     register file
+//   cluster-chip      kc = 1 (or wgmma's cm > 1): a chip with clusters
+//   cluster-k         kc = 1 (the KG slices of a tile as one cluster
+//                     along z): KG from 2 to 8 (a portable cluster's
+//                     blocks), no cluster along M (cm = 1)
+//   cluster-wn        any cluster: wn at most 64. On an H100, clusters of
+//                     wgmma kernels of wn = 128 with an M- or N-major
+//                     operand computed wrong columns 64 and up (on both
+//                     main loops; the same kernels pass without a
+//                     cluster): unexplained, so kept out of the space
+//
+// The cluster rules are both warp-tiled families' (checkClusterRules).
 //
 //===----------------------------------------------------------------------===//
 
@@ -165,6 +176,31 @@ int isaac::estimateMmaRegisters(const GemmConfig &c, DType ab) {
   return acc + frag + 2 * copies + overhead;
 }
 
+bool isaac::checkClusterRules(const GemmConfig &c, const ChipLimits &chip,
+                              const ChipInfo *info, Report &r) {
+  if (c.cm == 1 && !c.kc)
+    return true;
+  if (info && !info->hasClusters && !r.fail("cluster-chip", [&] {
+        return chip.chip + " launches no thread-block clusters (cm > 1 or "
+                           "kc = 1 need sm_90 or later)";
+      }))
+    return false;
+  if (c.wn > 64 && !r.fail("cluster-wn", [&] {
+        return "wn = " + std::to_string(c.wn) +
+               " in a thread-block cluster (cm > 1 or kc = 1): clusters "
+               "take wn up to 64 (wider warpgroup tiles with an M- or "
+               "N-major operand computed wrong columns in clusters)";
+      }))
+    return false;
+  if (c.kc && (c.kg < 2 || c.kg > 8 || c.cm > 1) && !r.fail("cluster-k", [&] {
+        return "kc = 1 needs kg from 2 to 8 (the blocks of a portable "
+               "cluster) and cm = 1, not kg = " +
+               std::to_string(c.kg) + ", cm = " + std::to_string(c.cm);
+      }))
+    return false;
+  return true;
+}
+
 void isaac::checkMmaRules(const GemmConfig &c, DType dtype,
                           const ChipLimits &chip, Report &r) {
   const ChipInfo *info = findChip(chip.chip);
@@ -230,6 +266,8 @@ void isaac::checkMmaRules(const GemmConfig &c, DType dtype,
   if (!tilesOk)
     return;
 
+  if (!checkClusterRules(c, chip, info, r))
+    return;
   checkWarpTiledResources(c, dtype, chip, info, /*tileThreads=*/32,
                           mmaWarpsM(c), mmaWarpsN(c),
                           estimateMmaRegisters(c, dtype), r);

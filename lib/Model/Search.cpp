@@ -175,9 +175,23 @@ void TopK::offer(const GemmConfig &c, double t) {
     best.pop_back();
 }
 
+/// The largest KG whose slices withClusterSplitK moves into a cluster, by
+/// what was measured on an H100 (docs/perf.md, "Split-K inside a
+/// cluster"): wgmma up to 8 (12 of 12 Table 4 top-1s faster); mma with
+/// f32 accumulators up to 4 (7 of 8 faster; at 8 half were slower: few
+/// warps a block, so few blocks share the reads); f64 (DMMA) none (its
+/// split adds into C with atomics, no reducer to save: 6 of 10 slower).
+static int maxClusterSplitK(GemmFamily family, DType dtype) {
+  if (family == GemmFamily::Wgmma)
+    return 8;
+  if (family == GemmFamily::Mma && dtype != DType::F64)
+    return 4;
+  return 1;
+}
+
 GemmConfig isaac::withClusterSplitK(const GemmConfig &c, DType dtype,
                                     const ChipLimits &chip) {
-  if (c.family != GemmFamily::Wgmma || c.kg < 2 || c.kg > 8 || c.kc)
+  if (c.kg < 2 || c.kg > maxClusterSplitK(c.family, dtype) || c.kc)
     return c;
   GemmConfig inCluster = c;
   inCluster.kc = 1;

@@ -17,20 +17,14 @@
 //                     nl and u multiples of 8 * cm, so that each block's
 //                     1/cm of B's rows (nl rows K-major, u rows N-major)
 //                     is whole 8-row swizzle patterns
-//   cluster-k         kc = 1 (the kg slices of a tile as one cluster
-//                     along z): kg from 2 to 8 (a portable cluster's
-//                     blocks), no cluster along M (cm = 1)
-//   cluster-wn        any cluster (cm > 1 or kc = 1): wn at most 64. On an
-//                     H100, clusters of wn = 128 kernels with an M- or
-//                     N-major operand computed wrong columns 64 and up (on
-//                     both main loops; without a cluster the same kernels
-//                     pass): unexplained, so kept out of the space
+//   cluster-chip, cluster-k, cluster-wn
+//                     the warp-tiled families' cluster rules
+//                     (lib/Model/MmaLegality.cpp: checkClusterRules)
 //   threads-per-block 128 * (ml/wm) * (nl/wn) * kl at most the chip's limit
 //   vector-width      vec elements are 4, 8 or 16 bytes (a cp.async size)
-//   shared-memory     every stage (and the KL and cluster partials), then the
-//   TMA
-//                     loop's mbarriers, in the chip's dynamic shared
-//                     memory per block
+//   shared-memory     every stage (and the KL and cluster partials), then
+//                     the TMA loop's mbarriers, in the chip's dynamic
+//                     shared memory per block
 //   registers         the estimate within 255 per thread and the block's
 //                     register file
 //
@@ -136,18 +130,7 @@ void isaac::checkWgmmaRules(const GemmConfig &c, DType dtype,
       }))
     return;
 
-  if ((c.cm > 1 || c.kc) && c.wn > 64 && !r.fail("cluster-wn", [&] {
-        return "wn = " + std::to_string(c.wn) +
-               " in a thread-block cluster (cm > 1 or kc = 1): clusters "
-               "take wn up to 64 (wider warpgroup tiles with an M- or "
-               "N-major operand computed wrong columns in clusters)";
-      }))
-    return;
-  if (c.kc && (c.kg < 2 || c.kg > 8 || c.cm > 1) && !r.fail("cluster-k", [&] {
-        return "kc = 1 needs kg from 2 to 8 (the blocks of a portable "
-               "cluster) and cm = 1, not kg = " +
-               std::to_string(c.kg) + ", cm = " + std::to_string(c.cm);
-      }))
+  if (!checkClusterRules(c, chip, info, r))
     return;
 
   checkWarpTiledResources(c, dtype, chip, info, kWarpgroupThreads,

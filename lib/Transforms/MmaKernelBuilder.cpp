@@ -1529,25 +1529,28 @@ Value MmaBuilder::sumClusterSlices(SmallVectorImpl<Value> &acc, Value isGroup0,
                                    Value rank) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
-  int nAcc = acc.size(); // wm/64 * wn/2: a multiple of 4
-  int quads = nAcc / 4;
-  auto v4 = VectorType::get({4}, e.elemTy);
-  // Lane-fastest 16-byte slots (a warp's 512 contiguous bytes per quad:
-  // conflict-free), after the KL partials.
-  int first = (c.kl - 1) * c.ml * c.nl * ::isaac::dtypeBytes(spec.accType());
-  auto slot = [&](Value w, int x4) {
+  // 16-byte slots of `per` accumulators (4 f32, 2 f64), lane fastest (a
+  // warp's 512 contiguous bytes per slot: conflict-free), after the KL
+  // partials. Every family's accumulators per thread are a multiple of 4.
+  int accBytes = ::isaac::dtypeBytes(spec.accType());
+  int per = 16 / accBytes;
+  int nAcc = acc.size();
+  int slots = nAcc / per;
+  auto slotTy = VectorType::get({per}, e.elemTy);
+  int first = (c.kl - 1) * c.ml * c.nl * accBytes;
+  auto slot = [&](Value w, int x) {
     Value idx = e.add(
-        e.mul(e.add(e.mul(w, e.ci32(quads)), e.ci32(x4)), e.ci32(32)), lane);
+        e.mul(e.add(e.mul(w, e.ci32(slots)), e.ci32(x)), e.ci32(32)), lane);
     return e.add(e.ci32(first), e.mul(idx, e.ci32(16)));
   };
   ifThen(b, loc, isGroup0, [&] {
-    for (int x4 = 0; x4 < quads; ++x4) {
-      Value v = LLVM::UndefOp::create(b, loc, v4);
-      for (int k = 0; k < 4; ++k)
-        v = LLVM::InsertElementOp::create(b, loc, v, acc[4 * x4 + k],
+    for (int x = 0; x < slots; ++x) {
+      Value v = LLVM::UndefOp::create(b, loc, slotTy);
+      for (int k = 0; k < per; ++k)
+        v = LLVM::InsertElementOp::create(b, loc, v, acc[per * x + k],
                                           e.ci32(k));
-      LLVM::StoreOp::create(
-          b, loc, v, e.gep(smemPtr, slot(warpId, x4), b.getI8Type()), 16);
+      LLVM::StoreOp::create(b, loc, v,
+                            e.gep(smemPtr, slot(warpId, x), b.getI8Type()), 16);
     }
   });
   // Every block's sums are in its shared memory (release/acquire).
@@ -1567,16 +1570,16 @@ Value MmaBuilder::sumClusterSlices(SmallVectorImpl<Value> &acc, Value isGroup0,
     for (int s = 0; s < c.kg; ++s) {
       Value remote =
           NVVM::MapaOp::create(b, loc, clusterPtr, smemPtr, e.ci32(s));
-      for (int x4 = 0; x4 < quads; ++x4) {
+      for (int x = 0; x < slots; ++x) {
         Value ptr = LLVM::GEPOp::create(b, loc, clusterPtr, b.getI8Type(),
-                                        remote, ValueRange{slot(warpId, x4)});
-        Value v = LLVM::LoadOp::create(b, loc, v4, ptr, 16);
-        for (int k = 0; k < 4; ++k) {
-          Value x = LLVM::ExtractElementOp::create(b, loc, v, e.ci32(k));
+                                        remote, ValueRange{slot(warpId, x)});
+        Value v = LLVM::LoadOp::create(b, loc, slotTy, ptr, 16);
+        for (int k = 0; k < per; ++k) {
+          Value y = LLVM::ExtractElementOp::create(b, loc, v, e.ci32(k));
           if (s == 0)
-            sum.push_back(x);
+            sum.push_back(y);
           else
-            sum[4 * x4 + k] = e.fadd(sum[4 * x4 + k], x);
+            sum[per * x + k] = e.fadd(sum[per * x + k], y);
         }
       }
     }

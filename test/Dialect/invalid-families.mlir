@@ -5,7 +5,7 @@
 // family key out of place or unknown, the table's ranges per family, and
 // the rules that need an operation.
 
-// expected-error @below {{#isaac.gemm parameter 'ms' is not a parameter of the mma family; expected one of ml, nl, wm, wn, u, kl, kg, vec, stages}}
+// expected-error @below {{#isaac.gemm parameter 'ms' is not a parameter of the mma family; expected one of ml, nl, wm, wn, u, kl, kg, vec, stages, kc}}
 #bad = #isaac.gemm<family = mma, ml = 128, nl = 128, ms = 8, wn = 32, u = 32, kl = 1, kg = 1, vec = 8>
 
 // -----
@@ -55,7 +55,7 @@
 
 // Clusters are the wgmma family's: at most 8 blocks (the portable cluster
 // size), a power of two.
-// expected-error @below {{#isaac.gemm parameter 'cm' is not a parameter of the mma family; expected one of ml, nl, wm, wn, u, kl, kg, vec, stages}}
+// expected-error @below {{#isaac.gemm parameter 'cm' is not a parameter of the mma family; expected one of ml, nl, wm, wn, u, kl, kg, vec, stages, kc}}
 #bad = #isaac.gemm<family = mma, ml = 128, nl = 128, wm = 64, wn = 32, u = 32, kl = 1, kg = 1, vec = 8, stages = 3, cm = 2>
 
 // -----

@@ -143,3 +143,15 @@ func.func @bad_attr(%A: memref<64x64xf32>) {
   linalg.fill {isaac.tf32} ins(%cst : f32) outs(%A : memref<64x64xf32>)
   return
 }
+
+// -----
+
+// cluster-chip: kc = 1 runs the KG slices as a thread-block cluster, which
+// sm_80 cannot launch.
+module attributes {isaac.target = "sm_80"} {
+func.func @cluster_chip(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x64xf16>) {
+  // expected-error @below {{illegal isaac.config for f16 on sm_80 (rule cluster-chip): sm_80 launches no thread-block clusters (cm > 1 or kc = 1 need sm_90 or later)}}
+  linalg.matmul ins(%A, %B : memref<64x64xf16>, memref<64x64xf16>) outs(%C : memref<64x64xf16>) {isaac.config = #isaac.gemm<family = mma, ml = 64, nl = 16, wm = 32, wn = 16, u = 64, kl = 1, kg = 4, vec = 8, stages = 4, kc = 1>}
+  return
+}
+}

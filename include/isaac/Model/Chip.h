@@ -33,6 +33,7 @@ struct ChipInfo {
   bool hasMmaSync;
   bool hasWgmma;
   bool hasMmaF64M16; ///< mma.sync.m16n8k{4,8,16}.f64 (sm_90 and later)
+  bool hasClusters;  ///< thread-block clusters (sm_90 and later)
   const char *base;  ///< the chip an 'a' variant extends, "" for none
 
   /// The NVPTX target feature selecting emitPtx, e.g. "+ptx80".

@@ -92,14 +92,13 @@ struct RankerCost {
   }
 };
 
-/// `c`, or for a wgmma configuration split over K into 2 to 8 slices the
-/// same with kc = 1 where legal: its slices then sum inside the launch, a
+/// `c`, or the same with kc = 1 where legal and where measured faster: a
+/// wgmma configuration split over K into 2 to 8 slices, an mma one with
+/// f32 accumulators into 2 to 4. Its slices then sum inside the launch, a
 /// thread-block cluster, instead of through the workspace and a second
-/// kernel. A measured rule, not a ranked choice (no model reads kc): on
-/// an H100 it made each of the 12 f16/bf16 Table 4 top-1s with such a
-/// split 1.09 to 1.32x faster, and both such Table 5 top-1s 1.06 and 1.10x
-/// (docs/perf.md, "Split-K inside a cluster"). isaac-select-config applies
-/// it to convolutions' rankings too.
+/// kernel. A measured rule, not a ranked choice (no model reads kc):
+/// docs/perf.md, "Split-K inside a cluster", has the numbers.
+/// isaac-select-config applies it to convolutions' rankings too.
 GemmConfig withClusterSplitK(const GemmConfig &c, DType dtype,
                              const ChipLimits &chip);
 
