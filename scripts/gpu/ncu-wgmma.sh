@@ -5,6 +5,8 @@
 # $OUT/ncu.tgz (ncu-TAG-{isaac,vendor,times}.txt: one file, as the device
 # tool brings back few).
 #   DIR=.carry/wg-top bash scripts/gpu/ncu-wgmma.sh
+# LIST=FILE replaces the problems below: lines of 'TAG M,N,K,LAYOUT KERNEL'
+# (KERNEL without its isaac_gemm_ prefix).
 set -uo pipefail
 OUT="${OUT:-/tmp/isaac-out}"; mkdir -p "$OUT"
 dir="${DIR:-.carry/wg-top}"
@@ -16,11 +18,12 @@ while read -r tag shape kernel; do
   timeout 60 ncu --metrics gpu__time_duration.sum -k regex:isaac --launch-count 4 \
     build-gpu/bin/isaac-bench --ptx-dir "$dir" --kernel "isaac_gemm_$kernel" \
     --shape "$shape" --dtype f16 --reps 1 --warmup 0 >"$OUT/ncu-$tag-times.txt" 2>&1
-done <<'LIST'
+done < <(if [ -n "${LIST:-}" ]; then cat "$LIST"; else cat <<'LIST'
 lapack3456 3456,3456,32,nt f16_nt_wgmma_ml64_nl64_wm64_wn32_u32_kl1_kg1_v8_st4
 db128 2560,128,2560,nn f16_nn_wgmma_ml64_nl64_wm64_wn64_u64_kl2_kg1_v8_st6
 linpack1024 1024,1024,1024,nt f16_nt_wgmma_ml64_nl128_wm64_wn128_u64_kl2_kg1_v8_st4
 linpack4096 4096,4096,4096,nt f16_nt_wgmma_ml128_nl256_wm64_wn128_u64_kl1_kg1_v8_st4
 db16 2560,16,2560,nn f16_nn_wgmma_ml64_nl16_wm64_wn16_u64_kl1_kg8_v8_st5
 LIST
+fi)
 (cd "$OUT" && tar czf ncu.tgz ncu-*.txt && rm -f ncu-*.txt && ls -la)
