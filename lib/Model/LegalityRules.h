@@ -71,10 +71,9 @@ void checkWarpTiledResources(const GemmConfig &c, DType dtype,
 
 /// The rules of thread-block clusters, shared by the warp-tiled families
 /// (lib/Model/MmaLegality.cpp): `cluster-chip` (a cluster, cm > 1 or
-/// kc = 1, needs a chip that launches clusters), `cluster-k` (kc = 1: KG
-/// from 2 to 8, the blocks of a portable cluster, and cm = 1) and
-/// `cluster-wn` (any cluster: wn at most 64). Returns false where the
-/// caller should stop.
+/// kc = 1, needs a chip that launches clusters) and `cluster-k` (kc = 1:
+/// KG from 2 to 8, the blocks of a portable cluster, and cm = 1). Returns
+/// false where the caller should stop.
 bool checkClusterRules(const GemmConfig &c, const ChipLimits &chip,
                        const ChipInfo *info, Report &r);
 

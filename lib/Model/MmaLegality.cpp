@@ -22,11 +22,6 @@
 //   cluster-k         kc = 1 (the KG slices of a tile as one cluster
 //                     along z): KG from 2 to 8 (a portable cluster's
 //                     blocks), no cluster along M (cm = 1)
-//   cluster-wn        any cluster: wn at most 64. On an H100, clusters of
-//                     wgmma kernels of wn = 128 with an M- or N-major
-//                     operand computed wrong columns 64 and up (on both
-//                     main loops; the same kernels pass without a
-//                     cluster): unexplained, so kept out of the space
 //
 // The cluster rules are both warp-tiled families' (checkClusterRules).
 //
@@ -183,13 +178,6 @@ bool isaac::checkClusterRules(const GemmConfig &c, const ChipLimits &chip,
   if (info && !info->hasClusters && !r.fail("cluster-chip", [&] {
         return chip.chip + " launches no thread-block clusters (cm > 1 or "
                            "kc = 1 need sm_90 or later)";
-      }))
-    return false;
-  if (c.wn > 64 && !r.fail("cluster-wn", [&] {
-        return "wn = " + std::to_string(c.wn) +
-               " in a thread-block cluster (cm > 1 or kc = 1): clusters "
-               "take wn up to 64 (wider warpgroup tiles with an M- or "
-               "N-major operand computed wrong columns in clusters)";
       }))
     return false;
   if (c.kc && (c.kg < 2 || c.kg > 8 || c.cm > 1) && !r.fail("cluster-k", [&] {

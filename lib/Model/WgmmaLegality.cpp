@@ -17,7 +17,7 @@
 //                     nl and u multiples of 8 * cm, so that each block's
 //                     1/cm of B's rows (nl rows K-major, u rows N-major)
 //                     is whole 8-row swizzle patterns
-//   cluster-chip, cluster-k, cluster-wn
+//   cluster-chip, cluster-k
 //                     the warp-tiled families' cluster rules
 //                     (lib/Model/MmaLegality.cpp: checkClusterRules)
 //   threads-per-block 128 * (ml/wm) * (nl/wn) * kl at most the chip's limit

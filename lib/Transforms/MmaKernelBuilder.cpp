@@ -333,10 +333,10 @@ private:
   /// partials); after a cluster barrier, warp w of group 0 of block
   /// w % KG reads warp w's sums of every block (ld.shared::cluster) and
   /// adds them in slice order, so the result does not depend on which
-  /// block adds. Replaces `acc` by those sums in the adding warps (zeros in
-  /// the others) and returns whether this thread's warp is one; each thread has
-  /// arrived on the cluster barrier that the kernel's end waits for (no block
-  /// may exit while another reads its shared memory).
+  /// block adds. Replaces `acc` by those sums in the adding warps (zeros
+  /// in the others) and returns whether this thread's warp is one; each
+  /// thread has arrived on the cluster barrier that the kernel's end waits
+  /// for (no block may exit while another reads its shared memory).
   Value sumClusterSlices(SmallVectorImpl<Value> &acc, Value isGroup0,
                          Value rank);
   void emitSplitKFixup(Value batch, Value isGroup0, Value T, Value S,
@@ -901,17 +901,23 @@ Value MmaBuilder::descriptor(const OperandPlan &p, Value stageOff, Value mn,
   }
   Value tile16 = e.divu(
       e.mul(e.add(stageOff, e.ci32(p.tileOffset)), e.ci32(l.esz)), e.ci32(16));
-  // PTX ISA, "Matrix Descriptor Format": start address >> 4 in bits 0-13
-  // (shared memory ends below 256 KiB: no mask needed), leading-dimension
-  // byte offset >> 4 in 16-29, stride-dimension byte offset >> 4 in 32-45,
-  // base offset 0 (every tile starts on a pattern boundary), swizzle mode
-  // in 62-63.
+  // PTX ISA, "Matrix Descriptor Format": (start address & 0x3FFFF) >> 4 in
+  // bits 0-13, leading-dimension byte offset >> 4 in 16-29,
+  // stride-dimension byte offset >> 4 in 32-45, base offset 0 (every tile
+  // starts on a pattern boundary), swizzle mode in 62-63. The mask is
+  // needed: in a cluster launch the shared variable's address has bits
+  // above 256 KiB set, which unmasked carried into the leading offset
+  // (measured on an H100: wrong columns from the second 64-column atom of
+  // an M- or N-major operand). Masking the base once covers the sums.
   uint64_t hi = (uint64_t(l.leadingByteOffset() >> 4) << 16) |
                 (uint64_t(l.strideByteOffset() >> 4) << 32) |
                 (uint64_t(l.swizzleMode()) << 62);
-  Value base16 = arith::ShRUIOp::create(
-      b, loc, LLVM::PtrToIntOp::create(b, loc, e.i32, smemPtr).getResult(),
-      e.ci32(4));
+  Value base16 = arith::AndIOp::create(
+      b, loc,
+      arith::ShRUIOp::create(
+          b, loc, LLVM::PtrToIntOp::create(b, loc, e.i32, smemPtr).getResult(),
+          e.ci32(4)),
+      e.ci32(0x3FFF));
   Value start = e.add(e.add(e.add(base16, mn16), tile16), k16);
   return arith::OrIOp::create(b, loc,
                               arith::ExtUIOp::create(b, loc, e.i64, start),

@@ -126,14 +126,3 @@ func.func @cluster_k(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64
   return
 }
 }
-
-// -----
-
-// cluster-wn: clusters take warpgroup tiles up to 64 columns.
-module attributes {isaac.target = "sm_90a"} {
-func.func @cluster_wn(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x64xf16>) {
-  // expected-error @below {{illegal isaac.config for f16 on sm_90a (rule cluster-wn): wn = 128 in a thread-block cluster (cm > 1 or kc = 1): clusters take wn up to 64 (wider warpgroup tiles with an M- or N-major operand computed wrong columns in clusters)}}
-  linalg.matmul ins(%A, %B : memref<64x64xf16>, memref<64x64xf16>) outs(%C : memref<64x64xf16>) {isaac.config = #isaac.gemm<family = wgmma, ml = 64, nl = 128, wm = 64, wn = 128, u = 64, kl = 1, kg = 2, vec = 8, stages = 4, kc = 1>}
-  return
-}
-}

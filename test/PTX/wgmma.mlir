@@ -149,6 +149,11 @@
 // RELEASE: mapa.shared::cluster.u64 [[R:%rd[0-9]+]], {{%rd[0-9]+}}, {{%r[0-9]+}};
 // RELEASE: mbarrier.arrive.shared::cluster.b64 _, [[[R]]]
 // RELEASE-NOT: release.cluster
+// The matrix descriptors' base is the shared address masked to its 18
+// bits (>> 4: 14): a cluster launch sets the address's higher bits.
+// RUN: FileCheck %s --check-prefix=MASK --input-file=%t/isaac_gemm_f16_nn_wgmma_ml64_nl64_wm64_wn64_u64_kl1_kg2_v8_st4_cm2.ptx
+// MASK: shr.u32 [[B:%r[0-9]+]], {{%r[0-9]+}}, 4;
+// MASK-NEXT: and.b32 {{%r[0-9]+}}, [[B]], {{16320|16383}};
 // B's one column block (its half) is multicast in each of the 4 stages of
 // the prologue and in the loop's refill; A's box is not.
 // RUN: grep -c "multicast::cluster" %t/isaac_gemm_f16_nn_wgmma_ml64_nl64_wm64_wn64_u64_kl1_kg2_v8_st4_cm2.ptx | FileCheck %s --check-prefix=MULTICAST

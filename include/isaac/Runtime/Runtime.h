@@ -156,9 +156,9 @@ typedef struct isaacKernelInfo {
   /* wgmma: blocks along M of one thread-block cluster (1: no cluster); the
      launch's grid x is a multiple of it (docs/abi.md). */
   int32_t cm;
-  /* wgmma: 1 when the kg slices of a tile run as one thread-block cluster
-     along grid z and sum inside the launch (no workspace, no helper
-     kernel, deterministic); 0 otherwise (docs/abi.md). */
+  /* mma, wgmma: 1 when the kg slices of a tile run as one thread-block
+     cluster along grid z and sum inside the launch (no workspace, no
+     helper kernel, deterministic); 0 otherwise (docs/abi.md). */
   int32_t kc;
 } isaacKernelInfo;
 
