@@ -1571,7 +1571,8 @@ Value MmaBuilder::sumClusterSlices(SmallVectorImpl<Value> &acc, Value isGroup0,
     auto clusterPtr = LLVM::LLVMPointerType::get(
         b.getContext(),
         static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
-    // Slice 0's own sums are read back too: one order for every block.
+    // The adding block reads its own sums back too: the same order of
+    // adds whichever block it is.
     SmallVector<Value> sum;
     for (int s = 0; s < c.kg; ++s) {
       Value remote =
