@@ -98,7 +98,9 @@ MmaSharedLayout isaac::getMmaSharedLayout(const GemmConfig &c, DType ab) {
   s.stageBytes = s.tileBytesA + s.tileBytesB;
   // KL partials of groups 1 .. KL-1, then (kc) the tile's sums that the
   // other blocks of its cluster read.
-  s.reduceBytes = (c.kl - 1 + c.kc) * c.ml * c.nl * accumulatorBytes(ab);
+  int tileSums = c.ml * c.nl * accumulatorBytes(ab);
+  s.clusterSumsOffset = (c.kl - 1) * tileSums;
+  s.reduceBytes = s.clusterSumsOffset + c.kc * tileSums;
   s.barrierOffset = std::max(c.stages * s.stageBytes, s.reduceBytes);
   if (c.family == GemmFamily::Wgmma)
     s.barrierBytes = 2 * 8 * c.stages;

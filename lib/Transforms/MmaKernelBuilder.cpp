@@ -1431,9 +1431,7 @@ MmaBuilder::Staging MmaBuilder::stagingLayout() const {
   // the tile's last block is known), the KL partials (read by the other
   // warps of group 0 until they start their own epilogue) and kc's sums
   // (read by the other blocks of the cluster until its last barrier).
-  int partials =
-      (c.kl - 1 + c.kc) * c.ml * c.nl * ::isaac::dtypeBytes(spec.accType());
-  st.first = (std::max(16, partials) + 127) / 128 * 128;
+  st.first = (std::max(16, smem.reduceBytes) + 127) / 128 * 128;
   int warps = threads / 32 / c.kl; // group 0's
   if (st.first + warps * st.region > smem.barrierOffset)
     return {};
@@ -1543,7 +1541,7 @@ Value MmaBuilder::sumClusterSlices(SmallVectorImpl<Value> &acc, Value isGroup0,
   int nAcc = acc.size();
   int slots = nAcc / per;
   auto slotTy = VectorType::get({per}, e.elemTy);
-  int first = (c.kl - 1) * c.ml * c.nl * accBytes;
+  int first = smem.clusterSumsOffset;
   auto slot = [&](Value w, int x) {
     Value idx = e.add(
         e.mul(e.add(e.mul(w, e.ci32(slots)), e.ci32(x)), e.ci32(32)), lane);

@@ -113,11 +113,11 @@ const std::vector<GemmParam> &gemmFamilyParams(GemmFamily f);
 /// `family` (GEMM_FEATURE_VECTOR; include/isaac/Model/Features.h).
 const std::array<GemmParam, 9> &featureParams(GemmFamily family);
 /// Whether family `f` uses `p` outside featureParams(f): simt's stages,
-/// wgmma's cm and kc. Such a parameter is written in attributes and kernel
-/// names only when it differs from its default, which is what the family's
-/// kernels did before it existed, so their names and datasets stay valid; the
-/// sampler and the search hold it at its default (a model could not tell its
-/// values apart).
+/// mma's kc, wgmma's cm and kc. Such a parameter is written in attributes and
+/// kernel names only when it differs from its default, which is what the
+/// family's kernels did before it existed, so their names and datasets stay
+/// valid; the sampler and the search hold it at its default (a model could not
+/// tell its values apart).
 bool gemmParamOptional(GemmFamily f, GemmParam p);
 /// Whether `p` may be left out of an #isaac.gemm attribute (it then holds
 /// its default): optional for some family.

@@ -106,7 +106,7 @@ bool isLegal(const GemmConfig &c, DType dtype, const ChipLimits &chip);
 /// two where the table says so) that the rules reading `p` alone can
 /// accept for some element type the family computes on. Empty for a
 /// parameter the family does not use; only the default for an optional
-/// one no model reads (wgmma's cm and kc).
+/// one no model reads (mma's kc, wgmma's cm and kc).
 std::vector<int> familyParamValues(GemmFamily family, GemmParam p);
 
 /// Inclusive range [lo, hi] of each parameter of the legacy nine-value

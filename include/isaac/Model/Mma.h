@@ -80,6 +80,9 @@ struct MmaSharedLayout {
   int tileBytesA = 0;  ///< ML * U elements
   int tileBytesB = 0;  ///< NL * U elements
   int stageBytes = 0;  ///< tileBytesA + tileBytesB
+  /// kc: where the tile's sums that the other blocks of its cluster read
+  /// start, after the KL partials ((KL - 1) * ML * NL accumulators).
+  int clusterSumsOffset = 0;
   int reduceBytes = 0; ///< (KL - 1 + kc) * ML * NL partial sums
   /// wgmma: the stages' mbarriers (a "full" and an "empty" one per stage,
   /// 8 bytes each) after the stages and the partial sums, which reuse the
