@@ -10,6 +10,8 @@
 # e.g. the f64 (DMMA) and TF32 datasets of data/sm_90:
 #   pack-family-dataset.sh mma sm_90 20 0.3 .carry/mds \
 #       f64:1500:20261140 tf32:1000:20261141
+# SAMPLE_ARGS="..." passes more options to isaac-tune sample (e.g.
+# "--values kg=2,4,8": only those splits).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${ISAAC_BUILD_DIR:-$root/build}"
@@ -23,7 +25,7 @@ for spec in "$@"; do
   types+=("$t")
   "$build/bin/isaac-tune" sample --dtype "$t" --family "$family" \
     --chip "$chip" --kernels "$n" --shapes-per-kernel "$r" --seed "$seed" \
-    --skewed "$skewed" --out "$work/$t"
+    --skewed "$skewed" ${SAMPLE_ARGS:-} --out "$work/$t"
   specs+=("$work/$t/kernels.mlir:$work/ptx-$t")
 done
 bash "$root/scripts/compile-ptx.sh" "${specs[@]}"

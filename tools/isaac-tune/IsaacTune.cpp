@@ -10,9 +10,12 @@
 //
 //   isaac-tune sample --dtype f32|f64 --kernels N --shapes-per-kernel R
 //                     --seed S --out DIR [--chip C] [--alpha A] [--warmup W]
-//                     [--skewed P]
-//       N distinct legal configurations drawn with the categorical sampler,
-//       layouts nn, nt, tn, tt round-robin, written as DIR/kernels.mlir (one
+//                     [--skewed P] [--values PARAM=V,V...]
+//       N distinct legal configurations drawn with the categorical sampler
+//       (with --values, PARAM only takes the values listed), each as the
+//       compiler emits it (withClusterSplitK: a split that isaac-select-config
+//       runs inside a cluster is timed that way), layouts nn, nt, tn, tt
+//       round-robin, written as DIR/kernels.mlir (one
 //       configured linalg.matmul per kernel, for isaac-opt --isaac-pipeline),
 //       and R random inputs per kernel in DIR/samples.txt
 //       (`KERNEL_NAME M N K` per line); with --skewed P a fraction P of
@@ -72,6 +75,7 @@ const char *const kUsage =
     "                    --seed S --out DIR [--chip C] [--alpha A] "
     "[--warmup W]\n"
     "                    [--skewed P] [--family simt|mma|wgmma]\n"
+    "                    [--values PARAM=V,V...]\n"
     "  isaac-tune sample --op conv --dtype TYPES --kernels N "
     "--shapes-per-kernel R\n"
     "                    --seed S --out DIR [--chip C] [--alpha A] "
@@ -412,18 +416,53 @@ std::string makeOutputDir(Options &o, fs::path &dir) {
 
 int runSampleConv(Options &o);
 
+/// Restricts `box` by `spec`, `PARAM=V,V...`: PARAM (a parameter of the
+/// box's family) takes only the values listed, each one the box holds.
+/// Returns an error or "".
+std::string restrictBox(ParamBox &box, const std::string &spec) {
+  size_t eq = spec.find('=');
+  std::string name = spec.substr(0, eq);
+  std::optional<GemmParam> p = gemmParamByName(name);
+  auto at = p ? std::find(box.params.begin(), box.params.end(), *p)
+              : box.params.end();
+  if (eq == std::string::npos || at == box.params.end())
+    return "--values expects PARAM=V,V... with PARAM a parameter of the " +
+           std::string(gemmFamilyName(box.family)) + " family, got '" + spec +
+           "'";
+  std::vector<int> &values = box.values[at - box.params.begin()];
+  std::vector<int> kept;
+  for (size_t b = eq + 1; b <= spec.size();) {
+    size_t e = std::min(spec.find(',', b), spec.size());
+    std::string item = spec.substr(b, e - b);
+    char *end = nullptr;
+    long v = std::strtol(item.c_str(), &end, 10);
+    if (item.empty() || *end ||
+        std::find(values.begin(), values.end(), v) == values.end())
+      return "--values: " + name + " = '" + item +
+             "' is not among the values the " + gemmFamilyName(box.family) +
+             " family's box gives it";
+    if (std::find(kept.begin(), kept.end(), v) == kept.end())
+      kept.push_back(int(v));
+    b = e + 1;
+  }
+  std::sort(kept.begin(), kept.end());
+  values = kept;
+  return "";
+}
+
 /// Draws `kernels` distinct configurations from `sampler` into `chosen`,
-/// each with the kernel name `nameOf(config, index)`, and counts the
+/// each as `emitted(config)` makes it, with the kernel name
+/// `nameOf(config, index)`, and counts the
 /// duplicate draws skipped. False (with a message) when distinct
 /// configurations run out.
-template <typename NameFn>
+template <typename EmitFn, typename NameFn>
 bool drawDistinct(CategoricalConfigSampler &sampler, uint64_t kernels,
                   std::vector<std::pair<std::string, GemmConfig>> &chosen,
-                  uint64_t &duplicates, NameFn nameOf) {
+                  uint64_t &duplicates, EmitFn emitted, NameFn nameOf) {
   std::set<std::string> seen;
   uint64_t step = kernels >= 10 ? kernels / 10 : 1;
   while (chosen.size() < kernels) {
-    GemmConfig c = sampler.sample();
+    GemmConfig c = emitted(sampler.sample());
     if (!seen.insert(c.mangle()).second) {
       // Near the size of the legal space (or with values the model never
       // proposes, --alpha 0) distinct configurations run out: give up
@@ -450,13 +489,15 @@ int runSample(int argc, char **argv) {
   if (!o.parse(argc, argv, 2,
                {"op", "dtype", "kernels", "shapes-per-kernel", "seed", "out",
                 "chip", "alpha", "warmup", "skewed", "family", "exclude",
-                "max-gflop"}))
+                "max-gflop", "values"}))
     return usageError(o.error);
   for (const char *req :
        {"dtype", "kernels", "shapes-per-kernel", "seed", "out"})
     if (!o.has(req))
       return usageError(std::string("sample needs --") + req);
   std::string op = o.has("op") ? o.values["op"] : "gemm";
+  if (op == "conv" && o.has("values"))
+    return usageError("--values is for --op gemm");
   if (op == "conv")
     return runSampleConv(o);
   if (op != "gemm")
@@ -513,6 +554,12 @@ int runSample(int argc, char **argv) {
                       " " + gemmFamilyName(family) + " configurations on " +
                       chip->chip);
 
+  ParamBox box = gemmParamValues(family);
+  if (o.has("values"))
+    if (std::string error = restrictBox(box, o.values["values"]);
+        !error.empty())
+      return usageError(error);
+
   fs::path dir;
   if (std::string error = makeOutputDir(o, dir); !error.empty())
     return usageError(error);
@@ -522,15 +569,20 @@ int runSample(int argc, char **argv) {
                "accepted uniform samples)\n",
                types->token().c_str(), chipName.c_str(),
                (unsigned long long)seed, alpha, (unsigned long long)warmup);
-  CategoricalConfigSampler sampler(dtype, *chip, seed, alpha, warmup,
-                                   gemmParamValues(family));
+  CategoricalConfigSampler sampler(dtype, *chip, seed, alpha, warmup, box);
   // Shapes come from their own stream so that the configurations do not
   // depend on --shapes-per-kernel.
   std::mt19937_64 shapeRng(seed ^ 0x9e3779b97f4a7c15ull);
 
   std::vector<std::pair<std::string, GemmConfig>> chosen; // name, config
   uint64_t duplicates = 0;
-  if (!drawDistinct(sampler, kernels, chosen, duplicates,
+  // Each configuration as the compiler emits it: the timings then describe
+  // the kernels isaac-select-config's choices run as (a KG split that it
+  // sums inside a cluster is timed that way, not through the workspace).
+  auto emitted = [&](const GemmConfig &c) {
+    return withClusterSplitK(c, dtype, *chip);
+  };
+  if (!drawDistinct(sampler, kernels, chosen, duplicates, emitted,
                     [&](const GemmConfig &c, size_t index) {
                       const char *layout = kLayouts[index % 4];
                       GemmKernelName name;
@@ -543,14 +595,16 @@ int runSample(int argc, char **argv) {
     return 1;
 
   std::string mlir;
-  mlir += "// Generated by isaac-tune sample --dtype " + types->token() +
-          " --family " + gemmFamilyName(family) + " --kernels " +
-          std::to_string(kernels) + " --shapes-per-kernel " +
-          std::to_string(shapes) + " --seed " + std::to_string(seed) +
-          " --chip " + chipName + " --alpha " + formatNumber(alpha) +
-          " --warmup " + std::to_string(warmup) +
-          (skewed > 0 ? " --skewed " + formatNumber(skewed) : std::string()) +
-          "\n";
+  mlir +=
+      "// Generated by isaac-tune sample --dtype " + types->token() +
+      " --family " + gemmFamilyName(family) + " --kernels " +
+      std::to_string(kernels) + " --shapes-per-kernel " +
+      std::to_string(shapes) + " --seed " + std::to_string(seed) + " --chip " +
+      chipName + " --alpha " + formatNumber(alpha) + " --warmup " +
+      std::to_string(warmup) +
+      (skewed > 0 ? " --skewed " + formatNumber(skewed) : std::string()) +
+      (o.has("values") ? " --values " + o.values["values"] : std::string()) +
+      "\n";
   mlir += "// Compile with: isaac-opt kernels.mlir --isaac-pipeline=\"chip=" +
           chipName + " ptx-dir=ptx\"\n\n";
   std::string samples;
@@ -730,7 +784,13 @@ int runSampleConv(Options &o) {
                                       ConvLayout::NhwcFhwc};
   std::vector<std::pair<std::string, GemmConfig>> chosen; // name, config
   uint64_t duplicates = 0;
-  if (!drawDistinct(sampler, kernels, chosen, duplicates,
+  // Each configuration as the compiler emits it: the timings then describe
+  // the kernels isaac-select-config's choices run as (a KG split that it
+  // sums inside a cluster is timed that way, not through the workspace).
+  auto emitted = [&](const GemmConfig &c) {
+    return withClusterSplitK(c, types->ab, *chip);
+  };
+  if (!drawDistinct(sampler, kernels, chosen, duplicates, emitted,
                     [&](const GemmConfig &c, size_t index) {
                       ConvKernelName name;
                       name.types = *types;

@@ -204,11 +204,42 @@ def row_family(r, idx):
     return r[idx["family"]].strip() or "simt" if "family" in idx else "simt"
 
 
-def read_dataset(path, dtype, family="simt"):
+def parse_drop(text):
+    """--drop's `PARAM=V` / `PARAM=LO..HI` terms, comma-separated, as
+    (param, lo, hi) triples; a row is dropped when every term holds."""
+    terms = []
+    for term in text.split(","):
+        name, eq, rng = term.strip().partition("=")
+        lo, dots, hi = rng.partition("..")
+        try:
+            lo, hi = int(lo), int(hi if dots else lo)
+        except ValueError:
+            lo = None
+        if not eq or lo is None or name not in SCHEMA.by_name:
+            raise argparse.ArgumentTypeError(
+                f"expected PARAM=V or PARAM=LO..HI terms of GemmParams.def's "
+                f"parameters, comma-separated; got '{term}'")
+        terms.append((name, lo, hi))
+    return terms
+
+
+def dropped_row(r, idx, drop):
+    """Whether row `r` meets every term of `drop` (a column the file lacks
+    holds the parameter's default)."""
+    for name, lo, hi in drop:
+        cell = r[idx[name]].strip() if name in idx else ""
+        v = int(cell) if cell else SCHEMA.by_name[name].default
+        if not lo <= v <= hi:
+            return False
+    return True
+
+
+def read_dataset(path, dtype, family="simt", drop=()):
     """A GEMM dataset's rows of `dtype` and `family`: simt rows at the
     defaults of the parameters beyond the legacy vector (the kernels the
     simt features describe), or every row of another family (its feature
-    vector: GEMM_FEATURE_VECTOR of GemmParams.def)."""
+    vector: GEMM_FEATURE_VECTOR of GemmParams.def); less the rows `drop`
+    (parse_drop) names."""
     fields = list(SCHEMA.feature_vectors[family])  # simt: CONFIG_FIELDS
     opener = lzma.open if path.endswith(".xz") else open
     with opener(path, "rt", newline="") as f:
@@ -233,6 +264,7 @@ def read_dataset(path, dtype, family="simt"):
     idx = {h: i for i, h in enumerate(header)}
     has_batch = "batch" in idx
     rows, failed, other_dtype, other_family, bad = [], 0, 0, 0, 0
+    dropped = 0
     for lineno, r in enumerate(reader, start=2):
         if len(r) != len(header):
             bad += 1
@@ -249,6 +281,9 @@ def read_dataset(path, dtype, family="simt"):
         if (not legacy_row(r, idx) if family == "simt"
                 else row_family(r, idx) != family):
             other_family += 1
+            continue
+        if drop and dropped_row(r, idx, drop):
+            dropped += 1
             continue
         try:
             lay = r[idx["layout"]].strip()
@@ -280,6 +315,7 @@ def read_dataset(path, dtype, family="simt"):
     d.family = family
     d.tflops = np.array([r[-1] for r in rows], dtype=np.float64)
     d.failed, d.other_dtype, d.bad = failed, other_dtype, bad
+    d.dropped = dropped
     gemm_views(d)
     return d
 
@@ -422,6 +458,7 @@ def concat_datasets(ds):
             setattr(d, f, np.concatenate([getattr(x, f) for x in ds]))
     d.cfg = {f: np.concatenate([x.cfg[f] for x in ds]) for f in ds[0].fields}
     d.failed = sum(x.failed for x in ds)
+    d.dropped = sum(getattr(x, "dropped", 0) for x in ds)
     d.other_dtype = sum(x.other_dtype for x in ds)
     d.bad = sum(x.bad for x in ds)
     (conv_views if ds[0].op == "conv" else gemm_views)(d)
@@ -740,6 +777,12 @@ def main(argv=None):
                    help="a parameter value is in the model's support when "
                    "at least this fraction of the distinct training kernels "
                    "use it (docs/model-format.md); 0 keeps every value seen")
+    p.add_argument("--drop", type=parse_drop, default=[],
+                   help="GEMM rows to leave out, e.g. 'kg=2..8,kc=0': those "
+                   "meeting every term (a column a file lacks holds the "
+                   "parameter's default). For datasets timed before the "
+                   "compiler changed how it emits some configurations "
+                   "(the KG 2..8 splits it now sums inside a cluster)")
     p.add_argument("--vectors", help="also write test vectors for "
                    "isaac-model-test mlp-check")
     p.add_argument("--verbose", action="store_true")
@@ -759,6 +802,8 @@ def main(argv=None):
     if args.dtype not in dtypes or (op == "conv" and args.dtype == "tf32"):
         p.error("--dtype must be " + " or ".join(dtypes) +
                 " (tf32 for GEMMs only)")
+    if op == "conv" and args.drop:
+        p.error("--drop is for GEMM datasets")
     if op == "conv" and args.family:
         p.error("--family is for GEMM datasets (a conv dataset's rows name "
                 "their family)")
@@ -789,7 +834,7 @@ def main(argv=None):
             sys.exit(f"train.py: {path} is a {dataset_op(path)} dataset, "
                      f"{args.data[0]} a {op} dataset; a model ranks one op")
     parts_data = [read_conv_dataset(path, row_dtype) if op == "conv" else
-                  read_dataset(path, row_dtype, family)
+                  read_dataset(path, row_dtype, family, args.drop)
                   for path in args.data]
     d = concat_datasets(parts_data)
     default_out = os.path.join(REPO, "models", args.chip,
@@ -842,7 +887,9 @@ def main(argv=None):
     log(f"train.py: {' '.join(args.data)}: {len(y)} {args.dtype} {what}rows "
         f"({kind}; "
         f"dropped {d.failed} failed, {d.other_dtype} other dtype, "
-        f"{d.bad} malformed), {nshapes} shapes, {nval} held out "
+        f"{d.bad} malformed" +
+        (f", {d.dropped} by --drop" if getattr(d, "dropped", 0) else "") +
+        f"), {nshapes} shapes, {nval} held out "
         f"({int(va.sum())} rows); chip {args.chip} ({args.num_sms} SMs)")
     if len(dead):
         log("train.py: constant features (weights kept at 0): " +
@@ -926,7 +973,10 @@ def main(argv=None):
              f"--weight-decay {args.weight_decay} "
              f"--val-frac {args.val_frac} "
              f"--ensemble {args.ensemble} "
-             f"--support-min-frac {args.support_min_frac}",
+             f"--support-min-frac {args.support_min_frac}" +
+             ("" if not args.drop else " --drop " + ",".join(
+                 f"{n}={lo}" + (f"..{hi}" if hi != lo else "")
+                 for n, lo, hi in args.drop) + f" ({d.dropped} rows)"),
              f"validation mse of log2(TFLOPS) {val_mse:.6f} on {nval} "
              "held-out input shapes",
              f"support: parameter values of at least {need} of the "

@@ -97,7 +97,9 @@ struct RankerCost {
 /// f32 accumulators into 2 to 4. Its slices then sum inside the launch, a
 /// thread-block cluster, instead of through the workspace and a second
 /// kernel. A measured rule, not a ranked choice (no model reads kc):
-/// docs/perf.md, "Split-K inside a cluster", has the numbers.
+/// docs/perf.md, "Split-K inside a cluster", has the numbers. isaac-tune
+/// sample writes configurations in this form, so models trained on its
+/// datasets rank a KG by the time of the kernel that runs.
 /// isaac-select-config applies it to convolutions' rankings too.
 GemmConfig withClusterSplitK(const GemmConfig &c, DType dtype,
                              const ChipLimits &chip);

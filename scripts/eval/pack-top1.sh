@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Here: the compiler's own top-1 of several model directories on one input
+# file, compiled into one folder for a single timing run on the GPU
+# machine, so that the rankings are compared against the same vendor times.
+#   usage: pack-top1.sh INPUT CHIP DEST LABEL=MODEL_DIR [LABEL=MODEL_DIR ...]
+# MODEL_DIR as isaac-select-config's model-dir (<dir>/<chip>/gemm-<t>.mlp;
+# "default" for the shipped models/). Writes DEST/<LABEL>.txt (`M N K
+# KERNEL`, each problem's top-1), DEST/candidates.txt (their union) and the
+# PTX. On the GPU machine, carrying DEST:
+#   build-gpu/bin/isaac-bench --ptx-dir DEST --shapes table4,linpack4096 \
+#     --dtype f16,bf16 --all --candidates DEST/candidates.txt --csv t.csv
+#   python3 scripts/eval/compare_top1.py t.csv LABEL=DEST/LABEL.txt ...
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+opt="${ISAAC_OPT:-$root/build/bin/isaac-opt}"
+[ $# -ge 4 ] || { sed -n 5,6p "$0" >&2; exit 2; }
+input="$1"; chip="$2"; dest="$3"; shift 3
+mkdir -p "$dest"
+work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+: >"$work/union.txt"
+for spec in "$@"; do
+  label="${spec%%=*}"; dir="${spec#*=}"
+  models=""; [ "$dir" = default ] || models=" model-dir=$dir"
+  "$opt" "$input" -mlir-print-local-scope -o "$work/sel-$label.mlir" \
+    --isaac-select-config="chip=$chip topk=2$models" 2>"$work/sel-$label.log" ||
+    { cat "$work/sel-$label.log" >&2; exit 1; }
+  # topk=2 writes the ranking (isaac.candidates); its first is the top-1.
+  python3 "$root/scripts/gen_kernels.py" candidates "$work/sel-$label.mlir" \
+    "$work/top2-$label.txt" >"$work/k-$label.mlir"
+  awk '{split($4, p, "_"); key = $1" "$2" "$3" "p[3]" "p[4]}
+       !seen[key]++' "$work/top2-$label.txt" >"$dest/$label.txt"
+  "$opt" "$work/k-$label.mlir" --isaac-pipeline="chip=$chip ptx-dir=$dest" \
+    -o /dev/null 2>/dev/null
+  cat "$dest/$label.txt" >>"$work/union.txt"
+  echo "$label: $(wc -l <"$dest/$label.txt") problems"
+done
+awk '!seen[$0]++' "$work/union.txt" >"$dest/candidates.txt"
+echo "$(wc -l <"$dest/candidates.txt") (problem, kernel) pairs," \
+  "$(ls "$dest"/*.ptx | wc -l) kernels -> $dest"
