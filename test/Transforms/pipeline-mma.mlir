@@ -33,7 +33,7 @@
 // PTX-DAG: isaac_gemm_f16_nn_mma_{{.*}}.ptx
 // PTX-DAG: isaac_gemm_bf16_nt_mma_{{.*}}_ep{{[0-9a-f]+}}.ptx
 // PTX-DAG: isaac_gemm_bf16f32_tn_mma_{{.*}}.ptx
-// HEADER-COUNT-3: // isaac.kernel name=isaac_gemm_{{.*}}_mma_{{.*}} wm={{[0-9]+}} wn={{[0-9]+}} {{.*}} stages={{[0-9]+}} threads={{[0-9]+}} smem={{[0-9]+}} dynsmem=1 chip=sm_90
+// HEADER-COUNT-3: // isaac.kernel name=isaac_gemm_{{.*}}_mma_{{.*}} wm={{[0-9]+}} wn={{[0-9]+}} {{.*}} stages={{[0-9]+}} {{(kc=1 )?}}threads={{[0-9]+}} smem={{[0-9]+}} dynsmem=1 chip=sm_90
 // STRICT: unsupported-types.mlir:{{[0-9]+}}:{{[0-9]+}}: error: isaac: 'linalg.matmul' runs on the generic GPU path (untuned): an output of f64 with f16 operands is not supported (C of the operands' type, or f32)
 // LENIENT: unsupported-types.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: isaac: 'linalg.matmul' runs on the generic GPU path (untuned): an output of f64 with f16 operands is not supported
 func.func @plain(%x: tensor<512x768xf16>, %w: tensor<768x1024xf16>, %c: tensor<512x1024xf16>) -> tensor<512x1024xf16> {
