@@ -18,7 +18,8 @@ import sys
 
 
 def top1s(path):
-    """(M, N, K, kernel) of each problem's first line, in file order."""
+    """((M, N, K, types, layout), kernel) of each problem's first line, in
+    file order."""
     seen, out = set(), []
     for line in open(path):
         f = line.split()

@@ -450,19 +450,22 @@ std::string restrictBox(ParamBox &box, const std::string &spec) {
   return "";
 }
 
-/// Draws `kernels` distinct configurations from `sampler` into `chosen`,
-/// each as `emitted(config)` makes it, with the kernel name
-/// `nameOf(config, index)`, and counts the
-/// duplicate draws skipped. False (with a message) when distinct
-/// configurations run out.
-template <typename EmitFn, typename NameFn>
-bool drawDistinct(CategoricalConfigSampler &sampler, uint64_t kernels,
+/// Draws `kernels` distinct configurations from `sampler` (for `dtype` on
+/// `chip`) into `chosen`, each with the kernel name `nameOf(config, index)`,
+/// and counts the duplicate draws skipped. Each is taken as the compiler
+/// emits it (withClusterSplitK), so the timings describe the kernels that
+/// isaac-select-config's choices run as: a KG split it sums inside a
+/// cluster is timed that way, not through the workspace. False (with a
+/// message) when distinct configurations run out.
+template <typename NameFn>
+bool drawDistinct(CategoricalConfigSampler &sampler, DType dtype,
+                  const ChipLimits &chip, uint64_t kernels,
                   std::vector<std::pair<std::string, GemmConfig>> &chosen,
-                  uint64_t &duplicates, EmitFn emitted, NameFn nameOf) {
+                  uint64_t &duplicates, NameFn nameOf) {
   std::set<std::string> seen;
   uint64_t step = kernels >= 10 ? kernels / 10 : 1;
   while (chosen.size() < kernels) {
-    GemmConfig c = emitted(sampler.sample());
+    GemmConfig c = withClusterSplitK(sampler.sample(), dtype, chip);
     if (!seen.insert(c.mangle()).second) {
       // Near the size of the legal space (or with values the model never
       // proposes, --alpha 0) distinct configurations run out: give up
@@ -576,13 +579,7 @@ int runSample(int argc, char **argv) {
 
   std::vector<std::pair<std::string, GemmConfig>> chosen; // name, config
   uint64_t duplicates = 0;
-  // Each configuration as the compiler emits it: the timings then describe
-  // the kernels isaac-select-config's choices run as (a KG split that it
-  // sums inside a cluster is timed that way, not through the workspace).
-  auto emitted = [&](const GemmConfig &c) {
-    return withClusterSplitK(c, dtype, *chip);
-  };
-  if (!drawDistinct(sampler, kernels, chosen, duplicates, emitted,
+  if (!drawDistinct(sampler, dtype, *chip, kernels, chosen, duplicates,
                     [&](const GemmConfig &c, size_t index) {
                       const char *layout = kLayouts[index % 4];
                       GemmKernelName name;
@@ -784,13 +781,7 @@ int runSampleConv(Options &o) {
                                       ConvLayout::NhwcFhwc};
   std::vector<std::pair<std::string, GemmConfig>> chosen; // name, config
   uint64_t duplicates = 0;
-  // Each configuration as the compiler emits it: the timings then describe
-  // the kernels isaac-select-config's choices run as (a KG split that it
-  // sums inside a cluster is timed that way, not through the workspace).
-  auto emitted = [&](const GemmConfig &c) {
-    return withClusterSplitK(c, types->ab, *chip);
-  };
-  if (!drawDistinct(sampler, kernels, chosen, duplicates, emitted,
+  if (!drawDistinct(sampler, types->ab, *chip, kernels, chosen, duplicates,
                     [&](const GemmConfig &c, size_t index) {
                       ConvKernelName name;
                       name.types = *types;

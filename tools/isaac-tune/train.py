@@ -433,6 +433,7 @@ def read_conv_dataset(path, dtype):
     d.tflops = np.array([r[4] for r in rows], dtype=np.float64)
     d.batch = np.ones(len(rows), dtype=np.int64)
     d.failed, d.other_dtype, d.bad = failed, other_dtype, bad
+    d.dropped = 0  # --drop is for GEMM datasets
     conv_views(d)
     return d
 
@@ -458,7 +459,7 @@ def concat_datasets(ds):
             setattr(d, f, np.concatenate([getattr(x, f) for x in ds]))
     d.cfg = {f: np.concatenate([x.cfg[f] for x in ds]) for f in ds[0].fields}
     d.failed = sum(x.failed for x in ds)
-    d.dropped = sum(getattr(x, "dropped", 0) for x in ds)
+    d.dropped = sum(x.dropped for x in ds)
     d.other_dtype = sum(x.other_dtype for x in ds)
     d.bad = sum(x.bad for x in ds)
     (conv_views if ds[0].op == "conv" else gemm_views)(d)
@@ -888,7 +889,7 @@ def main(argv=None):
         f"({kind}; "
         f"dropped {d.failed} failed, {d.other_dtype} other dtype, "
         f"{d.bad} malformed" +
-        (f", {d.dropped} by --drop" if getattr(d, "dropped", 0) else "") +
+        (f", {d.dropped} by --drop" if d.dropped else "") +
         f"), {nshapes} shapes, {nval} held out "
         f"({int(va.sum())} rows); chip {args.chip} ({args.num_sms} SMs)")
     if len(dead):
