@@ -40,9 +40,10 @@
   gen_kernels.py conv-candidates CONFIGURED.mlir [LIST] > cands.mlir
       for convolutions configured with isaac-select-config="topk=N"
       -mlir-print-local-scope, one convolution per candidate configuration;
-      LIST, if given, receives 'M N K KERNEL' lines (the implicit GEMM's
-      N*P*Q, K, C*R*S; each convolution's candidates in rank order) for
-      isaac-bench --conv --candidates LIST --topk N.
+      LIST, if given, receives 'M N K KERNEL R,S,SH,SW' lines (the
+      implicit GEMM's N*P*Q, K, C*R*S; each convolution's candidates in
+      rank order; the filter's size and strides tell apart layers of one
+      implicit GEMM) for isaac-bench --conv --candidates LIST --topk N.
   gen_kernels.py clusters CONFIGURED.mlir LIST > cands.mlir
   gen_kernels.py conv-clusters CONFIGURED.mlir LIST > cands.mlir
       as candidates / conv-candidates, but for each op its first candidate
@@ -808,10 +809,13 @@ def conv_candidates(path, listing=None, expand=None):
             i += 1
             if out:
                 schema = isaac_schema.schema()
-                out.write("%d %d %d %s\n" % (
+                # A fifth field tells apart layers of one implicit GEMM
+                # (isaac-bench --candidates reads the first four).
+                out.write("%d %d %d %s %d,%d,%d,%d\n" % (
                     n * p * q, k, c * r * s,
                     schema.conv_kernel_name(types, layout,
-                                            schema.parse_attr_text(cfg))))
+                                            schema.parse_attr_text(cfg)),
+                    r, s, sh, sw))
     if out:
         out.close()
     if target:
@@ -883,7 +887,7 @@ def top1(ptx_dir, out_dir):
     schema = isaac_schema.schema()
     seen, first = set(), []
     for line in open(os.path.join(ptx_dir, "candidates.txt")):
-        m, n, k, name = line.split()
+        m, n, k, name = line.split()[:4]
         types, layout, _, _ = schema.parse_kernel_name(name)
         problem = (m, n, k, types, layout)
         if problem in seen:

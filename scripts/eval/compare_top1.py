@@ -9,6 +9,11 @@ against the same vendor times. Prints per problem each ranking's
 isaac/vendor (the better of cuBLAS and cuBLASLt), then the geomean per
 element type; a kernel that failed its check or was not timed is reported.
 
+Convolutions (a CSV of isaac-bench --conv, lists of `M N K KERNEL
+R,S,SH,SW` lines as pack-top1.sh OP=conv writes them): one row per layer
+of the CSV, isaac over the better cuDNN format; 1x1 stride-1 layers are
+left out (the pipeline makes GEMMs of them, which no conv model ranks).
+
     compare_top1.py CSV LABEL=LIST [LABEL=LIST ...] [--md]
 """
 
@@ -17,18 +22,21 @@ import math
 import sys
 
 
-def top1s(path):
-    """((M, N, K, types, layout), kernel) of each problem's first line, in
-    file order."""
+def top1s(path, conv=False):
+    """((M, N, K, types, layout[, R,S,SH,SW]), kernel) of each problem's
+    first line, in file order."""
     seen, out = set(), []
     for line in open(path):
         f = line.split()
-        if len(f) != 4:
+        if len(f) != (5 if conv else 4):
             continue
-        m, n, k, name = f
-        # isaac_gemm_<types>_<layout>_...: the problem is M N K, types, layout.
+        m, n, k, name = f[:4]
+        # isaac_gemm_<types>_<layout>_... (isaac_conv_<types>_nhwc_<layout>_...):
+        # the problem is M N K, types, layout (and the filter and strides).
         parts = name.split("_")
-        key = (int(m), int(n), int(k), parts[2], parts[3])
+        key = (int(m), int(n), int(k), parts[2], parts[4 if conv else 3])
+        if conv:
+            key += (f[4],)
         if key in seen:
             continue
         seen.add(key)
@@ -36,41 +44,81 @@ def top1s(path):
     return out
 
 
+def conv_layers(rows):
+    """(problem key, layer name, {kernel: row}) of each timed layer of a
+    conv CSV, in order; 1x1 stride-1 layers left out."""
+    layers = {}
+    for r in rows:
+        geom = ",".join(r[c] for c in ("R", "S", "stride_h", "stride_w"))
+        if geom == "1,1,1,1":
+            continue
+        name = r["kernel"].split("_")
+        key = (int(r["gemm_m"]), int(r["gemm_n"]), int(r["gemm_k"]), name[2],
+               name[4], geom)
+        layer = (r["shape"],) + tuple(r[c] for c in ("N", "H", "W", "C", "K"))
+        layers.setdefault(layer, (key, {}))[1][r["kernel"]] = r
+    return [(key, layer[0], kernels) for layer, (key, kernels) in
+            layers.items()]
+
+
+def loose_lookup(lst, key):
+    """A conv list's kernel for `key` up to the strides: the selection's
+    input may write a strided layer unstrided on a padded input of the same
+    implicit GEMM (examples/table5.mlir); used where the filter size alone
+    names one problem of the list."""
+    filt = key[5].split(",")[:2]
+    hits = [v for k, v in lst.items()
+            if k[:5] == key[:5] and k[5].split(",")[:2] == filt]
+    return hits[0] if len(hits) == 1 else None
+
+
 def main(argv):
     md = "--md" in argv
     argv = [a for a in argv if a != "--md"]
     if len(argv) < 2 or any("=" not in a for a in argv[1:]):
         sys.exit(__doc__.strip().splitlines()[-1].strip())
-    rows = {}
-    for r in csv.DictReader(open(argv[0])):
-        key = (int(r["M"]), int(r["N"]), int(r["K"]), r["kernel"])
-        rows[key] = r
+    table = list(csv.DictReader(open(argv[0])))
+    conv = bool(table) and "gemm_m" in table[0]
     labels, lists = [], []
     for a in argv[1:]:
         label, path = a.split("=", 1)
         labels.append(label)
-        lists.append(dict(top1s(path)))
+        lists.append(dict(top1s(path, conv)))
+    # (problem key, row label, {kernel: row}) per row of the comparison.
     problems = []
-    for lst in lists:
-        for key in lst:
-            if key not in problems:
-                problems.append(key)
+    if conv:
+        ratio = "isaac_over_best_cudnn"
+        for key, layer, kernels in conv_layers(table):
+            m, n, k, types, layout, geom = key
+            problems.append((key, f"{layer} {layout}", kernels))
+    else:
+        ratio = "isaac_over_best"
+        rows = {}
+        for r in table:
+            rows.setdefault((int(r["M"]), int(r["N"]), int(r["K"])),
+                            {})[r["kernel"]] = r
+        for lst in lists:
+            for key in lst:
+                if key not in [p[0] for p in problems]:
+                    m, n, k, types, layout = key
+                    problems.append((key, f"{m}x{n}x{k} {layout}",
+                                     rows.get((m, n, k), {})))
     ratios = {(l, t): [] for l in labels for t in ("f16", "bf16", "all")}
     sep = " | " if md else "  "
     head = ["problem", "type"] + labels
     print(("| " if md else "") + sep.join(head) + (" |" if md else ""))
     if md:
         print("|" + "---|" * len(head))
-    for key in problems:
-        m, n, k, types, layout = key
-        cells = [f"{m}x{n}x{k} {layout}", types]
+    for key, title, kernels in problems:
+        types = key[3]
+        cells = [title, types]
         for label, lst in zip(labels, lists):
-            name = lst.get(key)
-            r = rows.get((m, n, k, name)) if name else None
+            name = lst.get(key) or (conv and loose_lookup(lst, key))
+            r = kernels.get(name) if name else None
             if not r or r.get("status") != "PASS":
                 cells.append("missing" if not r else r.get("status"))
                 continue
-            x = float(r["isaac_over_best"])
+            x = float(r[ratio])
             ratios[(label, types)].append(x)
             ratios[(label, "all")].append(x)
             cells.append(f"{x:.3f}")

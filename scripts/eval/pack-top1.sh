@@ -10,6 +10,10 @@
 #   build-gpu/bin/isaac-bench --ptx-dir DEST --shapes table4,linpack4096 \
 #     --dtype f16,bf16 --all --candidates DEST/candidates.txt --csv t.csv
 #   python3 scripts/eval/compare_top1.py t.csv LABEL=DEST/LABEL.txt ...
+# OP=conv ranks the convolutions of INPUT instead (the conv models; lines
+# `M N K KERNEL R,S,SH,SW` of the implicit GEMM); time them with
+#   isaac-bench --ptx-dir DEST --conv --conv-shapes table5,resnet50 \
+#     --dtype f16 --all --candidates DEST/candidates.txt --csv t.csv
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 opt="${ISAAC_OPT:-$root/build/bin/isaac-opt}"
@@ -25,10 +29,19 @@ for spec in "$@"; do
     --isaac-select-config="chip=$chip topk=2$models" 2>"$work/sel-$label.log" ||
     { cat "$work/sel-$label.log" >&2; exit 1; }
   # topk=2 writes the ranking (isaac.candidates); its first is the top-1.
-  python3 "$root/scripts/gen_kernels.py" candidates "$work/sel-$label.mlir" \
-    "$work/top2-$label.txt" >"$work/k-$label.mlir"
-  awk '{split($4, p, "_"); key = $1" "$2" "$3" "p[3]" "p[4]}
-       !seen[key]++' "$work/top2-$label.txt" >"$dest/$label.txt"
+  if [ "${OP:-gemm}" = conv ]; then
+    python3 "$root/scripts/gen_kernels.py" conv-candidates \
+      "$work/sel-$label.mlir" "$work/top2-$label.txt" >"$work/k-$label.mlir"
+  else
+    python3 "$root/scripts/gen_kernels.py" candidates "$work/sel-$label.mlir" \
+      "$work/top2-$label.txt" >"$work/k-$label.mlir"
+  fi
+  # A problem's first line is its top-1: the problem is M N K, the kernel
+  # name's types and layout, and a convolution's filter and strides.
+  awk -v conv="$([ "${OP:-gemm}" = conv ] && echo 1)" \
+    '{split($4, p, "_"); key = $1" "$2" "$3" "p[3]" "p[4]
+      if (conv) key = key" "p[5]" "$5}
+     !seen[key]++' "$work/top2-$label.txt" >"$dest/$label.txt"
   "$opt" "$work/k-$label.mlir" --isaac-pipeline="chip=$chip ptx-dir=$dest" \
     -o /dev/null 2>/dev/null
   cat "$dest/$label.txt" >>"$work/union.txt"

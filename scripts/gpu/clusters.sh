@@ -62,12 +62,7 @@ if [ -z "${SKIP_TIMING:-}" ]; then
     --candidates "$gemm/candidates.txt" --reps 20 --warmup 5 --bw-gbs 3000 \
     --csv "$OUT/$prefix-gemm.csv" >"$OUT/$prefix-gemm.log" 2>&1
   echo "gemm timing exit $?"
-  cudnn=$(python3 -c 'import glob, nvidia; print(sorted(glob.glob(nvidia.__path__[0] + "/**/libcudnn.so.9*", recursive=True))[0])' 2>/dev/null)
-  cudnn_args=()
-  if [ -n "$cudnn" ]; then
-    export LD_LIBRARY_PATH="$(dirname "$cudnn")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-    cudnn_args=(--cudnn-lib "$cudnn")
-  fi
+  . scripts/gpu/cudnn.sh
   timeout "${CONV_LIMIT:-200}" $bench --ptx-dir "$conv" --conv \
     --conv-shapes table5,resnet50 --dtype f16 --all \
     --candidates "$conv/candidates.txt" "${cudnn_args[@]}" --reps 20 \

@@ -359,10 +359,11 @@ CONV_COLUMNS = ["kernel", "dtype", "layout"] + CONV_SHAPE_COLUMNS + \
     ["family", "time_us", "tflops", "status"]
 
 
-def read_conv_dataset(path, dtype):
+def read_conv_dataset(path, dtype, drop=()):
     """A conv dataset's rows of `dtype` (docs/tuning.md, "Convolution
     datasets"); every configuration column absent from the file holds its
-    default. All kept rows must be of one family."""
+    default. All kept rows must be of one family. Less the rows `drop`
+    (parse_drop) names."""
     opener = lzma.open if path.endswith(".xz") else open
     with opener(path, "rt", newline="") as f:
         text = f.read()
@@ -382,6 +383,7 @@ def read_conv_dataset(path, dtype):
                  "(docs/tuning.md, Convolution datasets)")
     idx = {h: i for i, h in enumerate(header)}
     rows, failed, other_dtype, bad, families = [], 0, 0, 0, set()
+    dropped = 0
     for r in reader:
         if len(r) != len(header):
             bad += 1
@@ -391,6 +393,9 @@ def read_conv_dataset(path, dtype):
             continue
         if r[idx["dtype"]].strip() != dtype:
             other_dtype += 1
+            continue
+        if drop and dropped_row(r, idx, drop):
+            dropped += 1
             continue
         try:
             lay = r[idx["layout"]].strip()
@@ -433,7 +438,7 @@ def read_conv_dataset(path, dtype):
     d.tflops = np.array([r[4] for r in rows], dtype=np.float64)
     d.batch = np.ones(len(rows), dtype=np.int64)
     d.failed, d.other_dtype, d.bad = failed, other_dtype, bad
-    d.dropped = 0  # --drop is for GEMM datasets
+    d.dropped = dropped
     conv_views(d)
     return d
 
@@ -779,7 +784,7 @@ def main(argv=None):
                    "at least this fraction of the distinct training kernels "
                    "use it (docs/model-format.md); 0 keeps every value seen")
     p.add_argument("--drop", type=parse_drop, default=[],
-                   help="GEMM rows to leave out, e.g. 'kg=2..8,kc=0': those "
+                   help="rows to leave out, e.g. 'kg=2..8,kc=0': those "
                    "meeting every term (a column a file lacks holds the "
                    "parameter's default). For datasets timed before the "
                    "compiler changed how it emits some configurations "
@@ -803,8 +808,6 @@ def main(argv=None):
     if args.dtype not in dtypes or (op == "conv" and args.dtype == "tf32"):
         p.error("--dtype must be " + " or ".join(dtypes) +
                 " (tf32 for GEMMs only)")
-    if op == "conv" and args.drop:
-        p.error("--drop is for GEMM datasets")
     if op == "conv" and args.family:
         p.error("--family is for GEMM datasets (a conv dataset's rows name "
                 "their family)")
@@ -834,7 +837,8 @@ def main(argv=None):
         if dataset_op(path) != op:
             sys.exit(f"train.py: {path} is a {dataset_op(path)} dataset, "
                      f"{args.data[0]} a {op} dataset; a model ranks one op")
-    parts_data = [read_conv_dataset(path, row_dtype) if op == "conv" else
+    parts_data = [read_conv_dataset(path, row_dtype, args.drop)
+                  if op == "conv" else
                   read_dataset(path, row_dtype, family, args.drop)
                   for path in args.data]
     d = concat_datasets(parts_data)
