@@ -174,6 +174,37 @@ struct SelectConfigPass
     : public mlir::isaac::impl::IsaacSelectConfigBase<SelectConfigPass> {
   using Base::Base;
 
+  /// A GEMM search's result, kept for later GEMMs of the same shape
+  /// (cacheKey) in this run.
+  struct GemmSearch {
+    std::vector<::isaac::Ranked> best;
+    bool outsideSupport = false;
+  };
+  std::map<std::string, GemmSearch> gemmSearches;
+  /// A convolution's configuration and remark, kept for later
+  /// convolutions of the same shape (convKey) in this run.
+  struct ConvSearch {
+    std::vector<::isaac::Ranked> best;
+    std::string remark;
+  };
+  std::map<std::string, ConvSearch> convSearches;
+
+  /// A conv model and its search.
+  struct ConvModel {
+    std::string path;
+    std::shared_ptr<::isaac::ConvMLPSearch> search;
+  };
+  /// The conv models of one operand type, resolved on first use: of each
+  /// family, the first file found in the chip's model directory, then in
+  /// its base chip's (Chips.def's Base). On sm_90a: models/sm_90a's
+  /// conv-f16.mlp (wgmma) and models/sm_90's (mma).
+  struct ConvRanker {
+    bool resolved = false;
+    bool failed = false;
+    std::map<::isaac::GemmFamily, ConvModel> models;
+    std::string noModel; ///< without a model: why, for the remark
+  };
+
   /// The cost model of one element type, resolved on first use.
   struct Ranker {
     bool resolved = false;
@@ -376,6 +407,8 @@ struct SelectConfigPass
     }
     rankers.clear();
     convRankers.clear();
+    gemmSearches.clear();
+    convSearches.clear();
 
     bool anyFailed = false;
     module.walk([&](Operation *op) {
@@ -422,15 +455,24 @@ struct SelectConfigPass
           anyFailed = true;
           return;
         }
-        best = ::isaac::searchBest(shape, *limits, ranker->cost, topk);
-        if (best.empty() && ranker->model) {
-          // Every legal configuration lies outside the model's training
-          // support (a model trained on other parameter ranges): it ranks
-          // none of them, the heuristic does.
-          outsideSupport = true;
-          best =
-              ::isaac::searchBest(shape, *limits, heuristicCost(*limits), topk);
+        // A GEMM of the same shape as an earlier one (a network's repeated
+        // layers) takes that search's ranking: the search reads nothing
+        // but the shape, the chip and the ranker, all the same.
+        auto [memo, first] = gemmSearches.try_emplace(cacheKey(shape));
+        if (first) {
+          memo->second.best =
+              ::isaac::searchBest(shape, *limits, ranker->cost, topk);
+          if (memo->second.best.empty() && ranker->model) {
+            // Every legal configuration lies outside the model's training
+            // support (a model trained on other parameter ranges): it
+            // ranks none of them, the heuristic does.
+            memo->second.outsideSupport = true;
+            memo->second.best = ::isaac::searchBest(
+                shape, *limits, heuristicCost(*limits), topk);
+          }
         }
+        best = memo->second.best;
+        outsideSupport = memo->second.outsideSupport;
         if (best.empty() && !fromCache) {
           op->emitError() << "isaac: no legal configuration for this GEMM on "
                           << chip;
@@ -539,6 +581,51 @@ struct SelectConfigPass
         op->emitRemark() << "isaac: left untouched: " << reason;
       return success();
     }
+    ::isaac::DType ab = match->shape.types.ab;
+    ConvRanker &ranker = getConvRanker(ab, limits, op);
+    if (ranker.failed)
+      return failure();
+    // A convolution of the same shape as an earlier one (a network's
+    // repeated layers) takes that search's configuration and remark.
+    std::string key = convKey(match->shape);
+    auto known = convSearches.find(key);
+    if (known == convSearches.end()) {
+      FailureOr<ConvSearch> found = searchConv(op, *match, ranker, limits);
+      if (::mlir::failed(found))
+        return failure();
+      known = convSearches.emplace(key, std::move(*found)).first;
+    }
+    const std::vector<::isaac::Ranked> &best = known->second.best;
+    MLIRContext *ctx = op->getContext();
+    op->setAttr(IsaacDialect::getConfigAttrName(),
+                GemmConfigAttr::get(ctx, best.front().config));
+    if (topk > 1) {
+      SmallVector<Attribute> cands;
+      for (const ::isaac::Ranked &r : best)
+        cands.push_back(GemmConfigAttr::get(ctx, r.config));
+      op->setAttr(IsaacDialect::getCandidatesAttrName(),
+                  ArrayAttr::get(ctx, cands));
+    }
+    op->emitRemark() << known->second.remark;
+    return success();
+  }
+
+  /// Every field of a convolution's shape: the key of convSearches.
+  static std::string convKey(const ::isaac::ConvShape &s) {
+    std::string key =
+        s.types.token() + " " + std::to_string(static_cast<int>(s.layout));
+    for (int64_t v : {s.n, s.h, s.w, s.c, s.k, s.r, s.s, s.p, s.q, s.strideH,
+                      s.strideW, s.dilationH, s.dilationW, s.padTop, s.padLeft})
+      key += " " + std::to_string(v);
+    return key;
+  }
+
+  /// Ranks the convolution's configurations (below) and says how, for
+  /// configureConv.
+  FailureOr<ConvSearch> searchConv(Operation *op, const ConvMatch &match,
+                                   ConvRanker &ranker,
+                                   const ::isaac::ChipLimits &limits) {
+    ::isaac::DType ab = match.shape.types.ab;
     // Each family the chip runs the convolution in is ranked by its conv
     // model where there is one (ConvMLPSearch). The wgmma family (16-bit
     // operands on sm_90a) without a conv model is ranked by the wgmma GEMM
@@ -550,10 +637,6 @@ struct SelectConfigPass
     // by cost; otherwise wgmma is taken where ranked (on the conv layers of
     // Table 5 and ResNet-50, H100, the GEMM model's wgmma top-1 ran at
     // 131.0 TFLOPS geomean against the mma conv model's 113.1).
-    ::isaac::DType ab = match->shape.types.ab;
-    ConvRanker &ranker = getConvRanker(ab, limits, op);
-    if (ranker.failed)
-      return failure();
     ::isaac::GemmFamily primary = ::isaac::searchFamily(ab, false, limits);
     struct Ranking {
       std::vector<::isaac::Ranked> best;
@@ -568,7 +651,7 @@ struct SelectConfigPass
         return false;
       out.modelPath = it->second.path;
       out.model = &it->second.search->model();
-      out.best = it->second.search->search(match->shape, limits, topk);
+      out.best = it->second.search->search(match.shape, limits, topk);
       out.convModel = !out.best.empty();
       out.outsideSupport = out.best.empty();
       return out.convModel;
@@ -583,7 +666,7 @@ struct SelectConfigPass
           return failure();
         if (g.model && g.model->family() == ::isaac::GemmFamily::Wgmma) {
           r.best =
-              ::isaac::searchBestConvAsGemm(match->shape, limits, g.cost, topk);
+              ::isaac::searchBestConvAsGemm(match.shape, limits, g.cost, topk);
           r.modelPath = g.modelPath;
           r.model = g.model.get();
           r.outsideSupport = false;
@@ -595,7 +678,7 @@ struct SelectConfigPass
     Ranking base;
     if (!wg || wg->convModel) {
       if (!byConvModel(primary, base))
-        base.best = ::isaac::searchBestConv(match->shape, limits,
+        base.best = ::isaac::searchBestConv(match.shape, limits,
                                             heuristicCost(limits), topk);
     }
     std::vector<::isaac::Ranked> best;
@@ -620,29 +703,23 @@ struct SelectConfigPass
     }
     if (best.empty())
       best = chosen->best;
-    if (best.empty())
-      return op->emitError()
-             << "isaac: no legal configuration for this convolution on "
-             << chip;
+    if (best.empty()) {
+      op->emitError() << "isaac: no legal configuration for this convolution "
+                         "on "
+                      << chip;
+      return failure();
+    }
     // The measured split-K rule of the GEMM search (searchBest applies it
     // to the GEMM rankings; the conv models' rankings get it here).
     for (::isaac::Ranked &r : best)
       r.config = ::isaac::withClusterSplitK(r.config, ab, limits);
-    MLIRContext *ctx = op->getContext();
-    op->setAttr(IsaacDialect::getConfigAttrName(),
-                GemmConfigAttr::get(ctx, best.front().config));
-    if (topk > 1) {
-      SmallVector<Attribute> cands;
-      for (const ::isaac::Ranked &r : best)
-        cands.push_back(GemmConfigAttr::get(ctx, r.config));
-      op->setAttr(IsaacDialect::getCandidatesAttrName(),
-                  ArrayAttr::get(ctx, cands));
-    }
-    ::isaac::GemmShape g = match->shape.gemmShape();
-    InFlightDiagnostic remark = op->emitRemark();
+    ::isaac::GemmShape g = match.shape.gemmShape();
+    ConvSearch out;
+    out.best = std::move(best);
+    llvm::raw_string_ostream remark(out.remark);
     remark << "isaac: convolution configured as its implicit GEMM " << g.m
            << "x" << g.n << "x" << g.k << " (N*P*Q x K x C*R*S), "
-           << ::isaac::gemmFamilyName(best.front().config.family)
+           << ::isaac::gemmFamilyName(out.best.front().config.family)
            << " family, ";
     if (wg && chosen == &*wg && !wg->convModel)
       remark << "by the trained GEMM model " << wg->modelPath
@@ -665,29 +742,13 @@ struct SelectConfigPass
     if (other)
       remark << "; predicted "
              << llvm::formatv("{0:F2}",
-                              other->best.front().cost / best.front().cost)
+                              other->best.front().cost / out.best.front().cost)
                     .str()
              << "x faster than the "
              << ::isaac::gemmFamilyName(other->best.front().config.family)
              << " family's best (" << other->modelPath << ")";
-    return success();
+    return out;
   }
-
-  /// A conv model and its search.
-  struct ConvModel {
-    std::string path;
-    std::shared_ptr<::isaac::ConvMLPSearch> search;
-  };
-  /// The conv models of one operand type, resolved on first use: of each
-  /// family, the first file found in the chip's model directory, then in
-  /// its base chip's (Chips.def's Base). On sm_90a: models/sm_90a's
-  /// conv-f16.mlp (wgmma) and models/sm_90's (mma).
-  struct ConvRanker {
-    bool resolved = false;
-    bool failed = false;
-    std::map<::isaac::GemmFamily, ConvModel> models;
-    std::string noModel; ///< without a model: why, for the remark
-  };
 
   ConvRanker &getConvRanker(::isaac::DType dtype,
                             const ::isaac::ChipLimits &limits, Operation *op) {
