@@ -489,20 +489,12 @@ struct SelectConfigPass
           best.resize(topk);
       }
 
-      MLIRContext *ctx = op->getContext();
-      op->setAttr(IsaacDialect::getConfigAttrName(),
-                  GemmConfigAttr::get(ctx, best.front().config));
+      setConfig(op, best);
       // The lowering compiles an mma configuration on f32 only for an op
       // that opted in to TF32.
       if (shape.tf32)
-        op->setAttr(IsaacDialect::getTF32AttrName(), UnitAttr::get(ctx));
-      if (topk > 1) {
-        SmallVector<Attribute> cands;
-        for (const ::isaac::Ranked &r : best)
-          cands.push_back(GemmConfigAttr::get(ctx, r.config));
-        op->setAttr(IsaacDialect::getCandidatesAttrName(),
-                    ArrayAttr::get(ctx, cands));
-      }
+        op->setAttr(IsaacDialect::getTF32AttrName(),
+                    UnitAttr::get(op->getContext()));
       if (fromCache)
         op->emitRemark() << "isaac: configuration from the tuning cache "
                          << cache;
@@ -595,7 +587,14 @@ struct SelectConfigPass
         return failure();
       known = convSearches.emplace(key, std::move(*found)).first;
     }
-    const std::vector<::isaac::Ranked> &best = known->second.best;
+    setConfig(op, known->second.best);
+    op->emitRemark() << known->second.remark;
+    return success();
+  }
+
+  /// isaac.config = the ranking's first; with topk > 1, isaac.candidates =
+  /// the whole ranking.
+  void setConfig(Operation *op, ArrayRef<::isaac::Ranked> best) {
     MLIRContext *ctx = op->getContext();
     op->setAttr(IsaacDialect::getConfigAttrName(),
                 GemmConfigAttr::get(ctx, best.front().config));
@@ -606,8 +605,6 @@ struct SelectConfigPass
       op->setAttr(IsaacDialect::getCandidatesAttrName(),
                   ArrayAttr::get(ctx, cands));
     }
-    op->emitRemark() << known->second.remark;
-    return success();
   }
 
   /// Every field of a convolution's shape: the key of convSearches.
