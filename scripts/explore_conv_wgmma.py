@@ -84,7 +84,7 @@ def summary(conv_csv, gemm_csv):
         names[(n * p * q, k, c * r * s)] = (
             name, "N%d %dx%d C%d K%d %dx%d s%d" % (n, h, w, c, k, r, s, st))
     print("| layer | shape | implicit GEMM | best conv kernel | TFLOPS | "
-          "/ cuDNN | best GEMM kernel | TFLOPS | / cuBLAS | conv / GEMM, "
+          "/ cuDNN | best GEMM kernel | TFLOPS | / cuBLAS(Lt) | conv / GEMM, "
           "same configuration (geomean) |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for key, rows in layers.items():
