@@ -224,16 +224,6 @@ class Schema:
                              "[_ep<ID>]" % name)
         return m.group(1), m.group(2), self.parse_mangled(m.group(3)), m.group(4)
 
-    def parse_conv_kernel_name(self, name):
-        """(types, layout, config) of a convolution kernel name
-        (conv_kernel_name's inverse: layout `hwcf` or `fhwc`)."""
-        m = re.match(r"isaac_conv_([a-z0-9]+)_nhwc_(hwcf|fhwc)_(?:simt_)?(.*)$",
-                     name)
-        if not m or m.group(1) not in self.types:
-            raise ValueError("%r is not isaac_conv_<types>_nhwc_<layout>_"
-                             "<config>" % name)
-        return m.group(1), m.group(2), self.parse_mangled(m.group(3))
-
     # -- Printing --------------------------------------------------------------
 
     def describe(self):

@@ -182,7 +182,7 @@ struct SelectConfigPass
   };
   std::map<std::string, GemmSearch> gemmSearches;
   /// A convolution's configuration and remark, kept for later
-  /// convolutions of the same shape (convKey) in this run.
+  /// convolutions of the same shape (ConvShape::str) in this run.
   struct ConvSearch {
     std::vector<::isaac::Ranked> best;
     std::string remark;
@@ -579,7 +579,7 @@ struct SelectConfigPass
       return failure();
     // A convolution of the same shape as an earlier one (a network's
     // repeated layers) takes that search's configuration and remark.
-    std::string key = convKey(match->shape);
+    std::string key = match->shape.str(); // names every field
     auto known = convSearches.find(key);
     if (known == convSearches.end()) {
       FailureOr<ConvSearch> found = searchConv(op, *match, ranker, limits);
@@ -605,16 +605,6 @@ struct SelectConfigPass
       op->setAttr(IsaacDialect::getCandidatesAttrName(),
                   ArrayAttr::get(ctx, cands));
     }
-  }
-
-  /// Every field of a convolution's shape: the key of convSearches.
-  static std::string convKey(const ::isaac::ConvShape &s) {
-    std::string key =
-        s.types.token() + " " + std::to_string(static_cast<int>(s.layout));
-    for (int64_t v : {s.n, s.h, s.w, s.c, s.k, s.r, s.s, s.p, s.q, s.strideH,
-                      s.strideW, s.dilationH, s.dilationW, s.padTop, s.padLeft})
-      key += " " + std::to_string(v);
-    return key;
   }
 
   /// Ranks the convolution's configurations (below) and says how, for
