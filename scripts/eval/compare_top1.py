@@ -22,6 +22,13 @@ import math
 import sys
 
 
+def types_layout(name, conv):
+    """(types, layout) of a kernel name: isaac_gemm_<types>_<layout>_...,
+    isaac_conv_<types>_nhwc_<layout>_..."""
+    parts = name.split("_")
+    return parts[2], parts[4 if conv else 3]
+
+
 def top1s(path, conv=False):
     """((M, N, K, types, layout[, R,S,SH,SW]), kernel) of each problem's
     first line, in file order."""
@@ -31,12 +38,9 @@ def top1s(path, conv=False):
         if len(f) != (5 if conv else 4):
             continue
         m, n, k, name = f[:4]
-        # isaac_gemm_<types>_<layout>_... (isaac_conv_<types>_nhwc_<layout>_...):
-        # the problem is M N K, types, layout (and the filter and strides).
-        parts = name.split("_")
-        key = (int(m), int(n), int(k), parts[2], parts[4 if conv else 3])
-        if conv:
-            key += (f[4],)
+        # The problem: M N K, types, layout (and the filter and strides).
+        key = (int(m), int(n), int(k)) + types_layout(name, conv) + \
+            tuple(f[4:])
         if key in seen:
             continue
         seen.add(key)
@@ -52,9 +56,8 @@ def conv_layers(rows):
         geom = ",".join(r[c] for c in ("R", "S", "stride_h", "stride_w"))
         if geom == "1,1,1,1":
             continue
-        name = r["kernel"].split("_")
-        key = (int(r["gemm_m"]), int(r["gemm_n"]), int(r["gemm_k"]), name[2],
-               name[4], geom)
+        key = (int(r["gemm_m"]), int(r["gemm_n"]), int(r["gemm_k"])) + \
+            types_layout(r["kernel"], True) + (geom,)
         layer = (r["shape"],) + tuple(r[c] for c in ("N", "H", "W", "C", "K"))
         layers.setdefault(layer, (key, {}))[1][r["kernel"]] = r
     return [(key, layer[0], kernels) for layer, (key, kernels) in
@@ -89,20 +92,17 @@ def main(argv):
     if conv:
         ratio = "isaac_over_best_cudnn"
         for key, layer, kernels in conv_layers(table):
-            m, n, k, types, layout, geom = key
-            problems.append((key, f"{layer} {layout}", kernels))
+            problems.append((key, f"{layer} {key[4]}", kernels))
     else:
         ratio = "isaac_over_best"
         rows = {}
         for r in table:
             rows.setdefault((int(r["M"]), int(r["N"]), int(r["K"])),
                             {})[r["kernel"]] = r
-        for lst in lists:
-            for key in lst:
-                if key not in [p[0] for p in problems]:
-                    m, n, k, types, layout = key
-                    problems.append((key, f"{m}x{n}x{k} {layout}",
-                                     rows.get((m, n, k), {})))
+        for key in dict.fromkeys(k for lst in lists for k in lst):
+            m, n, k, types, layout = key
+            problems.append((key, f"{m}x{n}x{k} {layout}",
+                             rows.get((m, n, k), {})))
     ratios = {(l, t): [] for l in labels for t in ("f16", "bf16", "all")}
     sep = " | " if md else "  "
     head = ["problem", "type"] + labels
