@@ -87,12 +87,41 @@ static void checkConvRules(const GemmConfig &c, const ConvShape &shape,
   }
 }
 
+// An mma conv kernel keeps each input copy's pixel (its row's input offset
+// and the p, q it checks the halo with) live across the main loop, on top
+// of what its GEMM twin holds. Past 16 copies a thread ptxas spilled 256
+// bytes or more on 30 of the 31 such kernels of 1,199 sampled f16 ones,
+// and on 5 gave up on the allocation (32-64 registers, kilobytes of
+// stack); ptxas 13.0 -O3 then miscompiles the input addresses
+// (docs/correctness.md, "ptxas and the mma conv kernels").
+static void checkConvKernelRules(const GemmConfig &c, Report &r) {
+  if (c.family != GemmFamily::Mma)
+    return;
+  int copies = mmaCopiesPerThreadA(c);
+  if (copies > kMaxConvInputCopies)
+    r.fail("conv-input-copies", [&] {
+      return "ml * u / vec / threads = " + std::to_string(c.ml) + " * " +
+             std::to_string(c.u) + " / " + std::to_string(c.vec) + " / " +
+             std::to_string(c.threads()) + " = " + std::to_string(copies) +
+             " input copies per thread each K tile; a conv kernel keeps "
+             "each one's pixel live, at most " +
+             std::to_string(kMaxConvInputCopies);
+    });
+}
+
+bool isaac::meetsConvKernelRules(const GemmConfig &c) {
+  Report r{/*quick=*/true, false, nullptr};
+  checkConvKernelRules(c, r);
+  return !r.broken;
+}
+
 std::vector<Violation> isaac::checkConvLegality(const GemmConfig &c,
                                                 const ConvShape &shape,
                                                 const ChipLimits &chip) {
   std::vector<Violation> out = checkGemmLegality(c, shape.types.ab, chip);
   Report r{/*quick=*/false, false, &out};
   checkConvRules(c, shape, r);
+  checkConvKernelRules(c, r);
   return out;
 }
 
@@ -108,6 +137,7 @@ bool isaac::isConvLegal(const GemmConfig &c, const ConvShape &shape,
     return false;
   Report r{/*quick=*/true, false, nullptr};
   checkConvRules(c, shape, r);
+  checkConvKernelRules(c, r);
   return !r.broken;
 }
 
@@ -126,6 +156,7 @@ std::vector<Ranked> isaac::searchBestConv(const ConvShape &shape,
       continue;
     Report r{/*quick=*/true, false, nullptr};
     checkConvRules(c, shape, r);
+    checkConvKernelRules(c, r);
     if (r.broken)
       continue;
     double t = cost(g, c);
@@ -147,7 +178,7 @@ std::vector<Ranked> isaac::searchBestConvAsGemm(const ConvShape &shape,
     std::vector<Ranked> ranked = searchBest(g, chip, cost, want);
     std::vector<Ranked> out;
     for (const Ranked &r : ranked) {
-      if (!meetsConvRules(r.config, shape))
+      if (!meetsConvRules(r.config, shape) || !meetsConvKernelRules(r.config))
         continue;
       out.push_back(r);
       if (out.size() == k)

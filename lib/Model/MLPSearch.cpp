@@ -1727,8 +1727,12 @@ MLPRanker::listFor(DType dtype, const ChipLimits &chip, unsigned vecMask) {
   if (it != cache.lists.end())
     return it->second;
   auto list = std::make_shared<std::vector<GemmConfig>>();
+  // A conv model's list keeps what the conv kernel rules admit (they read
+  // the configuration alone; the shape's rules are the vec mask).
+  bool conv = model->op() == ModelOp::Conv;
   for (const GemmConfig &c : legalConfigs(dtype, chip, model->family()))
-    if ((vecMask >> log2Of(c.vec)) & 1u && model->inSupport(c))
+    if ((vecMask >> log2Of(c.vec)) & 1u && model->inSupport(c) &&
+        (!conv || meetsConvKernelRules(c)))
       list->push_back(c);
   return cache.lists[key] = list;
 }

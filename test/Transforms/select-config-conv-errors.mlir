@@ -37,3 +37,16 @@ func.func @gemm_rule(%in: memref<1x10x10x8xf64>, %f: memref<3x3x8x8xf64>, %out: 
     ins(%in, %f : memref<1x10x10x8xf64>, memref<3x3x8x8xf64>) outs(%out : memref<1x8x8x8xf64>)
   return
 }
+
+// -----
+
+// An mma conv kernel keeps each input copy's pixel live across its main
+// loop: 256 * 64 / 2 / 256 = 32 copies a thread are past the limit (ptxas
+// spills kilobytes on such kernels and, at -O3, miscompiles some).
+func.func @input_copies(%in: memref<1x9x9x64xf16>, %f: memref<168x3x3x64xf16>, %out: memref<1x4x4x168xf16>) {
+  // expected-error @below {{isaac: the isaac.config of this convolution is illegal for it on sm_90: ml * u / vec / threads = 256 * 64 / 2 / 256 = 32 input copies per thread each K tile; a conv kernel keeps each one's pixel live, at most 16 [conv-input-copies]}}
+  linalg.conv_2d_nhwc_fhwc {strides = dense<2> : tensor<2xi64>,
+    isaac.config = #isaac.gemm<family = mma, ml = 256, nl = 32, wm = 64, wn = 16, u = 64, kl = 1, kg = 16, vec = 2, stages = 2>}
+    ins(%in, %f : memref<1x9x9x64xf16>, memref<168x3x3x64xf16>) outs(%out : memref<1x4x4x168xf16>)
+  return
+}

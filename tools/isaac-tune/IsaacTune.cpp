@@ -55,6 +55,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <random>
 #include <set>
@@ -455,18 +456,20 @@ std::string restrictBox(ParamBox &box, const std::string &spec) {
 /// and counts the duplicate draws skipped. Each is taken as the compiler
 /// emits it (withClusterSplitK), so the timings describe the kernels that
 /// isaac-select-config's choices run as: a KG split it sums inside a
-/// cluster is timed that way, not through the workspace. False (with a
+/// cluster is timed that way, not through the workspace. Draws `accept`
+/// refuses (a conv kernel rule) count as duplicates. False (with a
 /// message) when distinct configurations run out.
 template <typename NameFn>
-bool drawDistinct(CategoricalConfigSampler &sampler, DType dtype,
-                  const ChipLimits &chip, uint64_t kernels,
-                  std::vector<std::pair<std::string, GemmConfig>> &chosen,
-                  uint64_t &duplicates, NameFn nameOf) {
+bool drawDistinct(
+    CategoricalConfigSampler &sampler, DType dtype, const ChipLimits &chip,
+    uint64_t kernels, std::vector<std::pair<std::string, GemmConfig>> &chosen,
+    uint64_t &duplicates, NameFn nameOf,
+    const std::function<bool(const GemmConfig &)> &accept = nullptr) {
   std::set<std::string> seen;
   uint64_t step = kernels >= 10 ? kernels / 10 : 1;
   while (chosen.size() < kernels) {
     GemmConfig c = withClusterSplitK(sampler.sample(), dtype, chip);
-    if (!seen.insert(c.mangle()).second) {
+    if (!seen.insert(c.mangle()).second || (accept && !accept(c))) {
       // Near the size of the legal space (or with values the model never
       // proposes, --alpha 0) distinct configurations run out: give up
       // rather than loop for ever.
@@ -733,7 +736,11 @@ int runSampleConv(Options &o) {
                         " convolution kernels");
     family = *f;
   }
-  size_t legalCount = legalConfigs(types->ab, *chip, family).size();
+  std::vector<GemmConfig> legal = legalConfigs(types->ab, *chip, family);
+  size_t legalCount =
+      std::count_if(legal.begin(), legal.end(), [](const GemmConfig &c) {
+        return meetsConvKernelRules(c);
+      });
   if (legalCount == 0)
     return usageError(std::string("the ") + gemmFamilyName(family) +
                       " family has no " + types->token() + " kernels on " +
@@ -781,14 +788,16 @@ int runSampleConv(Options &o) {
                                       ConvLayout::NhwcFhwc};
   std::vector<std::pair<std::string, GemmConfig>> chosen; // name, config
   uint64_t duplicates = 0;
-  if (!drawDistinct(sampler, types->ab, *chip, kernels, chosen, duplicates,
-                    [&](const GemmConfig &c, size_t index) {
-                      ConvKernelName name;
-                      name.types = *types;
-                      name.layout = kConvLayouts[index % 2];
-                      name.config = c;
-                      return name.str();
-                    }))
+  if (!drawDistinct(
+          sampler, types->ab, *chip, kernels, chosen, duplicates,
+          [&](const GemmConfig &c, size_t index) {
+            ConvKernelName name;
+            name.types = *types;
+            name.layout = kConvLayouts[index % 2];
+            name.config = c;
+            return name.str();
+          },
+          meetsConvKernelRules))
     return 1;
 
   // The command, as provenance: the first line of both files (isaac-bench

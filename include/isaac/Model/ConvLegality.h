@@ -38,7 +38,13 @@ namespace isaac {
 ///                        that would never take the vector path. Where no
 ///                        vec of the family divides C (an odd C of 16-bit
 ///                        operands: mma copies at least 4 bytes), vec must
-///                        be the family's narrowest.
+///                        be the family's narrowest;
+///   conv-input-copies    (mma) at most kMaxConvInputCopies copies of the
+///                        input per thread each K tile (ml * u / vec /
+///                        threads): a conv kernel keeps each copy's pixel
+///                        (its row's input offset and the p, q it checks
+///                        the halo with) live across the main loop.
+///                        Shape-independent (meetsConvKernelRules).
 std::vector<Violation> checkConvLegality(const GemmConfig &c,
                                          const ConvShape &shape,
                                          const ChipLimits &chip);
@@ -52,6 +58,13 @@ bool convFamilyComputes(GemmFamily family, const GemmTypes &t);
 /// rules). They read the configuration's family and vec only, so the conv
 /// searches filter a family's legal space by the vec widths this admits.
 bool meetsConvRules(const GemmConfig &c, const ConvShape &shape);
+/// The most input copies per thread and K tile of an mma conv kernel
+/// (conv-input-copies; docs/tuning.md, "The conv input-copy rule").
+constexpr int kMaxConvInputCopies = 16;
+/// Whether `c` meets the conv rules that read the configuration alone
+/// (conv-input-copies): a property of the conv kernel, the same for every
+/// shape, so the searches filter their candidate lists with it.
+bool meetsConvKernelRules(const GemmConfig &c);
 /// Whether checkConvLegality(c, shape, chip) is empty, without formatting
 /// messages.
 bool isConvLegal(const GemmConfig &c, const ConvShape &shape,

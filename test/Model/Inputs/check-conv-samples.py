@@ -3,8 +3,9 @@ every samples.txt line is `KERNEL N,H,W,C,K,R,S,sh,sw,pt,pl,dh,dw,P,Q`
 naming a kernel of kernels.mlir, with P and Q those of the padding (top
 and left, the rest after), FLOPs within [1e6, MAX_GFLOP * 1e9], the
 sampler's ranges, no 1x1 stride-1 convolution (a GEMM in the compiler), the
-conv rule on vec (docs: ConvLegality.h, conv-vector-channels) and none of
-the shapes of the exclude files. Prints counts, and the share of inputs
+conv rules on vec (docs: ConvLegality.h, conv-vector-channels) and on an
+mma kernel's input copies (conv-input-copies: ml * u / vec / threads at
+most 16 a thread) and none of the shapes of the exclude files. Prints counts, and the share of inputs
 whose C is a multiple of 64 (the sampler's deep layers, which the wgmma
 kernels load by im2col TMA); usage:
 check-conv-samples.py DIR MAX_GFLOP [EXCLUDED_TEXT_FILE]"""
@@ -19,6 +20,20 @@ names = [l.split()[1] for l in open(d + "/kernels.mlir")
          if l.startswith("// isaac_conv_")]
 kernels = set(names)
 bad, odd_c, c64, layouts, vecs = [], 0, 0, set(), set()
+max_copies = 0
+
+
+def input_copies(name):
+    """An mma kernel's input copies per thread and K tile."""
+    m = re.search(r"_mma_ml(\d+)_nl(\d+)_wm(\d+)_wn(\d+)_u(\d+)_kl(\d+)_"
+                  r"kg\d+_v(\d+)", name)
+    if not m:
+        return 0
+    ml, nl, wm, wn, u, kl, vec = map(int, m.groups())
+    threads = 32 * (ml // wm) * (nl // wn) * kl
+    return -(-ml * u // vec // threads)
+
+
 rows = [l.split() for l in open(d + "/samples.txt") if not l.startswith("#")]
 for r in rows:
     if len(r) != 2 or r[0] not in kernels:
@@ -48,12 +63,15 @@ for r in rows:
         ok = ok and vec == narrowest
     else:
         ok = ok and c % vec == 0
+    copies = input_copies(r[0])
+    max_copies = max(max_copies, copies)
+    ok = ok and copies <= 16
     ok = ok and r[1] not in excluded
     vecs.add(vec)
     if not ok:
         bad.append(r)
 print("kernels", len(names), "rows", len(rows), "bad", len(bad),
       "layouts", " ".join(sorted(layouts)), "odd-c", odd_c > 0,
-      "c64 %.2f" % (c64 / max(len(rows), 1)))
+      "c64 %.2f" % (c64 / max(len(rows), 1)), "mma-copies-max", max_copies)
 for b in bad[:5]:
     print("BAD", " ".join(b))
