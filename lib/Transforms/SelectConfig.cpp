@@ -193,11 +193,16 @@ struct SelectConfigPass
   struct ConvModel {
     std::string path;
     std::shared_ptr<::isaac::ConvMLPSearch> search;
+    /// An f16 model ranking bf16 convolutions (no bf16 conv model): the
+    /// kernels differ only in the element type, which the tensor cores
+    /// multiply at the same rate.
+    bool f16StandIn = false;
   };
   /// The conv models of one operand type, resolved on first use: of each
   /// family, the first file found in the chip's model directory, then in
   /// its base chip's (Chips.def's Base). On sm_90a: models/sm_90a's
-  /// conv-f16.mlp (wgmma) and models/sm_90's (mma).
+  /// conv-f16.mlp (wgmma) and models/sm_90's (mma). bf16 without a conv
+  /// model of its own takes the f16 ones.
   struct ConvRanker {
     bool resolved = false;
     bool failed = false;
@@ -630,6 +635,7 @@ struct SelectConfigPass
       std::string modelPath; ///< empty: the analytic heuristic
       const ::isaac::MLPModel *model = nullptr; ///< the one that ranked
       bool convModel = false;
+      bool f16StandIn = false;
       bool outsideSupport = false;
     };
     auto byConvModel = [&](::isaac::GemmFamily f, Ranking &out) {
@@ -638,6 +644,7 @@ struct SelectConfigPass
         return false;
       out.modelPath = it->second.path;
       out.model = &it->second.search->model();
+      out.f16StandIn = it->second.f16StandIn;
       out.best = it->second.search->search(match.shape, limits, topk);
       out.convModel = !out.best.empty();
       out.outsideSupport = out.best.empty();
@@ -713,7 +720,12 @@ struct SelectConfigPass
              << " on the implicit GEMM (no wgmma conv model)";
     else if (chosen->convModel)
       remark << "by the trained model " << chosen->modelPath << " ("
-             << trainedOn(*chosen->model) << ")";
+             << trainedOn(*chosen->model)
+             << (chosen->f16StandIn ? "; f16 timings rank bf16: no bf16 "
+                                      "conv model, and the kernels differ "
+                                      "only in the element type"
+                                    : "")
+             << ")";
     else if (chosen->outsideSupport)
       remark << "by the analytic heuristic: every legal configuration lies "
                 "outside the training support of "
@@ -758,14 +770,37 @@ struct SelectConfigPass
     std::string dir = modelDirectory(op, r.failed);
     if (r.failed)
       return r;
+    loadConvModels(r, dir, dtype, dtype, family, ranked, op);
+    // bf16 convolutions without a bf16 conv model of either family are
+    // ranked by the f16 ones (docs/model-eval.md, "bf16 convolutions by
+    // the f16 models").
+    if (!r.failed && r.models.empty() && dtype == ::isaac::DType::BF16) {
+      std::string unused;
+      loadConvModels(r, dir, dtype, ::isaac::DType::F16, family, ranked, op,
+                     &unused);
+    }
+    return r;
+  }
+
+  /// Loads the conv models of `fileType` (<chip>/conv-<fileType>.mlp, then
+  /// the base chip's) into `r` to rank `dtype` convolutions; an f16 file
+  /// for bf16 is a stand-in. `noModel` (default: r.noModel) says where none
+  /// was.
+  template <typename RankedFn>
+  void loadConvModels(ConvRanker &r, StringRef dir, ::isaac::DType dtype,
+                      ::isaac::DType fileType, ::isaac::GemmFamily family,
+                      RankedFn ranked, Operation *op,
+                      std::string *noModel = nullptr) {
     for (auto &[modelChip, path] : findModelFiles(
-             dir, ::isaac::modelFileName(::isaac::ModelOp::Conv, dtype, family),
-             r.noModel)) {
+             dir,
+             ::isaac::modelFileName(::isaac::ModelOp::Conv, fileType, family),
+             noModel ? *noModel : r.noModel)) {
       std::string err;
       std::shared_ptr<const ::isaac::MLPModel> m =
           ::isaac::MLPModel::loadShared(path, err);
       if (m)
-        err = modelMismatch(*m, path, modelChip, dtype, ::isaac::ModelOp::Conv);
+        err = modelMismatch(*m, path, modelChip, fileType,
+                            ::isaac::ModelOp::Conv);
       if (m && err.empty() && !ranked(m->family()))
         err = path + ": the model ranks " +
               ::isaac::gemmFamilyName(m->family()) + " configurations; " +
@@ -775,7 +810,7 @@ struct SelectConfigPass
       if (!err.empty()) {
         op->emitError() << "isaac: cannot use the trained conv model: " << err;
         r.failed = true;
-        return r;
+        return;
       }
       if (r.models.count(m->family()))
         continue; // the chip's own model of that family comes first
@@ -785,9 +820,9 @@ struct SelectConfigPass
       r.models[f] = {path,
                      std::make_shared<::isaac::ConvMLPSearch>(
                          std::move(m), ::isaac::kEnsemblePrescreen,
-                         op->getContext()->isMultithreadingEnabled() ? 0 : 1)};
+                         op->getContext()->isMultithreadingEnabled() ? 0 : 1),
+                     fileType != dtype};
     }
-    return r;
   }
 
   std::map<int, Ranker> rankers;

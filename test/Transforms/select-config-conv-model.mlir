@@ -42,9 +42,10 @@ func.func @f32(%in: memref<2x34x34x64xf32>, %f: memref<3x3x64x128xf32>, %out: me
   return
 }
 
-// f16 on the mma family, by its model (an ensemble); f64 and bf16 have no
-// model here: the heuristic, and the remark names the file it looked for;
-// a GEMM is ranked by gemm-<dtype>.mlp, which this directory lacks.
+// f16 on the mma family, by its model (an ensemble); f64 has no model
+// here: the heuristic, and the remark names the file it looked for; bf16,
+// without a conv-bf16.mlp, is ranked by the f16 model, and the remark says
+// so; a GEMM is ranked by gemm-<dtype>.mlp, which this directory lacks.
 // CHECK-LABEL: func.func @others
 // CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}isaac.config = #isaac.gemm<family = mma,
 func.func @others(%h: memref<8x30x30x32xf16>, %fh: memref<3x3x32x64xf16>, %oh: memref<8x28x28x64xf16>,
@@ -57,10 +58,26 @@ func.func @others(%h: memref<8x30x30x32xf16>, %fh: memref<3x3x32x64xf16>, %oh: m
   // expected-remark-re @below {{isaac: convolution configured as its implicit GEMM 256x16x72 (N*P*Q x K x C*R*S), mma family, by the analytic heuristic (no conv model: no file {{.*}}conv-models{{/|\\}}sm_90{{/|\\}}conv-f64-mma.mlp)}}
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
     ins(%d, %fd : memref<1x18x18x8xf64>, memref<3x3x8x16xf64>) outs(%od : memref<1x16x16x16xf64>)
-  // expected-remark-re @below {{isaac: convolution configured as its implicit GEMM 256x16x72 (N*P*Q x K x C*R*S), mma family, by the analytic heuristic (no conv model: no file {{.*}}conv-bf16.mlp)}}
+  // expected-remark-re @below {{isaac: convolution configured as its implicit GEMM 256x16x72 (N*P*Q x K x C*R*S), mma family, by the trained model {{.*}}conv-models{{/|\\}}sm_90{{/|\\}}conv-f16.mlp (trained on SYNTHETIC data, not measurements; f16 timings rank bf16: no bf16 conv model, and the kernels differ only in the element type)}}
   linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
     ins(%b, %fb : memref<1x18x18x8xbf16>, memref<16x3x3x8xbf16>) outs(%ob : memref<1x16x16x16xbf16>)
   // expected-remark-re @below {{isaac: no trained model for sm_90; configuration chosen by the analytic heuristic (no file {{.*}}gemm-f32.mlp)}}
   linalg.matmul ins(%A, %B : memref<64x64xf32>, memref<64x64xf32>) outs(%C : memref<64x64xf32>)
+  return
+}
+
+// The f16 model's stand-in ranking of a bf16 convolution is its ranking of
+// the same convolution in f16.
+// CHECK-LABEL: func.func @bf16_as_f16
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}isaac.config = [[CFG:#isaac.gemm<[^>]*>]]
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}isaac.config = [[CFG]]
+func.func @bf16_as_f16(%b: memref<4x30x30x64xbf16>, %fb: memref<3x3x64x96xbf16>, %ob: memref<4x28x28x96xbf16>,
+                       %h: memref<4x30x30x64xf16>, %fh: memref<3x3x64x96xf16>, %oh: memref<4x28x28x96xf16>) {
+  // expected-remark-re @below {{{{.*}}conv-f16.mlp (trained on SYNTHETIC data, not measurements; f16 timings rank bf16{{.*}}}}
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%b, %fb : memref<4x30x30x64xbf16>, memref<3x3x64x96xbf16>) outs(%ob : memref<4x28x28x96xbf16>)
+  // expected-remark-re @below {{{{.*}}conv-f16.mlp (trained on SYNTHETIC data, not measurements)}}
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%h, %fh : memref<4x30x30x64xf16>, memref<3x3x64x96xf16>) outs(%oh : memref<4x28x28x96xf16>)
   return
 }
