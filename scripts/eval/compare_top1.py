@@ -15,6 +15,7 @@ of the CSV, isaac over the better cuDNN format; 1x1 stride-1 layers are
 left out (the pipeline makes GEMMs of them, which no conv model ranks).
 
     compare_top1.py CSV LABEL=LIST [LABEL=LIST ...] [--md]
+    compare_top1.py --first LIST [--conv]   (each problem's first line)
 """
 
 import csv
@@ -29,23 +30,29 @@ def types_layout(name, conv):
     return parts[2], parts[4 if conv else 3]
 
 
-def top1s(path, conv=False):
-    """((M, N, K, types, layout[, R,S,SH,SW]), kernel) of each problem's
-    first line, in file order."""
+def first_lines(path, conv=False):
+    """(problem key, kernel, line) of each problem's first line of a list,
+    in file order: its top-1. The problem is M N K, the kernel name's types
+    and layout, and a convolution's filter and strides."""
     seen, out = set(), []
     for line in open(path):
         f = line.split()
         if len(f) != (5 if conv else 4):
             continue
         m, n, k, name = f[:4]
-        # The problem: M N K, types, layout (and the filter and strides).
         key = (int(m), int(n), int(k)) + types_layout(name, conv) + \
             tuple(f[4:])
         if key in seen:
             continue
         seen.add(key)
-        out.append((key, name))
+        out.append((key, name, line.rstrip("\n")))
     return out
+
+
+def top1s(path, conv=False):
+    """((M, N, K, types, layout[, R,S,SH,SW]), kernel) of each problem's
+    first line, in file order."""
+    return [(key, name) for key, name, _ in first_lines(path, conv)]
 
 
 def conv_layers(rows):
@@ -76,10 +83,14 @@ def loose_lookup(lst, key):
 
 
 def main(argv):
+    if argv[:1] == ["--first"] and len(argv) in (2, 3):
+        for _, _, line in first_lines(argv[1], "--conv" in argv[2:]):
+            print(line)
+        return
     md = "--md" in argv
     argv = [a for a in argv if a != "--md"]
     if len(argv) < 2 or any("=" not in a for a in argv[1:]):
-        sys.exit(__doc__.strip().splitlines()[-1].strip())
+        sys.exit("usage:\n" + "\n".join(__doc__.strip().splitlines()[-2:]))
     table = list(csv.DictReader(open(argv[0])))
     conv = bool(table) and "gemm_m" in table[0]
     labels, lists = [], []

@@ -36,12 +36,9 @@ for spec in "$@"; do
     python3 "$root/scripts/gen_kernels.py" candidates "$work/sel-$label.mlir" \
       "$work/top2-$label.txt" >"$work/k-$label.mlir"
   fi
-  # A problem's first line is its top-1: the problem is M N K, the kernel
-  # name's types and layout, and a convolution's filter and strides.
-  awk -v conv="$([ "${OP:-gemm}" = conv ] && echo 1)" \
-    '{split($4, p, "_"); key = $1" "$2" "$3" "p[3]" "p[4]
-      if (conv) key = key" "p[5]" "$5}
-     !seen[key]++' "$work/top2-$label.txt" >"$dest/$label.txt"
+  # A problem's first line is its top-1 (compare_top1.py's rule).
+  python3 "$root/scripts/eval/compare_top1.py" --first "$work/top2-$label.txt" \
+    $([ "${OP:-gemm}" = conv ] && echo --conv) >"$dest/$label.txt"
   "$opt" "$work/k-$label.mlir" --isaac-pipeline="chip=$chip ptx-dir=$dest" \
     -o /dev/null 2>/dev/null
   cat "$dest/$label.txt" >>"$work/union.txt"

@@ -46,13 +46,13 @@ PY
 [ -n "$best" ] || { echo "no passing conv kernel for $layer"; exit 0; }
 twin=${best/isaac_conv_f16_nhwc_hwcf/isaac_gemm_f16_nn}
 echo "ncu: $layer $best / $gemm $twin"
-sec="--section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section SchedulerStats --section InstructionStats"
+. "$(dirname "$0")/ncu-sections.sh"
 conv=($bench --ptx-dir "$dir/conv" --conv --conv-shape "$layer" --dtype f16 \
   --kernel "$best" "${cudnn_args[@]}" --reps 1 --warmup 0)
-timeout 120 ncu $sec -k regex:isaac_conv --launch-count 1 "${conv[@]}" \
+timeout 120 ncu "${ncu_sections[@]}" -k regex:isaac_conv --launch-count 1 "${conv[@]}" \
   >"$OUT/ncu-conv-isaac.txt" 2>&1
 echo "ncu conv isaac: exit $?"
-timeout 120 ncu $sec -k regex:isaac_gemm --launch-count 1 $bench \
+timeout 120 ncu "${ncu_sections[@]}" -k regex:isaac_gemm --launch-count 1 $bench \
   --ptx-dir "$dir/gemm" --shape "$gemm" --dtype f16 --kernel "$twin" \
   --reps 1 --warmup 0 >"$OUT/ncu-gemm-isaac.txt" 2>&1
 echo "ncu gemm isaac: exit $?"
