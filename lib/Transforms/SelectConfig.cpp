@@ -635,6 +635,7 @@ struct SelectConfigPass
       std::string modelPath; ///< empty: the analytic heuristic
       const ::isaac::MLPModel *model = nullptr; ///< the one that ranked
       bool convModel = false;
+      bool gemmModel = false; ///< the GEMM model on the implicit GEMM
       bool f16StandIn = false;
       bool outsideSupport = false;
     };
@@ -671,7 +672,22 @@ struct SelectConfigPass
     }
     Ranking base;
     if (!wg || wg->convModel) {
-      if (!byConvModel(primary, base))
+      if (!byConvModel(primary, base) && !ranker.models.count(primary)) {
+        // No conv model of the family: its GEMM model on the implicit GEMM
+        // where there is one (f64 on DMMA; docs/model-eval.md, "f64
+        // convolutions by the GEMM model").
+        Ranker &g = getRanker(ab, /*tf32=*/false, limits, op);
+        if (g.failed)
+          return failure();
+        if (g.model && g.model->family() == primary) {
+          base.best =
+              ::isaac::searchBestConvAsGemm(match.shape, limits, g.cost, topk);
+          base.modelPath = g.modelPath;
+          base.model = g.model.get();
+          base.gemmModel = !base.best.empty();
+        }
+      }
+      if (base.best.empty() && !base.convModel)
         base.best = ::isaac::searchBestConv(match.shape, limits,
                                             heuristicCost(limits), topk);
     }
@@ -718,6 +734,10 @@ struct SelectConfigPass
     if (wg && chosen == &*wg && !wg->convModel)
       remark << "by the trained GEMM model " << wg->modelPath
              << " on the implicit GEMM (no wgmma conv model)";
+    else if (chosen->gemmModel)
+      remark << "by the trained GEMM model " << chosen->modelPath
+             << " on the implicit GEMM (no conv model: " << ranker.noModel
+             << ")";
     else if (chosen->convModel)
       remark << "by the trained model " << chosen->modelPath << " ("
              << trainedOn(*chosen->model)

@@ -114,7 +114,12 @@ def main(argv):
             m, n, k, types, layout = key
             problems.append((key, f"{m}x{n}x{k} {layout}",
                              rows.get((m, n, k), {})))
-    ratios = {(l, t): [] for l in labels for t in ("f16", "bf16", "all")}
+    # A geomean row per type: f16 and bf16 always, then any other type of
+    # the problems (f32, f64), then all.
+    types_rows = ["f16", "bf16"] + list(dict.fromkeys(
+        key[3] for key, _, _ in problems if key[3] not in ("f16", "bf16")))
+    types_rows.append("all")
+    ratios = {(l, t): [] for l in labels for t in types_rows}
     sep = " | " if md else "  "
     head = ["problem", "type"] + labels
     print(("| " if md else "") + sep.join(head) + (" |" if md else ""))
@@ -134,7 +139,7 @@ def main(argv):
             ratios[(label, "all")].append(x)
             cells.append(f"{x:.3f}")
         print(("| " if md else "") + sep.join(cells) + (" |" if md else ""))
-    for t in ("f16", "bf16", "all"):
+    for t in types_rows:
         cells = [f"geomean {t}", ""]
         for label in labels:
             v = ratios[(label, t)]
