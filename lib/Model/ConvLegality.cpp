@@ -115,13 +115,19 @@ bool isaac::meetsConvKernelRules(const GemmConfig &c) {
   return !r.broken;
 }
 
+/// Every conv-only rule: the shape's and the kernel's.
+static void checkAllConvRules(const GemmConfig &c, const ConvShape &shape,
+                              Report &r) {
+  checkConvRules(c, shape, r);
+  checkConvKernelRules(c, r);
+}
+
 std::vector<Violation> isaac::checkConvLegality(const GemmConfig &c,
                                                 const ConvShape &shape,
                                                 const ChipLimits &chip) {
   std::vector<Violation> out = checkGemmLegality(c, shape.types.ab, chip);
   Report r{/*quick=*/false, false, &out};
-  checkConvRules(c, shape, r);
-  checkConvKernelRules(c, r);
+  checkAllConvRules(c, shape, r);
   return out;
 }
 
@@ -136,8 +142,7 @@ bool isaac::isConvLegal(const GemmConfig &c, const ConvShape &shape,
   if (!isLegal(c, shape.types.ab, chip))
     return false;
   Report r{/*quick=*/true, false, nullptr};
-  checkConvRules(c, shape, r);
-  checkConvKernelRules(c, r);
+  checkAllConvRules(c, shape, r);
   return !r.broken;
 }
 
@@ -155,8 +160,7 @@ std::vector<Ranked> isaac::searchBestConv(const ConvShape &shape,
     if (splitsKUselessly(g, c))
       continue;
     Report r{/*quick=*/true, false, nullptr};
-    checkConvRules(c, shape, r);
-    checkConvKernelRules(c, r);
+    checkAllConvRules(c, shape, r);
     if (r.broken)
       continue;
     double t = cost(g, c);

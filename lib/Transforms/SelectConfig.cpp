@@ -651,43 +651,44 @@ struct SelectConfigPass
       out.outsideSupport = out.best.empty();
       return out.convModel;
     };
+    // Family `f`'s GEMM model on the implicit GEMM, where the model of the
+    // type is of that family (the conv kernels are its GEMM kernels with
+    // the input fetched by taps); `out` stays empty otherwise.
+    auto byGemmModel = [&](::isaac::GemmFamily f, Ranking &out) {
+      Ranker &g = getRanker(ab, /*tf32=*/false, limits, op);
+      if (g.failed)
+        return failure();
+      if (g.model && g.model->family() == f) {
+        out.best =
+            ::isaac::searchBestConvAsGemm(match.shape, limits, g.cost, topk);
+        out.modelPath = g.modelPath;
+        out.model = g.model.get();
+        out.outsideSupport = false;
+        out.gemmModel = !out.best.empty();
+      }
+      return success();
+    };
     std::optional<Ranking> wg;
     if (primary != ::isaac::GemmFamily::Wgmma &&
         runsConvIn(::isaac::GemmFamily::Wgmma, ab, limits)) {
       Ranking r;
-      if (!byConvModel(::isaac::GemmFamily::Wgmma, r)) {
-        Ranker &g = getRanker(ab, /*tf32=*/false, limits, op);
-        if (g.failed)
-          return failure();
-        if (g.model && g.model->family() == ::isaac::GemmFamily::Wgmma) {
-          r.best =
-              ::isaac::searchBestConvAsGemm(match.shape, limits, g.cost, topk);
-          r.modelPath = g.modelPath;
-          r.model = g.model.get();
-          r.outsideSupport = false;
-        }
-      }
+      if (!byConvModel(::isaac::GemmFamily::Wgmma, r) &&
+          ::mlir::failed(byGemmModel(::isaac::GemmFamily::Wgmma, r)))
+        return failure();
       if (!r.best.empty())
         wg = std::move(r);
     }
     Ranking base;
     if (!wg || wg->convModel) {
-      if (!byConvModel(primary, base) && !ranker.models.count(primary)) {
-        // No conv model of the family: its GEMM model on the implicit GEMM
-        // where there is one (f64 on DMMA; docs/model-eval.md, "f64
-        // convolutions by the GEMM model").
-        Ranker &g = getRanker(ab, /*tf32=*/false, limits, op);
-        if (g.failed)
-          return failure();
-        if (g.model && g.model->family() == primary) {
-          base.best =
-              ::isaac::searchBestConvAsGemm(match.shape, limits, g.cost, topk);
-          base.modelPath = g.modelPath;
-          base.model = g.model.get();
-          base.gemmModel = !base.best.empty();
-        }
-      }
-      if (base.best.empty() && !base.convModel)
+      // Without a conv model of the family, its GEMM model (f64 on DMMA;
+      // docs/model-eval.md, "f64 convolutions by the GEMM model"); a conv
+      // model whose support holds no legal configuration, or neither
+      // model, leaves the analytic heuristic.
+      if (ranker.models.count(primary))
+        byConvModel(primary, base);
+      else if (::mlir::failed(byGemmModel(primary, base)))
+        return failure();
+      if (base.best.empty())
         base.best = ::isaac::searchBestConv(match.shape, limits,
                                             heuristicCost(limits), topk);
     }
