@@ -13,7 +13,7 @@ using namespace isaac;
 #define CHIP(Name, SMs, MaxThreadsPerBlock, StaticSmemPerBlock,                \
              MaxDynSmemPerBlock, RegsPerBlock, MaxRegsPerThread, MinPtx,       \
              EmitPtx, PeakF32, PeakF64, PeakF16Tensor, PeakF64Tensor, DramGBs, \
-             MmaSync, Wgmma, MmaF64M16, Clusters, Base)                        \
+             MmaSync, Wgmma, MmaF64M16, Clusters, RedV2F32, Base)              \
   static_assert(EmitPtx >= MinPtx, #Name ": EmitPtx is older than MinPtx");    \
   static_assert(StaticSmemPerBlock <= MaxDynSmemPerBlock,                      \
                 #Name ": static shared memory exceeds the per-block maximum");
@@ -25,11 +25,11 @@ const std::vector<ChipInfo> &isaac::allChips() {
 #define CHIP(Name, SMs, MaxThreadsPerBlock, StaticSmemPerBlock,                \
              MaxDynSmemPerBlock, RegsPerBlock, MaxRegsPerThread, MinPtx,       \
              EmitPtx, PeakF32, PeakF64, PeakF16Tensor, PeakF64Tensor, DramGBs, \
-             MmaSync, Wgmma, MmaF64M16, Clusters, Base)                        \
+             MmaSync, Wgmma, MmaF64M16, Clusters, RedV2F32, Base)                        \
   {#Name, SMs, MaxThreadsPerBlock, StaticSmemPerBlock, MaxDynSmemPerBlock,     \
    RegsPerBlock, MaxRegsPerThread, MinPtx, EmitPtx, PeakF32, PeakF64,          \
    PeakF16Tensor, PeakF64Tensor, DramGBs, MmaSync, Wgmma, MmaF64M16,          \
-   Clusters, Base},
+   Clusters, RedV2F32, Base},
 // clang-format on
 #include "isaac/Model/Chips.def"
   };
@@ -51,11 +51,11 @@ std::string ChipInfo::ptxFeature() const {
   return "+ptx" + std::to_string(emitPtx);
 }
 
-std::string isaac::checkPtxFeatures(const ChipInfo &chip,
-                                    const std::string &features) {
-  // NVPTX applies every +ptxNN it is given; the newest one wins.
+namespace {
+/// The newest `+ptxNN` of `features` (NVPTX applies every one it is given;
+/// the newest wins) and its spelling; 0 without one.
+int newestPtx(const std::string &features, std::string &selected) {
   int ptx = 0;
-  std::string selected;
   std::istringstream in(features);
   for (std::string f; std::getline(in, f, ',');) {
     f.erase(std::remove_if(f.begin(), f.end(),
@@ -71,6 +71,25 @@ std::string isaac::checkPtxFeatures(const ChipInfo &chip,
       selected = f;
     }
   }
+  return ptx;
+}
+} // namespace
+
+int isaac::selectedPtx(const ChipInfo &chip, const std::string &features) {
+  std::string selected;
+  int ptx = newestPtx(features, selected);
+  // Without a version LLVM picks the chip's minimum itself.
+  return ptx ? ptx : chip.minPtx;
+}
+
+bool isaac::hasVectorRedF32(const ChipInfo &chip, int ptx) {
+  return chip.hasRedV2F32 && ptx >= kVectorRedMinPtx;
+}
+
+std::string isaac::checkPtxFeatures(const ChipInfo &chip,
+                                    const std::string &features) {
+  std::string selected;
+  int ptx = newestPtx(features, selected);
   // Without a version LLVM picks the chip's minimum itself.
   if (ptx == 0 || ptx >= chip.minPtx)
     return "";

@@ -94,6 +94,7 @@ GemmKernelSpec ConvKernelSpec::gemmSpec() const {
   g.layout = shape.gemmShape().layout;
   g.epilogue = epilogue;
   g.chip = chip;
+  g.vectorRedF32 = vectorRedF32;
   return g;
 }
 

@@ -209,6 +209,18 @@ public:
     predicatedGlobalWrite("red.global.add", ptr, value, pred);
   }
 
+  /// `@p red.global.add.v2.f32 [ptr], {lo, hi};`: two adjacent f32 values
+  /// (ptr 8-byte aligned) added with one atomic (PTX ISA 8.1, sm_90;
+  /// ::isaac::hasVectorRedF32).
+  void predicatedReduceAddPair(Value ptr, Value lo, Value hi, Value pred) {
+    LLVM::InlineAsmOp::create(
+        b, loc, Type(), ValueRange{ptr, lo, hi, pred},
+        "@$3 red.global.add.v2.f32 [$0], {$1, $2};", "l,f,f,b",
+        /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+        ArrayAttr());
+  }
+
   /// `@p <op>.<type> [ptr], value;` through inline PTX.
   void predicatedGlobalWrite(StringRef op, Value ptr, Value value, Value pred) {
     std::string asmStr = ("@$2 " + op + "." + ptxType() + " [$0], $1;").str();

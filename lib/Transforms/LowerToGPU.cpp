@@ -307,6 +307,8 @@ struct LowerToGPUPass
       module.emitError() << "isaac-lower-to-gpu: " << whyNot;
       return signalPassFailure();
     }
+    vectorRedF32 = ::isaac::hasVectorRedF32(
+        *chipInfo, ::isaac::selectedPtx(*chipInfo, targetFeatures));
     SmallVector<Operation *> gemms, convs;
     module.walk([&](Operation *op) {
       if (isGemmCandidate(op))
@@ -369,6 +371,7 @@ struct LowerToGPUPass
     GemmKernelSpec spec;
     spec.config = configAttr.getConfig();
     spec.chip = chip;
+    spec.vectorRedF32 = vectorRedF32;
     spec.dtype = match->shape.dtype;
     spec.cType = match->shape.cType;
     spec.layout = match->shape.layout;
@@ -523,6 +526,7 @@ struct LowerToGPUPass
     ConvKernelSpec spec;
     spec.config = configAttr.getConfig();
     spec.chip = chip;
+    spec.vectorRedF32 = vectorRedF32;
     spec.types = match->shape.types;
     spec.layout = match->shape.layout;
     // The dialect verified the GEMM rules for the chip named in the IR; the
@@ -645,5 +649,7 @@ struct LowerToGPUPass
 
   /// The NVPTX features of the kernels' NVVM target (runOnOperation).
   std::string targetFeatures;
+  /// Whether that target has red.global.add.v2.f32 (GemmKernelSpec).
+  bool vectorRedF32 = false;
 };
 } // namespace

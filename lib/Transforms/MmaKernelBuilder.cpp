@@ -1523,10 +1523,38 @@ void MmaBuilder::emitEpilogue(ArrayRef<Value> acc, Value gSlice, Value batch,
   }
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.elseBlock());
+  auto ptrOf = [&](Value row, Value col) {
+    return viaT ? partialSumPtr(W, batch, row, col) : cPtr(row, col);
+  };
+  auto scalarAdds = [&] {
+    forEachElement([&](int i, int j, Value row, Value col, Value ok) {
+      e.predicatedReduceAdd(ptrOf(row, col), value(i, j, ok), ok);
+    });
+  };
+  if (!spec.vectorRedF32 || spec.accType() != ::isaac::DType::F32)
+    return scalarAdds();
+  // Columns j and j + 1 (j even) of the thread's tile are adjacent columns
+  // 2q, 2q + 1 of one fragment: one red.global.add.v2.f32 adds both. The
+  // KG slices of a tile add into the same lines of T (or C), whose atomics
+  // the L2 serializes per line: half as many cut the kernel's tail (on an
+  // H200, 32x32x60000 f16 with KG = 64: 12.9 -> 11.6 us; docs/perf.md,
+  // "Split-K adds in pairs"). The pair needs 8-byte alignment, and with N
+  // even an even column inside N has its neighbour inside too; otherwise
+  // (uniform over the block) the adds stay scalar.
+  Value pairs = e.isMultiple(N, 2);
+  if (!viaT) {
+    Value c = LLVM::PtrToIntOp::create(b, loc, e.i64, cBase);
+    pairs = e.land(pairs, e.land(e.isMultiple(c, 8), e.isMultiple(ldc, 2)));
+  }
+  auto pairIf = scf::IfOp::create(b, loc, pairs, /*withElse=*/true);
+  b.setInsertionPointToStart(pairIf.thenBlock());
   forEachElement([&](int i, int j, Value row, Value col, Value ok) {
-    Value ptr = viaT ? partialSumPtr(W, batch, row, col) : cPtr(row, col);
-    e.predicatedReduceAdd(ptr, value(i, j, ok), ok);
+    if (j % 2 == 0)
+      e.predicatedReduceAddPair(ptrOf(row, col), value(i, j, ok),
+                                value(i, j + 1, ok), ok);
   });
+  b.setInsertionPointToStart(pairIf.elseBlock());
+  scalarAdds();
 }
 
 Value MmaBuilder::sumClusterSlices(SmallVectorImpl<Value> &acc, Value isGroup0,

@@ -12,6 +12,15 @@
 // ASM90: ptxas sm_90: 11 kernels, 0 failed
 // ASM90A: ptxas sm_90a: 11 kernels, 0 failed
 //
+// Split-K adds of f32 partial sums (into T or an f32 C): in adjacent-column
+// pairs on sm_90 (the chip table: vector reductions, PTX 8.1), scalar on
+// sm_80, which has no vector reduction.
+// RUN: grep -c "red.global.add.v2.f32" %t/sm_90/isaac_gemm_tf32_nn_mma_ml32_nl64_wm32_wn32_u16_kl2_kg4_v2_st4.ptx | FileCheck %s --check-prefix=PAIRS90
+// PAIRS90: 16
+// RUN: not grep -q "red.global.add.v2" %t/sm_80/isaac_gemm_tf32_nn_mma_ml32_nl64_wm32_wn32_u16_kl2_kg4_v2_st4.ptx
+// RUN: grep -c "red.global.add.f32" %t/sm_80/isaac_gemm_tf32_nn_mma_ml32_nl64_wm32_wn32_u16_kl2_kg4_v2_st4.ptx | FileCheck %s --check-prefix=SCALAR80
+// SCALAR80: 32
+//
 // The large tile keeps its 128 f32 accumulators and fragments in registers.
 // RUN: %ptxas -arch=sm_90 -v %t/sm_90/isaac_gemm_f16f32_nn_mma_ml128_nl128_wm64_wn64_u32_kl1_kg1_v8_st4.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=REGS
 // REGS: 0 bytes spill stores, 0 bytes spill loads

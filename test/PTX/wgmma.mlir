@@ -121,6 +121,25 @@
 // RUN: grep -c "isaac_splitk_reduce_f16" %t/isaac_gemm_f16_nt_wgmma_ml64_nl32_wm64_wn32_u32_kl1_kg4_v8_st3.ptx | FileCheck %s --check-prefix=REDUCER
 // REDUCER: {{[1-9]}}
 //
+// The chip table's PTX ISA 8.1 has vector reductions: with N even, each
+// pair of adjacent columns (2q, 2q + 1 of a fragment) is added into T with
+// one red.global.add.v2.f32 (8 in this PTX), else with two scalar adds
+// (16). Into an f32 C (f16f32, atomic mode) the same, when C's base and
+// ldc also allow 8-byte pairs. A PTX version without them (+ptx80) keeps
+// the scalar adds only.
+// RUN: FileCheck %s --check-prefix=PAIRS --input-file=%t/isaac_gemm_f16_nt_wgmma_ml64_nl32_wm64_wn32_u32_kl1_kg4_v8_st3.ptx
+// PAIRS: .version 8.1
+// PAIRS: @{{%p[0-9]+}} red.global.add.v2.f32 [%rd{{[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}};
+// PAIRS: @{{%p[0-9]+}} red.global.add.f32 [%rd{{[0-9]+}}], %r{{[0-9]+}};
+// RUN: grep -c "red.global.add.v2.f32" %t/isaac_gemm_f16_nt_wgmma_ml64_nl32_wm64_wn32_u32_kl1_kg4_v8_st3.ptx | FileCheck %s --check-prefix=PAIRS8
+// PAIRS8: 8
+// RUN: grep -c "red.global.add.v2.f32" %t/isaac_gemm_f16f32_nn_wgmma_ml64_nl32_wm64_wn16_u32_kl1_kg2_v8_st3.ptx | FileCheck %s --check-prefix=PAIRS4
+// PAIRS4: 4
+// RUN: isaac-opt %s --isaac-pipeline="chip=sm_90a features=+ptx80 ptx-dir=%t/ptx80" -o /dev/null 2>&1
+// RUN: not grep -q "red.global.add.v2" %t/ptx80/isaac_gemm_f16_nt_wgmma_ml64_nl32_wm64_wn32_u32_kl1_kg4_v8_st3.ptx
+// RUN: grep -c "red.global.add.f32" %t/ptx80/isaac_gemm_f16_nt_wgmma_ml64_nl32_wm64_wn32_u32_kl1_kg4_v8_st3.ptx | FileCheck %s --check-prefix=SCALAR
+// SCALAR: 16
+//
 // A cluster of cm = 2 blocks along M (nn: B N-major, U = 64 rows of which
 // each block copies 32, 4 KiB into its half of the stage, and multicasts
 // them to both): the kernel declares its cluster; the empty barriers count

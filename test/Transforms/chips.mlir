@@ -14,7 +14,7 @@
 // RUN: isaac-opt %s --isaac-lower-to-gpu="chip=sm_100" | FileCheck %s --check-prefix=SM100
 // RUN: isaac-opt %s --isaac-lower-to-gpu="chip=sm_100a" | FileCheck %s --check-prefix=SM100A
 // SM80: gpu.module @{{.*}} [#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">]
-// SM90A: gpu.module @{{.*}} [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">]
+// SM90A: gpu.module @{{.*}} [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx81">]
 // SM100: gpu.module @{{.*}} [#nvvm.target<O = 3, chip = "sm_100", features = "+ptx86">]
 // SM100A: gpu.module @{{.*}} [#nvvm.target<O = 3, chip = "sm_100a", features = "+ptx86">]
 //
@@ -32,7 +32,7 @@
 // RUN: not isaac-opt %s --isaac-lower-to-gpu="chip=sm_90a features=+ptx60,+ptx78" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OLD90A
 // OLD: error: isaac-lower-to-gpu: features '+ptx80' select PTX ISA 8.0 (+ptx80); sm_100 needs PTX ISA 8.6 or later (isaac's default for it: +ptx86)
 // OLD-NOT: LLVM ERROR
-// OLD90A: error: isaac-lower-to-gpu: features '+ptx60,+ptx78' select PTX ISA 7.8 (+ptx78); sm_90a needs PTX ISA 8.0 or later (isaac's default for it: +ptx80)
+// OLD90A: error: isaac-lower-to-gpu: features '+ptx60,+ptx78' select PTX ISA 7.8 (+ptx78); sm_90a needs PTX ISA 8.0 or later (isaac's default for it: +ptx81)
 
 func.func @gemm(%A: memref<256x128xf32>, %B: memref<128x64xf32>, %C: memref<256x64xf32>) {
   linalg.matmul ins(%A, %B : memref<256x128xf32>, memref<128x64xf32>) outs(%C : memref<256x64xf32>)

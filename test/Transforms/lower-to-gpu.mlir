@@ -6,7 +6,7 @@
 // CHECK: isaac.launch_gemm @[[K:isaac_gemm_f32_nn_ml32_nl32_ms4_ns4_u8_ks1_kl1_kg1_v4]]::@[[K]](%arg0, %arg1, %arg2)
 // CHECK-SAME: alpha = 1.0{{.*}}beta = 1.0{{.*}}trans_a = false, trans_b = false
 // CHECK-NOT: linalg.matmul
-// CHECK: gpu.module @[[K]] [#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">]
+// CHECK: gpu.module @[[K]] [#nvvm.target<O = 3, chip = "sm_90", features = "+ptx81">]
 // 2 stages x 8 x ((32 + 4) + (32 + 4)) f32.
 // CHECK: llvm.mlir.global internal @[[K]]_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<1152 x f32>
 // CHECK: gpu.func @[[K]](%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1> {llvm.noalias, llvm.readonly}, %{{.*}}: !llvm.ptr<1> {llvm.noalias, llvm.readonly}, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i32, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: f32, %{{.*}}: f32) kernel attributes {known_block_size = array<i32: 64, 1, 1>}

@@ -32,7 +32,7 @@
 // HOST-LABEL: llvm.func @dense(
 // HOST: llvm.call @isaacGemmLaunch(
 // HOST: gpu.launch_func <%{{.*}}> @dense_kernel::@dense_kernel
-// HOST: gpu.binary @dense_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">
+// HOST: gpu.binary @dense_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx81">
 // HOST-LABEL: llvm.func @dynamic(
 // HOST-COUNT-6: gpu.launch_func
 // HOST-COUNT-6: gpu.binary

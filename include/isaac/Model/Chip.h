@@ -34,6 +34,7 @@ struct ChipInfo {
   bool hasWgmma;
   bool hasMmaF64M16; ///< mma.sync.m16n8k{4,8,16}.f64 (sm_90 and later)
   bool hasClusters;  ///< thread-block clusters (sm_90 and later)
+  bool hasRedV2F32;  ///< red.global.add.v2.f32 (sm_90 and later)
   const char *base;  ///< the chip an 'a' variant extends, "" for none
 
   /// The NVPTX target feature selecting emitPtx, e.g. "+ptx80".
@@ -56,6 +57,17 @@ std::string ptxVersionString(int ptx);
 /// the process on a PTX version older than the chip's, so callers report
 /// this as a diagnostic first.
 std::string checkPtxFeatures(const ChipInfo &chip, const std::string &features);
+
+/// The PTX ISA version (x10) an NVPTX feature string selects for the chip:
+/// its newest `+ptxNN`, or without one LLVM's default, the chip's minimum.
+int selectedPtx(const ChipInfo &chip, const std::string &features);
+
+/// The first PTX ISA version with vector reductions (`red.global.add.v2.f32`).
+constexpr int kVectorRedMinPtx = 81;
+
+/// Whether kernels for the chip, emitted as PTX ISA `ptx`, may add two
+/// adjacent f32 values with one `red.global.add.v2.f32`.
+bool hasVectorRedF32(const ChipInfo &chip, int ptx);
 
 } // namespace isaac
 

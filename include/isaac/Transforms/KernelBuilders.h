@@ -42,6 +42,10 @@ struct GemmKernelSpec {
   /// sm_80; ::isaac::mmaInstruction). The PTX of each chip is its own
   /// module, so the kernel name does not carry it.
   std::string chip;
+  /// Split-K adds of f32 partial sums may pair adjacent columns into one
+  /// `red.global.add.v2.f32` (the chip and the PTX version emitted have
+  /// it: ::isaac::hasVectorRedF32). The PTX differs, the kernel name not.
+  bool vectorRedF32 = false;
 
   /// isaac_gemm_<types>_<layout>_<config>[_ep<id>]: the ABI's entry name.
   /// <types> is GemmTypes' token of A, B and C; a fused kernel's names A
@@ -87,6 +91,8 @@ struct ConvKernelSpec {
   std::optional<::isaac::EpilogueProgram> epilogue;
   /// The target chip, as GemmKernelSpec::chip.
   std::string chip;
+  /// As GemmKernelSpec::vectorRedF32.
+  bool vectorRedF32 = false;
 
   /// isaac_conv_<types>_<layout>_<family>_<config>[_ep<id>]
   /// (ConvKernelName).
