@@ -638,7 +638,8 @@ def conv_func(name, dtype, layout, shape, config, stride=(1, 1),
 
 # The mma family's convolution kernels: (input/filter type, output type,
 # filter layout, config): 16-bit operands into their own type (KG > 1: the
-# f32 workspace) and into f32 (KG > 1: both modes); vec 8, 4 and 2 (16-,
+# f32 workspace, or above 16 tile counters) and into f32 (KG > 1: both
+# modes); vec 8, 4 and 2 (16-,
 # 8- and 4-byte cp.async of the input); stages 2..5; KL 1/2/4; f64 on DMMA.
 CONV_MMA = [
     ("f16", "f16", "hwcf", _mma(128, 128, 64, 64, 32, 1, 1, 8, 4)),
@@ -655,6 +656,7 @@ CONV_MMA = [
     ("f64", "f64", "fhwc", _mma(32, 32, 16, 16, 16, 2, 4, 1, 5)),
     ("f64", "f64", "fhwc", _mma(128, 64, 64, 32, 8, 1, 1, 2, 4)),
     ("f64", "f64", "hwcf", _mma(16, 8, 16, 8, 8, 1, 2, 1, 2)),
+    ("f16", "f16", "fhwc", _mma(32, 32, 16, 16, 32, 1, 32, 8, 3)),
 ]
 
 
@@ -672,6 +674,7 @@ CONV_WGMMA = [
     ("bf16", "bf16", "hwcf", _wgmma(256, 128, 128, 128, 64, 1, 1, 8, 3)),
     ("f16", "f32", "hwcf", _wgmma(128, 256, 64, 256, 64, 1, 1, 8, 3)),
     ("bf16", "f32", "fhwc", _wgmma(128, 32, 128, 32, 64, 1, 16, 8, 4)),
+    ("f16", "f16", "hwcf", _wgmma(64, 32, 64, 32, 64, 1, 32, 8, 4)),
 ]
 
 
