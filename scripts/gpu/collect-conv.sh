@@ -6,7 +6,7 @@
 # limit of 0 seconds, or no DIR/<dtype>-samples.txt, skips that dtype.
 # Resumes: rows of an earlier call carried back as DIR/conv-<dtype>.csv are
 # kept and their pairs skipped. The PTX is assembled with ptxas on every
-# core first.
+# core first. COLD=1: operands out of L2 (isaac-bench --cold-l2).
 #   usage: collect-conv.sh SECONDS_F32 SECONDS_F16
 set -uo pipefail
 OUT="${OUT:-/tmp/isaac-out}"; mkdir -p "$OUT"
@@ -24,6 +24,6 @@ for d in f32:$limit32 f16:$limit16; do
   [ -f "$ds/conv-$dt.csv" ] && cp "$ds/conv-$dt.csv" "$OUT/conv-$dt.csv"
   build-gpu/bin/isaac-bench --ptx-dir "$work/ptx-$dt" --conv \
     --collect "$ds/$dt-samples.txt" --out "$OUT/conv-$dt.csv" \
-    --reps 3 --time-limit "$lim" 2>&1 | tail -4
+    --reps 3 --time-limit "$lim" ${COLD:+--cold-l2} 2>&1 | tail -4
 done
 wc -l "$OUT"/conv-*.csv

@@ -12,6 +12,9 @@
 # LD_ALIGN=N rounds the inputs' leading dimensions up to a multiple of N
 # elements (isaac-bench --ld-align; default 1, the minimal ones); a third
 # field of a LIMITS entry ("f64:250:2") sets it for that dtype.
+# COLD=1 times each pair with its operands out of L2 (isaac-bench
+# --cold-l2, the tables' regime); the default is warm L2, as every shipped
+# dataset.
 #   usage: collect.sh SECONDS_F32 SECONDS_F64
 set -uo pipefail
 OUT="${OUT:-/tmp/isaac-out}"; mkdir -p "$OUT"
@@ -30,6 +33,7 @@ for d in ${LIMITS:-f32:$limit32 f64:$limit64}; do
   [ -f "$ds/gemm-$dt.csv" ] && cp "$ds/gemm-$dt.csv" "$OUT/gemm-$dt.csv"
   build-gpu/bin/isaac-bench --ptx-dir "$work/ptx-$dt" \
     --collect "$ds/$dt-samples.txt" --out "$OUT/gemm-$dt.csv" \
-    --reps 3 --time-limit "$lim" --ld-align "${align:-${LD_ALIGN:-1}}" 2>&1 | tail -4
+    --reps 3 --time-limit "$lim" --ld-align "${align:-${LD_ALIGN:-1}}" \
+    ${COLD:+--cold-l2} 2>&1 | tail -4
 done
 wc -l "$OUT"/gemm-*.csv

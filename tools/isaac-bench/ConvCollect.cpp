@@ -281,8 +281,11 @@ int runConvCollect(const Options &o, const std::vector<KernelFile> &kernels,
                  "# timed by: isaac-bench --conv --collect --reps %d (median "
                  "of %d runs after one; one run when it takes >= 5 ms); "
                  "operands random in [-1, 1], alpha = 1, beta = 0, packed "
-                 "tensors, warm L2\n",
-                 o.reps, o.reps);
+                 "tensors, %s L2\n",
+                 o.reps, o.reps,
+                 o.coldL2 ? "cold (--cold-l2: a read of twice the L2 size "
+                            "before each timed run)"
+                          : "warm");
     plan.header = convDatasetColumns();
     for (size_t i = 0; i < plan.header.size(); ++i)
       std::fprintf(out, "%s%s", i ? "," : "", plan.header[i].c_str());
@@ -308,6 +311,9 @@ int runConvCollect(const Options &o, const std::vector<KernelFile> &kernels,
     }
   }
   DeviceBuffer I, F, O;
+  ColdL2 cold;
+  if (o.coldL2)
+    cold.prepare(o.device);
   I.reserve(maxI);
   F.reserve(maxF);
   O.reserve(maxO);
@@ -368,9 +374,9 @@ int runConvCollect(const Options &o, const std::vector<KernelFile> &kernels,
           status = r;
       };
       // One measured run first, as for GEMMs: slow pairs keep that time.
-      double ms = medianMilliseconds(launch, 1, 1, stream);
+      double ms = medianMilliseconds(launch, 1, 1, stream, cold.hook(stream));
       if (status == ISAAC_SUCCESS && ms < 5.0)
-        ms = medianMilliseconds(launch, o.reps, 0, stream);
+        ms = medianMilliseconds(launch, o.reps, 0, stream, cold.hook(stream));
       const std::pair<const char *, int64_t> fields[] = {
           {"n", x.n},
           {"h", x.h},

@@ -187,6 +187,20 @@ __global__ void delayKernel(uint64_t nanoseconds) {
   } while (now - start < nanoseconds);
 }
 
+// Reads `count` 16-byte words through L2 (plain loads: the lines stay
+// there, clean). `sink` is written only if the sum of the words is a value
+// no buffer holds in practice, which keeps the loads.
+__global__ void readKernel(const int4 *data, int64_t count, int *sink) {
+  int acc = 0;
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < count;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    int4 v = data[i];
+    acc += v.x ^ v.y ^ v.z ^ v.w;
+  }
+  if (acc == 0x5eed1234)
+    *sink = acc;
+}
+
 } // namespace
 
 /// Calls `f(T())` with T the element type of an isaacDtype.
@@ -276,6 +290,14 @@ void compareWithReference(const Problem &p, const void *C, const void *C0,
 
 void delayStream(uint64_t nanoseconds, cudaStream_t stream) {
   delayKernel<<<1, 1, 0, stream>>>(nanoseconds);
+  CUDA_CHECK_LAUNCH();
+}
+
+void readThrough(const void *data, size_t bytes, int *sink,
+                 cudaStream_t stream) {
+  int64_t words = static_cast<int64_t>(bytes / 16);
+  readKernel<<<gridFor(words), kThreads, 0, stream>>>(
+      static_cast<const int4 *>(data), words, sink);
   CUDA_CHECK_LAUNCH();
 }
 

@@ -60,6 +60,13 @@ void compareWithReference(const Problem &p, const void *C, const void *C0,
 /// starts without gaps however long the host takes to enqueue it.
 void delayStream(uint64_t nanoseconds, cudaStream_t stream);
 
+/// Reads `bytes` of `data` (16-byte aligned) through L2. A buffer of twice
+/// the L2 size evicts whatever the last kernel left there with clean lines:
+/// the next kernel reads its operands from memory. `sink` (one int of
+/// device memory) is never written in practice.
+void readThrough(const void *data, size_t bytes, int *sink,
+                 cudaStream_t stream);
+
 } // namespace bench
 
 #endif // ISAAC_BENCH_DEVICEKERNELS_H

@@ -154,6 +154,11 @@ Dataset collection (isaac-tune's samples, docs/tuning.md):
                            multiple of N elements (default 1: minimal), so
                            that the kernels' vectorized copies apply; a new
                            CSV records N in a '#' line
+  --cold-l2                read a buffer of twice the L2 size before each
+                           timed run, so that the operands come from memory
+                           (the regime of the tables' rotating copies);
+                           without it a pair is timed on operands left in
+                           L2 where they fit (warm, the shipped datasets')
 
   -v, --verbose            print every check and measurement
   -h, --help               this text
@@ -291,6 +296,8 @@ Options parseOptions(int argc, char **argv) {
       o.reps = static_cast<int>(parseInteger(arg, value(), 1, 100000));
     } else if (arg == "--warm-l2") {
       o.warmL2 = true;
+    } else if (arg == "--cold-l2") {
+      o.coldL2 = true;
     } else if (arg == "--warmup") {
       o.warmup = static_cast<int>(parseInteger(arg, value(), 0, 100000));
     } else if (arg == "--seed") {
@@ -411,6 +418,9 @@ Options parseOptions(int argc, char **argv) {
     usageError("--topk N needs --candidates FILE");
   if (!o.collectSamples.empty() && o.collectOut.empty())
     usageError("--collect SAMPLES needs --out CSV");
+  if (o.coldL2 && o.collectSamples.empty())
+    usageError("--cold-l2 goes with --collect (the other modes time cold "
+               "by default; --warm-l2 makes them warm)");
   if (o.epilogueOverhead &&
       (o.checkOnly || o.sweep || !o.collectSamples.empty()))
     usageError("--epilogue-overhead times kernels: it does not combine with "

@@ -58,6 +58,8 @@ struct Options {
   std::string collectOut;
   int ldAlign = 1; // --ld-align: leading dimensions' multiple (elements)
   double timeLimitSeconds = 0; // 0: none
+  /// --cold-l2 (with --collect): flush L2 before each timed run (ColdL2).
+  bool coldL2 = false;
   // --list: print the kernels of the directory and exit (no GPU).
   bool list = false;
   // --check-epilogue: check computed epilogue values (no GPU).

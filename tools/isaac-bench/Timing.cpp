@@ -91,8 +91,23 @@ void RotatingInputs::prepare(const KernelEpilogue &epilogue,
   CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
+void ColdL2::prepare(int device) {
+  int l2 = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+  bytes = (2 * static_cast<size_t>(l2) + 15) / 16 * 16;
+  buffer.reserve(bytes);
+  sink.reserve(16);
+  CUDA_CHECK(cudaMemset(buffer.data(), 0, bytes));
+}
+
+void ColdL2::flush(cudaStream_t stream) const {
+  if (active())
+    readThrough(buffer.data(), bytes, static_cast<int *>(sink.data()), stream);
+}
+
 double medianMilliseconds(const std::function<void(int)> &op, int reps,
-                          int warmup, cudaStream_t stream) {
+                          int warmup, cudaStream_t stream,
+                          const std::function<void()> &beforeEach) {
   for (int i = 0; i < warmup; ++i)
     op(i);
   std::vector<cudaEvent_t> starts(reps), stops(reps);
@@ -101,6 +116,8 @@ double medianMilliseconds(const std::function<void(int)> &op, int reps,
     CUDA_CHECK(cudaEventCreate(&stops[i]));
   }
   for (int i = 0; i < reps; ++i) {
+    if (beforeEach)
+      beforeEach();
     delayStream(kDelayNanoseconds, stream);
     CUDA_CHECK(cudaEventRecord(starts[i], stream));
     op(warmup + i);

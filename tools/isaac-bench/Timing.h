@@ -67,9 +67,32 @@ private:
 
 /// Median GPU time in milliseconds of `op(rep)` over `reps` runs, after
 /// `warmup` untimed runs. Each run is bracketed by CUDA events behind a
-/// spinning kernel, so host-side launch overhead is not counted.
+/// spinning kernel, so host-side launch overhead is not counted;
+/// `beforeEach`, if given, is enqueued before each timed run, outside its
+/// events (ColdL2's flush).
 double medianMilliseconds(const std::function<void(int)> &op, int reps,
-                          int warmup, cudaStream_t stream);
+                          int warmup, cudaStream_t stream,
+                          const std::function<void()> &beforeEach = {});
+
+/// --collect --cold-l2: a buffer of twice the L2 size that `flush()` reads
+/// (readThrough) before each timed run, so that a kernel timed repeatedly
+/// on the same operands reads them from memory, as the tables' rotating
+/// copies do. Inactive (flush() does nothing) unless prepared.
+class ColdL2 {
+public:
+  void prepare(int device);
+  void flush(cudaStream_t stream) const;
+  bool active() const { return bytes != 0; }
+  std::function<void()> hook(cudaStream_t stream) const {
+    if (!active())
+      return {};
+    return [this, stream] { flush(stream); };
+  }
+
+private:
+  DeviceBuffer buffer, sink;
+  size_t bytes = 0;
+};
 
 } // namespace bench
 
