@@ -16,7 +16,8 @@
 #   python3 scripts/eval/score.py build/eval-<set>/ranks.json eval.csv \
 #       --check eval-check.txt
 # Environment: LIMIT=150 seconds for the timing, CHECK_LIMIT=90 seconds for
-# the check (CHECK=0 skips it). The wgmma set's build, assembly, timing and
+# the check (CHECK=0 skips it); COLD=1 times the pairs with their operands
+# out of L2 (isaac-bench --cold-l2, the tables' regime) instead of warm. The wgmma set's build, assembly, timing and
 # check take about 4 minutes of device time.
 set -uo pipefail
 OUT="${OUT:-/tmp/isaac-out}"; mkdir -p "$OUT"
@@ -35,7 +36,7 @@ bash scripts/gpu/assemble.sh "$work/ptx"
 echo "== timing (at $(( $(date +%s) - t0 )) s)"
 [ -f "$EVAL/eval.csv" ] && cp "$EVAL/eval.csv" "$OUT/eval.csv"
 $bench --ptx-dir "$work/ptx" --collect "$work/samples.txt" \
-  --out "$OUT/eval.csv" --reps 5 --ld-align 8 \
+  --out "$OUT/eval.csv" --reps 5 --ld-align 8 ${COLD:+--cold-l2} \
   --time-limit "${LIMIT:-150}" 2>&1 | tail -4
 echo "eval.csv: $(grep -c ',ok$' "$OUT/eval.csv") ok rows," \
   "$(grep -v '^#' "$OUT/eval.csv" | grep -vc ',ok$\|^dtype,') others" \
