@@ -25,7 +25,7 @@ const std::vector<ChipInfo> &isaac::allChips() {
 #define CHIP(Name, SMs, MaxThreadsPerBlock, StaticSmemPerBlock,                \
              MaxDynSmemPerBlock, RegsPerBlock, MaxRegsPerThread, MinPtx,       \
              EmitPtx, PeakF32, PeakF64, PeakF16Tensor, PeakF64Tensor, DramGBs, \
-             MmaSync, Wgmma, MmaF64M16, Clusters, RedV2F32, Base)                        \
+             MmaSync, Wgmma, MmaF64M16, Clusters, RedV2F32, Base)              \
   {#Name, SMs, MaxThreadsPerBlock, StaticSmemPerBlock, MaxDynSmemPerBlock,     \
    RegsPerBlock, MaxRegsPerThread, MinPtx, EmitPtx, PeakF32, PeakF64,          \
    PeakF16Tensor, PeakF64Tensor, DramGBs, MmaSync, Wgmma, MmaF64M16,          \

@@ -205,10 +205,7 @@ int runCollect(const Options &o, const std::vector<KernelFile> &kernels,
     return 2;
   }
   if (header.empty()) {
-    std::fprintf(out, "# L2: %s\n",
-                 o.coldL2 ? "cold (isaac-bench --collect --cold-l2: a read "
-                            "of twice the L2 size before each timed run)"
-                          : "warm (operands left in L2 where they fit)");
+    std::fprintf(out, "# L2: %s\n", ColdL2::regime(o.coldL2));
     if (o.ldAlign > 1)
       std::fprintf(out,
                    "# leading dimensions: the minimal ones rounded up to a "
@@ -258,6 +255,7 @@ int runCollect(const Options &o, const std::vector<KernelFile> &kernels,
   ColdL2 cold;
   if (o.coldL2)
     cold.prepare(o.device);
+  const std::function<void()> beforeRun = cold.hook(stream);
 
   auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] {
@@ -325,9 +323,9 @@ int runCollect(const Options &o, const std::vector<KernelFile> &kernels,
       };
       // One measured run first: slow configurations on large inputs keep
       // that single time instead of spending a median's worth of runs.
-      double ms = medianMilliseconds(launch, 1, 1, stream, cold.hook(stream));
+      double ms = medianMilliseconds(launch, 1, 1, stream, beforeRun);
       if (status == ISAAC_SUCCESS && ms < 5.0)
-        ms = medianMilliseconds(launch, o.reps, 0, stream, cold.hook(stream));
+        ms = medianMilliseconds(launch, o.reps, 0, stream, beforeRun);
       if (status != ISAAC_SUCCESS) {
         std::string why = std::string("launch-error: ") + isaacGetLastError();
         for (char &ch : why)

@@ -281,11 +281,8 @@ int runConvCollect(const Options &o, const std::vector<KernelFile> &kernels,
                  "# timed by: isaac-bench --conv --collect --reps %d (median "
                  "of %d runs after one; one run when it takes >= 5 ms); "
                  "operands random in [-1, 1], alpha = 1, beta = 0, packed "
-                 "tensors, %s L2\n",
-                 o.reps, o.reps,
-                 o.coldL2 ? "cold (--cold-l2: a read of twice the L2 size "
-                            "before each timed run)"
-                          : "warm");
+                 "tensors; L2: %s\n",
+                 o.reps, o.reps, ColdL2::regime(o.coldL2));
     plan.header = convDatasetColumns();
     for (size_t i = 0; i < plan.header.size(); ++i)
       std::fprintf(out, "%s%s", i ? "," : "", plan.header[i].c_str());
@@ -314,6 +311,7 @@ int runConvCollect(const Options &o, const std::vector<KernelFile> &kernels,
   ColdL2 cold;
   if (o.coldL2)
     cold.prepare(o.device);
+  const std::function<void()> beforeRun = cold.hook(stream);
   I.reserve(maxI);
   F.reserve(maxF);
   O.reserve(maxO);
@@ -374,9 +372,9 @@ int runConvCollect(const Options &o, const std::vector<KernelFile> &kernels,
           status = r;
       };
       // One measured run first, as for GEMMs: slow pairs keep that time.
-      double ms = medianMilliseconds(launch, 1, 1, stream, cold.hook(stream));
+      double ms = medianMilliseconds(launch, 1, 1, stream, beforeRun);
       if (status == ISAAC_SUCCESS && ms < 5.0)
-        ms = medianMilliseconds(launch, o.reps, 0, stream, cold.hook(stream));
+        ms = medianMilliseconds(launch, o.reps, 0, stream, beforeRun);
       const std::pair<const char *, int64_t> fields[] = {
           {"n", x.n},
           {"h", x.h},

@@ -83,6 +83,12 @@ public:
   void prepare(int device);
   void flush(cudaStream_t stream) const;
   bool active() const { return bytes != 0; }
+  /// How a dataset's pairs were timed, for its '#' provenance lines.
+  static const char *regime(bool cold) {
+    return cold ? "cold (isaac-bench --collect --cold-l2: a read of twice "
+                  "the L2 size before each timed run)"
+                : "warm (operands left in L2 where they fit)";
+  }
   std::function<void()> hook(cudaStream_t stream) const {
     if (!active())
       return {};
