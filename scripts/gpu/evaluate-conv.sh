@@ -4,6 +4,8 @@
 # their convolutions, median of 5 runs, into $OUT/conv-eval.csv; resumes
 # from .carry/ceval/conv-eval.csv when carried back. Then, here:
 #   python3 scripts/eval/score.py build/conv-eval/ranks.json conv-eval.csv
+# COLD=1 times every pair with its operands out of L2 (isaac-bench
+# --cold-l2, the tables' regime) instead of warm.
 #   usage: evaluate-conv.sh [SECONDS]   (default 500)
 set -uo pipefail
 OUT="${OUT:-/tmp/isaac-out}"; mkdir -p "$OUT"
@@ -16,4 +18,4 @@ bash scripts/gpu/assemble.sh "$work/ptx-eval"
 [ -f .carry/ceval/conv-eval.csv ] && cp .carry/ceval/conv-eval.csv "$OUT/conv-eval.csv"
 build-gpu/bin/isaac-bench --ptx-dir "$work/ptx-eval" --conv \
   --collect "$work/samples.txt" --out "$OUT/conv-eval.csv" --reps 5 \
-  --time-limit "$limit" 2>&1 | tail -4
+  --time-limit "$limit" ${COLD:+--cold-l2} 2>&1 | tail -4
