@@ -2,7 +2,8 @@
 # Here (LLVM/MLIR): builds .carry/eval-<set>/eval.tar.xz for
 # scripts/gpu/evaluate-tensor.sh: the e1/e10 candidates of the trained
 # models of a tensor-core family on the held-out inputs of
-# scripts/eval/shapes-tensor.txt, each input in every type of the set,
+# scripts/eval/shapes-tensor.txt and shapes-tensor-b.txt (24; --shapes FILE
+# takes FILE's instead), each input in every type of the set,
 # compiled for the set's chip (ptx/), and their (kernel, input) pairs
 # (samples.txt); ranks.json stays in build/eval-<set> for score.py (a copy
 # goes beside the archive). The sets:
@@ -44,9 +45,11 @@ if [ "$set_name" = wgmma ]; then
     "$build/lib/Model/libisaac_model.a" -lpthread -o "$work/wgmma-analytic"
   ranker=(--heuristic-ranker "$work/wgmma-analytic")
 fi
+cat "$root/scripts/eval/shapes-tensor.txt" "$root/scripts/eval/shapes-tensor-b.txt" \
+  >"$work/shapes.txt"
 python3 "$root/scripts/eval/make_eval.py" --opt "$build/bin/isaac-opt" \
   --model-test "$build/bin/isaac-model-test" \
-  --shapes "$root/scripts/eval/shapes-tensor.txt" \
+  --shapes "$work/shapes.txt" \
   --train-samples "$root"/data/"$chip"/gemm-*.csv.xz \
   --dtype "$types" --chip "$chip" --family "$set_name" "${ranker[@]}" \
   --useful-random --model-k "$k" --heuristic-k 10 --random "$rnd" \
