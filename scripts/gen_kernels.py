@@ -639,8 +639,8 @@ def conv_func(name, dtype, layout, shape, config, stride=(1, 1),
 # The mma family's convolution kernels: (input/filter type, output type,
 # filter layout, config): 16-bit operands into their own type (KG > 1: the
 # f32 workspace, or above 16 tile counters) and into f32 (KG > 1: both
-# modes); vec 8, 4 and 2 (16-,
-# 8- and 4-byte cp.async of the input); stages 2..5; KL 1/2/4; f64 on DMMA.
+# modes); vec 8, 4 and 2 (16-, 8- and 4-byte cp.async of the input); stages
+# 2..5; KL 1/2/4; f64 on DMMA.
 CONV_MMA = [
     ("f16", "f16", "hwcf", _mma(128, 128, 64, 64, 32, 1, 1, 8, 4)),
     ("f16", "f32", "fhwc", _mma(64, 64, 32, 32, 32, 1, 4, 8, 3)),

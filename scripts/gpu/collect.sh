@@ -13,8 +13,8 @@
 # elements (isaac-bench --ld-align; default 1, the minimal ones); a third
 # field of a LIMITS entry ("f64:250:2") sets it for that dtype.
 # COLD=1 times each pair with its operands out of L2 (isaac-bench
-# --cold-l2, the tables' regime); the default is warm L2, as every shipped
-# dataset.
+# --cold-l2, the tables' regime); the default is warm L2 (each dataset's
+# header says which; models/sm_90a/README.md names the cold ones).
 #   usage: collect.sh SECONDS_F32 SECONDS_F64
 set -uo pipefail
 OUT="${OUT:-/tmp/isaac-out}"; mkdir -p "$OUT"
