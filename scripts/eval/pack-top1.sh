@@ -14,6 +14,8 @@
 # `M N K KERNEL R,S,SH,SW` of the implicit GEMM); time them with
 #   isaac-bench --ptx-dir DEST --conv --conv-shapes table5,resnet50 \
 #     --dtype f16 --all --candidates DEST/candidates.txt --csv t.csv
+# SELECT="..." adds isaac-select-config options (e.g. SELECT="tf32=true":
+# f32 GEMMs ranked as TF32).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 opt="${ISAAC_OPT:-$root/build/bin/isaac-opt}"
@@ -26,7 +28,7 @@ for spec in "$@"; do
   label="${spec%%=*}"; dir="${spec#*=}"
   models=""; [ "$dir" = default ] || models=" model-dir=$dir"
   "$opt" "$input" -mlir-print-local-scope -o "$work/sel-$label.mlir" \
-    --isaac-select-config="chip=$chip topk=2$models" 2>"$work/sel-$label.log" ||
+    --isaac-select-config="chip=$chip topk=2$models${SELECT:+ $SELECT}" 2>"$work/sel-$label.log" ||
     { cat "$work/sel-$label.log" >&2; exit 1; }
   # topk=2 writes the ranking (isaac.candidates); its first is the top-1.
   if [ "${OP:-gemm}" = conv ]; then

@@ -252,10 +252,7 @@ int runCollect(const Options &o, const std::vector<KernelFile> &kernels,
   fillUniform(B.data(), 0, B.size() / 4, o.seed * 3 + 1, stream);
   fillUniform(C.data(), 0, C.size() / 4, o.seed * 3 + 2, stream);
   CUDA_CHECK(cudaStreamSynchronize(stream));
-  ColdL2 cold;
-  if (o.coldL2)
-    cold.prepare(o.device);
-  const std::function<void()> beforeRun = cold.hook(stream);
+  const ColdL2 cold(o.coldL2, o.device);
 
   auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] {
@@ -321,11 +318,8 @@ int runCollect(const Options &o, const std::vector<KernelFile> &kernels,
         if (s != ISAAC_SUCCESS && status == ISAAC_SUCCESS)
           status = s;
       };
-      // One measured run first: slow configurations on large inputs keep
-      // that single time instead of spending a median's worth of runs.
-      double ms = medianMilliseconds(launch, 1, 1, stream, beforeRun);
-      if (status == ISAAC_SUCCESS && ms < 5.0)
-        ms = medianMilliseconds(launch, o.reps, 0, stream, beforeRun);
+      double ms = cold.collectMilliseconds(
+          launch, o.reps, stream, [&] { return status != ISAAC_SUCCESS; });
       if (status != ISAAC_SUCCESS) {
         std::string why = std::string("launch-error: ") + isaacGetLastError();
         for (char &ch : why)

@@ -308,10 +308,7 @@ int runConvCollect(const Options &o, const std::vector<KernelFile> &kernels,
     }
   }
   DeviceBuffer I, F, O;
-  ColdL2 cold;
-  if (o.coldL2)
-    cold.prepare(o.device);
-  const std::function<void()> beforeRun = cold.hook(stream);
+  const ColdL2 cold(o.coldL2, o.device);
   I.reserve(maxI);
   F.reserve(maxF);
   O.reserve(maxO);
@@ -371,10 +368,8 @@ int runConvCollect(const Options &o, const std::vector<KernelFile> &kernels,
         if (r != ISAAC_SUCCESS && status == ISAAC_SUCCESS)
           status = r;
       };
-      // One measured run first, as for GEMMs: slow pairs keep that time.
-      double ms = medianMilliseconds(launch, 1, 1, stream, beforeRun);
-      if (status == ISAAC_SUCCESS && ms < 5.0)
-        ms = medianMilliseconds(launch, o.reps, 0, stream, beforeRun);
+      double ms = cold.collectMilliseconds(
+          launch, o.reps, stream, [&] { return status != ISAAC_SUCCESS; });
       const std::pair<const char *, int64_t> fields[] = {
           {"n", x.n},
           {"h", x.h},

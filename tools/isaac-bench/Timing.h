@@ -80,6 +80,12 @@ double medianMilliseconds(const std::function<void(int)> &op, int reps,
 /// copies do. Inactive (flush() does nothing) unless prepared.
 class ColdL2 {
 public:
+  ColdL2() = default;
+  /// Prepared on `device` when `cold`, else inactive.
+  ColdL2(bool cold, int device) {
+    if (cold)
+      prepare(device);
+  }
   void prepare(int device);
   void flush(cudaStream_t stream) const;
   bool active() const { return bytes != 0; }
@@ -94,6 +100,16 @@ public:
       return {};
     return [this, stream] { flush(stream); };
   }
+  /// The time --collect records for one (kernel, input) pair, each run
+  /// preceded by this flush when active: one measured run first, and the
+  /// median of `reps` only if that run succeeded (`failed()` is false) and
+  /// took under kCollectMedianMs, so that slow configurations on large
+  /// inputs keep their single time instead of spending a median's worth of
+  /// runs. GEMM and conv datasets share the rule, so their rows compare.
+  double collectMilliseconds(const std::function<void(int)> &op, int reps,
+                             cudaStream_t stream,
+                             const std::function<bool()> &failed) const;
+  static constexpr double kCollectMedianMs = 5.0;
 
 private:
   DeviceBuffer buffer, sink;
