@@ -3,6 +3,7 @@
 #include "Blas.h"
 #include "Check.h"
 #include "CudaCheck.h"
+#include "KernelResult.h"
 #include "Modes.h"
 #include "Report.h"
 #include "Timing.h"
@@ -69,14 +70,6 @@ double timeCublasLt(Blas &blas, const Problem &p, const RotatingBuffers &bufs,
   }
   return best;
 }
-
-struct KernelResult {
-  const KernelFile *kernel;
-  bool passed;
-  double maxError;
-  double ms;
-  bool errorIsFraction;
-};
 
 /// Checks `kernel` on `p` and, unless --check-only, times it on `timing`
 /// (and `inputs`, the epilogue inputs of a fused kernel).
@@ -266,8 +259,7 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
         for (const KernelFile *k : group)
           results.push_back(checkAndTime(*k, q, o, seed, checkBuffers, timing,
                                          *inputs, stream));
-        bool allPassed = std::all_of(results.begin(), results.end(),
-                                     [](auto &r) { return r.passed; });
+        bool allPassed = bench::allPassed(results);
         if (!allPassed)
           ++failedRows;
         if (first.epilogue && !o.checkOnly && o.verbose)
@@ -275,32 +267,18 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
                       inputs->describe().c_str());
 
         if (o.allKernels) {
-          for (const KernelResult &r : results) {
-            ResultRow kernelRow = groupRow;
-            kernelRow.kernel = r.kernel->info.name;
-            kernelRow.isaacMs = r.ms;
-            kernelRow.maxError = r.maxError;
-            kernelRow.errorIsFraction = r.errorIsFraction;
-            kernelRow.status = r.passed ? "PASS" : "FAIL";
+          forEachKernelRow(groupRow, results, [&](const ResultRow &kernelRow) {
             printTableRow(stdout, kernelRow);
             rows.push_back(kernelRow);
-          }
+          });
           continue;
         }
         // The fastest passing kernel; with --check-only (nothing timed) the
         // row stands for all candidates and shows the worst error.
-        const KernelResult *best = nullptr;
-        for (const KernelResult &r : results)
-          if (r.passed && (!best || r.ms < best->ms))
-            best = &r;
+        const KernelResult *best = fastestPassing(results);
         groupRow.status = allPassed ? "PASS" : "FAIL";
         if (o.checkOnly || !best) {
-          for (const KernelResult &r : results) {
-            groupRow.maxError = std::isnan(groupRow.maxError)
-                                    ? r.maxError
-                                    : std::max(groupRow.maxError, r.maxError);
-            groupRow.errorIsFraction = r.errorIsFraction;
-          }
+          setWorstError(groupRow, results);
           groupRow.kernel = group.size() == 1
                                 ? std::string(group[0]->info.name)
                                 : std::to_string(group.size()) + " kernels" +
@@ -308,10 +286,7 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
                                                             first.info.epilogue
                                                       : std::string());
         } else {
-          groupRow.kernel = best->kernel->info.name;
-          groupRow.isaacMs = best->ms;
-          groupRow.maxError = best->maxError;
-          groupRow.errorIsFraction = best->errorIsFraction;
+          setKernelColumns(groupRow, *best);
           // The re-benchmarked winner, for isaac-select-config's cache=;
           // the cache holds plain GEMMs.
           if (cache && !first.epilogue) {

@@ -16,6 +16,7 @@
 #include "Cudnn.h"
 #include "DeviceKernels.h"
 #include "EpilogueCheck.h"
+#include "KernelResult.h"
 #include "Modes.h"
 #include "Timing.h"
 
@@ -156,14 +157,6 @@ layoutsToRun(const Options &o, const std::vector<KernelFile> &kernels) {
   }
   return layouts;
 }
-
-struct KernelResult {
-  const KernelFile *kernel;
-  bool passed;
-  double maxError;
-  double ms;
-  bool errorIsFraction;
-};
 
 /// cuDNN's timing of one problem in both formats, and the check of its
 /// best algorithm in each.
@@ -683,43 +676,25 @@ int runConv(const Options &o, const std::vector<KernelFile> &kernels,
         for (const KernelFile *k : candidates)
           results.push_back(
               checkAndTime(*k, p, o, seed, checkBuffers, timing, stream));
-        bool allPassed = std::all_of(results.begin(), results.end(),
-                                     [](auto &r) { return r.passed; });
+        bool allPassed = bench::allPassed(results);
         if (!allPassed)
           ++failedRows;
         if (o.allKernels) {
-          for (const KernelResult &r : results) {
-            ConvRow kernelRow = row;
-            kernelRow.kernel = r.kernel->info.name;
-            kernelRow.isaacMs = r.ms;
-            kernelRow.maxError = r.maxError;
-            kernelRow.errorIsFraction = r.errorIsFraction;
-            kernelRow.status = r.passed ? "PASS" : "FAIL";
+          forEachKernelRow(row, results, [&](const ConvRow &kernelRow) {
             printConvRow(stdout, kernelRow);
             rows.push_back(kernelRow);
-          }
+          });
           continue;
         }
-        const KernelResult *best = nullptr;
-        for (const KernelResult &r : results)
-          if (r.passed && (!best || r.ms < best->ms))
-            best = &r;
+        const KernelResult *best = fastestPassing(results);
         row.status = allPassed ? "PASS" : "FAIL";
         if (o.checkOnly || !best) {
-          for (const KernelResult &r : results) {
-            row.maxError = std::isnan(row.maxError)
-                               ? r.maxError
-                               : std::max(row.maxError, r.maxError);
-            row.errorIsFraction = r.errorIsFraction;
-          }
+          setWorstError(row, results);
           row.kernel = candidates.size() == 1
                            ? std::string(candidates[0]->info.name)
                            : std::to_string(candidates.size()) + " kernels";
         } else {
-          row.kernel = best->kernel->info.name;
-          row.isaacMs = best->ms;
-          row.maxError = best->maxError;
-          row.errorIsFraction = best->errorIsFraction;
+          setKernelColumns(row, *best);
         }
         printConvRow(stdout, row);
         rows.push_back(row);
