@@ -18,10 +18,10 @@
 #include "EpilogueCheck.h"
 #include "KernelResult.h"
 #include "Modes.h"
+#include "SweepTally.h"
 #include "Timing.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -41,8 +41,6 @@ constexpr int kCudnnCandidates = 3;
 constexpr size_t kCudnnWorkspaceBytes = size_t(1) << 30;
 /// Copies beyond this add nothing but allocation time (as Timing.cpp).
 constexpr int kMaxCopies = 64;
-/// Failures printed in full per kernel by the sweep.
-constexpr int kMaxReportedFailures = 5;
 const char *const kFormatNames[2] = {"NHWC", "NCHW"};
 
 /// Copies of the input, the filters and the output for timing, rotated so
@@ -341,9 +339,7 @@ int runConvSweep(const Options &o, const std::vector<KernelFile> &kernels,
                  cudaStream_t stream) {
   ConvCheckBuffers buffers;
   uint64_t seed = o.seed;
-  long long passed = 0, failed = 0;
-  std::vector<std::string> summaries;
-  auto start = std::chrono::steady_clock::now();
+  SweepTally tally("conv sweep");
   int index = 0, selected = 0;
   auto runs = [&](const KernelFile &k) {
     return selectsTypes(o, k.types()) && selectsConvLayout(o, k.convLayout());
@@ -354,13 +350,7 @@ int runConvSweep(const Options &o, const std::vector<KernelFile> &kernels,
     const isaacKernelInfo &info = kernel.info;
     if (!runs(kernel))
       continue;
-    std::printf("[%d/%d] %s: %zu problems\n", ++index, selected, info.name,
-                o.convSpecs.size());
-    std::fflush(stdout);
-    long long kernelPassed = 0, kernelFailed = 0;
-    double worstError = 0;
-    bool worstIsFraction = false;
-    std::string worstProblem;
+    tally.beginKernel(++index, selected, info.name, o.convSpecs.size());
     for (size_t c = 0; c < o.convSpecs.size(); ++c) {
       // Every 4th problem has misaligned base pointers (all with
       // --misalign): the input's predicated path even where vec divides C.
@@ -380,51 +370,14 @@ int runConvSweep(const Options &o, const std::vector<KernelFile> &kernels,
           CheckOutcome outcome =
               checkConvKernel(kernel, p, kCheckAlpha, beta, flags, seed++,
                               baseTolerance(o, gemm), buffers, stream);
-          if (!(outcome.maxError <= worstError)) {
-            worstError = outcome.maxError;
-            worstProblem = where;
-          }
-          worstIsFraction = outcome.errorIsFraction;
-          if (outcome.passed) {
-            ++kernelPassed;
-            if (o.verbose)
-              std::printf("  pass %s: %.3e%s\n", where.c_str(),
-                          outcome.maxError,
-                          outcome.errorIsFraction ? " of tol" : "");
-            continue;
-          }
-          if (++kernelFailed <= kMaxReportedFailures)
-            std::printf("  FAIL %s: %s\n", where.c_str(),
-                        outcome.failure.c_str());
+          tally.record(outcome, where, o.verbose);
         }
       }
     }
-    passed += kernelPassed;
-    failed += kernelFailed;
-    char line[1024];
-    std::snprintf(line, sizeof(line),
-                  "%-64s %6lld passed %6lld failed  worst %.2e%s (%s)",
-                  info.name, kernelPassed, kernelFailed, worstError,
-                  worstIsFraction ? " of tol" : "", worstProblem.c_str());
-    summaries.push_back(line);
-    if (kernelFailed > kMaxReportedFailures)
-      std::printf("  ... %lld more failures\n",
-                  kernelFailed - kMaxReportedFailures);
+    tally.endKernel();
   }
   setActivity("");
-  double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
-  std::printf("\nper kernel:\n");
-  for (const std::string &line : summaries)
-    std::printf("  %s\n", line.c_str());
-  std::printf("conv sweep: %lld passed, %lld failed (%zu kernels, %.1f s)\n",
-              passed, failed, summaries.size(), seconds);
-  if (summaries.empty()) {
-    std::printf("conv sweep: no kernels to check\n");
-    return 1;
-  }
-  return failed ? 1 : 0;
+  return tally.finish();
 }
 
 } // namespace

@@ -16,10 +16,10 @@
 #include "Check.h"
 #include "CudaCheck.h"
 #include "Modes.h"
+#include "SweepTally.h"
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cstdio>
 
 namespace bench {
@@ -42,8 +42,6 @@ const std::array<std::array<int64_t, 3>, 20> kMixedLarge = {{
 }};
 /// Batched runs are limited to small problems to keep the sweep fast.
 constexpr int64_t kMaxBatchedWork = int64_t(1) << 22;
-/// Failures printed in full per kernel; the rest are only counted.
-constexpr int kMaxReportedFailures = 5;
 
 std::string modeName(const isaacKernelInfo &info, int flags) {
   if (info.kg == 1)
@@ -68,9 +66,7 @@ int runSweep(const Options &o, const std::vector<KernelFile> &kernels,
 
   CheckBuffers buffers;
   uint64_t seed = o.seed;
-  long long passed = 0, failed = 0;
-  std::vector<std::string> summaries;
-  auto start = std::chrono::steady_clock::now();
+  SweepTally tally("sweep");
   int index = 0, selected = 0;
   for (const KernelFile &kernel : kernels)
     selected += selectsTypes(o, kernel.types());
@@ -78,13 +74,7 @@ int runSweep(const Options &o, const std::vector<KernelFile> &kernels,
     const isaacKernelInfo &info = kernel.info;
     if (!selectsTypes(o, kernel.types()))
       continue;
-    std::printf("[%d/%d] %s: %zu problems\n", ++index, selected, info.name,
-                problems.size());
-    std::fflush(stdout);
-    long long kernelPassed = 0, kernelFailed = 0;
-    double worstError = 0;
-    bool worstIsFraction = false;
-    std::string worstProblem;
+    tally.beginKernel(++index, selected, info.name, problems.size());
     for (size_t c = 0; c < problems.size(); ++c) {
       Shape shape;
       shape.M = problems[c][0];
@@ -124,53 +114,14 @@ int runSweep(const Options &o, const std::vector<KernelFile> &kernels,
                               modeName(info, flags);
           if (!outcome.inputs.empty())
             where += ", " + outcome.inputs;
-          if (!(outcome.maxError <= worstError)) {
-            worstError = outcome.maxError;
-            worstProblem = where;
-          }
-          worstIsFraction = outcome.errorIsFraction;
-          if (outcome.passed) {
-            ++kernelPassed;
-            if (o.verbose)
-              std::printf("  pass %s: %.3e%s\n", where.c_str(),
-                          outcome.maxError,
-                          outcome.errorIsFraction ? " of tol" : "");
-            continue;
-          }
-          if (++kernelFailed <= kMaxReportedFailures)
-            std::printf("  FAIL %s: %s\n", where.c_str(),
-                        outcome.failure.c_str());
+          tally.record(outcome, where, o.verbose);
         }
       }
     }
-    passed += kernelPassed;
-    failed += kernelFailed;
-    // A fused kernel's error, and that of types other than f32 and f64, is
-    // a fraction of each element's tolerance.
-    char line[1024];
-    std::snprintf(line, sizeof(line),
-                  "%-64s %6lld passed %6lld failed  worst %.2e%s (%s)",
-                  info.name, kernelPassed, kernelFailed, worstError,
-                  worstIsFraction ? " of tol" : "", worstProblem.c_str());
-    summaries.push_back(line);
-    if (kernelFailed > kMaxReportedFailures)
-      std::printf("  ... %lld more failures\n",
-                  kernelFailed - kMaxReportedFailures);
+    tally.endKernel();
   }
   setActivity("");
-  double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
-  std::printf("\nper kernel:\n");
-  for (const std::string &line : summaries)
-    std::printf("  %s\n", line.c_str());
-  std::printf("sweep: %lld passed, %lld failed (%zu kernels, %.1f s)\n", passed,
-              failed, summaries.size(), seconds);
-  if (summaries.empty()) {
-    std::printf("sweep: no kernels to check\n");
-    return 1;
-  }
-  return failed ? 1 : 0;
+  return tally.finish();
 }
 
 } // namespace bench
