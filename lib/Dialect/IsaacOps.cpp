@@ -211,26 +211,33 @@ convShapeOf(ShapedType inT, ShapedType fT, ShapedType outT, Type outElem,
   return s;
 }
 
+/// isaac.gemm and isaac.conv take either ranked tensors only, and then
+/// return one result of their init's type (destination-passing style), or
+/// memrefs only, and then have no results.
+static LogicalResult verifyTensorsOrBuffers(Operation *op, Value init) {
+  bool tensors = isa<RankedTensorType>(init.getType());
+  for (Value v : op->getOperands()) {
+    bool isTensor = isa<RankedTensorType>(v.getType());
+    if (isTensor != tensors || (!isTensor && !isa<MemRefType>(v.getType())))
+      return op->emitOpError("expects all operands to be ranked tensors or "
+                             "all to be memrefs");
+  }
+  ResultRange results = op->getResults();
+  if (tensors ? results.size() != 1 || results[0].getType() != init.getType()
+              : !results.empty())
+    return op->emitOpError(tensors ? "on tensors returns one result of the "
+                                     "type of its init"
+                                   : "on memrefs has no results");
+  return success();
+}
+
 LogicalResult GemmOp::verify() {
   auto err = [&] { return emitOpError(); };
   auto aT = cast<ShapedType>(getA().getType());
   auto bT = cast<ShapedType>(getB().getType());
   auto cT = cast<ShapedType>(getInit().getType());
-  bool tensors = isa<RankedTensorType>(cT);
-  SmallVector<Value> all = {getA(), getB(), getInit()};
-  llvm::append_range(all, getInputs());
-  for (Value v : all) {
-    bool isTensor = isa<RankedTensorType>(v.getType());
-    if (isTensor != tensors || (!isTensor && !isa<MemRefType>(v.getType())))
-      return emitOpError("expects all operands to be ranked tensors or all "
-                         "to be memrefs");
-  }
-  if (tensors ? getResults().size() != 1 ||
-                    getResults()[0].getType() != getInit().getType()
-              : !getResults().empty())
-    return emitOpError(tensors ? "on tensors returns one result of the type "
-                                 "of its init"
-                               : "on memrefs has no results");
+  if (failed(verifyTensorsOrBuffers(*this, getInit())))
+    return failure();
   if (failed(
           verifyGemmShapes(err, aT, bT, cT, getTransposeA(), getTransposeB())))
     return failure();
@@ -278,21 +285,8 @@ FailureOr<::isaac::ConvShape> ConvOp::getConvShape(std::string &why) {
 LogicalResult ConvOp::verify() {
   auto err = [&] { return emitOpError(); };
   auto outT = cast<ShapedType>(getInit().getType());
-  bool tensors = isa<RankedTensorType>(outT);
-  SmallVector<Value> all = {getInput(), getFilter(), getInit()};
-  llvm::append_range(all, getInputs());
-  for (Value v : all) {
-    bool isTensor = isa<RankedTensorType>(v.getType());
-    if (isTensor != tensors || (!isTensor && !isa<MemRefType>(v.getType())))
-      return emitOpError("expects all operands to be ranked tensors or all "
-                         "to be memrefs");
-  }
-  if (tensors ? getResults().size() != 1 ||
-                    getResults()[0].getType() != getInit().getType()
-              : !getResults().empty())
-    return emitOpError(tensors ? "on tensors returns one result of the type "
-                                 "of its init"
-                               : "on memrefs has no results");
+  if (failed(verifyTensorsOrBuffers(*this, getInit())))
+    return failure();
   std::string why;
   if (failed(getConvShape(why)))
     return emitOpError() << why;
