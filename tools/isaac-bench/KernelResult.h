@@ -33,8 +33,9 @@ inline bool allPassed(const std::vector<KernelResult> &results) {
                      [](const KernelResult &r) { return r.passed; });
 }
 
-/// The fastest kernel that passed its check; null when none did (or,
-/// with --check-only, when nothing was timed: NaN times compare false).
+/// The fastest kernel that passed its check; null when none did. With
+/// --check-only nothing is timed (NaN times compare false): the first that
+/// passed.
 inline const KernelResult *
 fastestPassing(const std::vector<KernelResult> &results) {
   const KernelResult *best = nullptr;

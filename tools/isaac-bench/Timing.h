@@ -77,16 +77,14 @@ double medianMilliseconds(const std::function<void(int)> &op, int reps,
 /// --collect --cold-l2: a buffer of twice the L2 size that `flush()` reads
 /// (readThrough) before each timed run, so that a kernel timed repeatedly
 /// on the same operands reads them from memory, as the tables' rotating
-/// copies do. Inactive (flush() does nothing) unless prepared.
+/// copies do. Inactive (flush() does nothing) unless constructed cold.
 class ColdL2 {
 public:
-  ColdL2() = default;
   /// Prepared on `device` when `cold`, else inactive.
   ColdL2(bool cold, int device) {
     if (cold)
       prepare(device);
   }
-  void prepare(int device);
   void flush(cudaStream_t stream) const;
   bool active() const { return bytes != 0; }
   /// How a dataset's pairs were timed, for its '#' provenance lines.
@@ -94,11 +92,6 @@ public:
     return cold ? "cold (isaac-bench --collect --cold-l2: a read of twice "
                   "the L2 size before each timed run)"
                 : "warm (operands left in L2 where they fit)";
-  }
-  std::function<void()> hook(cudaStream_t stream) const {
-    if (!active())
-      return {};
-    return [this, stream] { flush(stream); };
   }
   /// The time --collect records for one (kernel, input) pair, each run
   /// preceded by this flush when active: one measured run first, and the
@@ -112,6 +105,14 @@ public:
   static constexpr double kCollectMedianMs = 5.0;
 
 private:
+  void prepare(int device);
+  /// medianMilliseconds' beforeEach: the flush, or nothing when inactive.
+  std::function<void()> hook(cudaStream_t stream) const {
+    if (!active())
+      return {};
+    return [this, stream] { flush(stream); };
+  }
+
   DeviceBuffer buffer, sink;
   size_t bytes = 0;
 };
