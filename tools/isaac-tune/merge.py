@@ -39,7 +39,8 @@ import zlib
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from train import hexf  # noqa: E402  (the writer's exact float32 hex)
+# The writer's own formatting: exact float32 hex, members, checksum.
+from train import members_lines, sealed  # noqa: E402
 
 # Records every file must hold identically, in the order they are written.
 SAME = ("dtype", "chip", "num-sms", "target", "data", "family", "features",
@@ -166,16 +167,7 @@ def model_text(first, members, support, notes):
     for key in ("features", "layers", "input-mean", "input-std",
                 "output-mean", "output-std"):
         out.append(f"{key} {first.rec[key]}")
-    out.append(f"members {len(members)}")
-    for mi, layers in enumerate(members):
-        out.append(f"member {mi}")
-        for li, (w, b) in enumerate(layers):
-            out.append(f"layer {li}")
-            for o in range(w.shape[1]):
-                out.append(" ".join(hexf(v) for v in w[:, o]) + " " +
-                           hexf(b[o]))
-    body = ("\n".join(out) + "\n").encode()
-    return body + b"end %08x\n" % (zlib.crc32(body) & 0xFFFFFFFF)
+    return sealed(out + members_lines(members))
 
 
 def rewrite_vectors(src, dst, models, nfeat):

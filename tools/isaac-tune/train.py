@@ -645,15 +645,29 @@ def model_text(nets, mean, std, ymean, ystd, args, data_line, notes,
     out.append("input-std " + " ".join(hexf(v) for v in std))
     out.append("output-mean " + hexf(ymean))
     out.append("output-std " + hexf(ystd))
-    out.append(f"members {len(nets)}")
-    for mi, net in enumerate(nets):
+    out += members_lines([list(zip(net.W, net.b)) for net in nets])
+    return sealed(out)
+
+
+def members_lines(members):
+    """The `members` record and every member's layers, each layer one line
+    per neuron (its weights, then its bias); `members` holds per member its
+    layers' (W [inputs, neurons], b [neurons])."""
+    out = [f"members {len(members)}"]
+    for mi, layers in enumerate(members):
         out.append(f"member {mi}")
-        for i, (w, b) in enumerate(zip(net.W, net.b)):
+        for i, (w, b) in enumerate(layers):
             out.append(f"layer {i}")
             for o in range(w.shape[1]):
                 out.append(" ".join(hexf(v) for v in w[:, o]) + " " +
                            hexf(b[o]))
-    body = ("\n".join(out) + "\n").encode()
+    return out
+
+
+def sealed(lines):
+    """A model file's bytes: its lines and the `end` record with their
+    CRC-32, by which the reader tells a damaged or truncated file."""
+    body = ("\n".join(lines) + "\n").encode()
     return body + b"end %08x\n" % (zlib.crc32(body) & 0xFFFFFFFF)
 
 
