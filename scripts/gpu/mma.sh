@@ -82,9 +82,16 @@ stage() { echo; echo "== $1 (at $(elapsed) s)"; }
 bash scripts/gpu/assemble.sh "$dir"
 [ "$timing" != "$dir" ] && bash scripts/gpu/assemble.sh "$timing"
 
+# What each stage leaves for the stages after it: only those that run
+# (with every stage on, the check leaves 300 s and the sweep 240 s).
+tools="${TOOLS-memcheck racecheck synccheck}"
+need_san=0; [ -n "$tools" ] && need_san=230
+need_timing=0; [ -z "${SKIP_TIMING:-}" ] && need_timing=10
+need_sweep=0; [ -z "${SKIP_SWEEP:-}" ] && need_sweep=60
+
 if [ -z "${SKIP_CHECK:-}" ]; then
   stage "check: Table 4, every kernel of $dir"
-  t=$(allow 60 300 check)
+  t=$(allow 60 $(( need_sweep + need_san + need_timing )) check)
   if [ "$t" -gt 0 ]; then
     timeout "$t" $bench --ptx-dir "$dir" --shapes table4 --check-only \
       --csv "$OUT/mma-check.csv" 2>&1 | grep -v '^  pass'
@@ -96,7 +103,7 @@ if [ -z "${SKIP_SWEEP:-}" ]; then
   stage "sweep: every kernel of $dir"
   sizes="${SIZES:-1,7,33,129,257,1000}"
   [ "$sizes" = all ] && sizes=""
-  t=$(allow "${LIMIT:-110}" 240 sweep)
+  t=$(allow "${LIMIT:-110}" $(( need_san + need_timing )) sweep)
   if [ "$t" -gt 0 ]; then
     # The progress lines stay in the log, so a cut-off run shows how far it
     # got and every failure so far.
@@ -107,7 +114,6 @@ if [ -z "${SKIP_SWEEP:-}" ]; then
   fi
 fi
 
-tools="${TOOLS-memcheck racecheck synccheck}"
 if [ -n "$tools" ]; then
   stage "sanitizers: $tools"
   # One kernel per layout (KG = 1 where there is one) and one with KG > 1,
