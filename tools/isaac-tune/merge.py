@@ -25,7 +25,8 @@ intersection of the files': a value one file saw too rarely stays out.
 
 The files must agree on everything but their members, standardization,
 support and comments (dtype, chip, SMs, target, data, family, features and
-widths); anything else is refused. --vectors rewrites a test-vector file
+widths); anything else is refused, and so is a record this tool does
+not know (it would be lost). GEMM and conv models merge alike. --vectors rewrites a test-vector file
 (train.py --vectors; GEMM or conv) with the merged prediction computed in
 float64 from the source files as written, so that `isaac-model-test
 mlp-check OUT.mlp OUT.vec` checks the rewrite (test/Model/mlp.test).
@@ -45,6 +46,7 @@ from train import members_lines, sealed  # noqa: E402
 # Records every file must hold identically, in the order they are written.
 SAME = ("dtype", "chip", "num-sms", "target", "data", "family", "features",
         "layers")
+KNOWN = SAME + ("input-mean", "input-std", "output-mean", "output-std")
 
 
 class Model:
@@ -84,8 +86,13 @@ class Model:
             elif key == "members":
                 count = int(rest)
                 break
-            else:
+            elif key in KNOWN:
                 self.rec[key] = rest
+            else:
+                # A record this tool does not know would be lost in the
+                # merged file: refuse rather than drop it.
+                sys.exit(f"merge.py: {path}: unknown record '{key}'; this "
+                         "merge.py predates it")
         if count is None or not 1 <= count <= 64:
             sys.exit(f"merge.py: {path}: 'members' must be 1 to 64, got "
                      f"{count}")
