@@ -26,10 +26,11 @@ intersection of the files': a value one file saw too rarely stays out.
 The files must agree on everything but their members, standardization,
 support and comments (dtype, chip, SMs, target, data, family, features and
 widths); anything else is refused, and so is a record this tool does
-not know (it would be lost). GEMM and conv models merge alike. --vectors rewrites a test-vector file
-(train.py --vectors; GEMM or conv) with the merged prediction computed in
-float64 from the source files as written, so that `isaac-model-test
-mlp-check OUT.mlp OUT.vec` checks the rewrite (test/Model/mlp.test).
+not know (it would be lost). GEMM and conv models merge alike. --vectors
+rewrites a test-vector file (train.py --vectors; GEMM or conv) with the
+merged prediction computed in float64 from the source files as written,
+so that `isaac-model-test mlp-check OUT.mlp OUT.vec` checks the rewrite
+(test/Model/mlp.test).
 """
 
 import argparse
@@ -40,8 +41,9 @@ import zlib
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-# The writer's own formatting: exact float32 hex, members, checksum.
-from train import members_lines, sealed  # noqa: E402
+# The trainer's own writer (exact float32 hex, members, checksum) and
+# float64 reference prediction.
+from train import members_lines, reference_predict, sealed  # noqa: E402
 
 # Records every file must hold identically, in the order they are written.
 SAME = ("dtype", "chip", "num-sms", "target", "data", "family", "features",
@@ -96,9 +98,7 @@ class Model:
         if count is None or not 1 <= count <= 64:
             sys.exit(f"merge.py: {path}: 'members' must be 1 to 64, got "
                      f"{count}")
-        missing = [k for k in SAME + ("input-mean", "input-std",
-                                      "output-mean", "output-std")
-                   if k not in self.rec and k != "family"]
+        missing = [k for k in KNOWN if k not in self.rec and k != "family"]
         if missing:
             sys.exit(f"merge.py: {path}: no '{missing[0]}' record")
         self.sizes = [int(v) for v in self.rec["layers"].split()]
@@ -133,17 +133,9 @@ class Model:
             self.members.append(layers)
 
     def predict(self, x):
-        """float64 mean over the members (train.py's reference_predict)."""
-        z = (x - self.mean) / self.std
-        total = np.zeros(len(x))
-        for layers in self.members:
-            h = z
-            for li, (w, b) in enumerate(layers):
-                h = h @ w + b
-                if li != len(layers) - 1:
-                    h = np.maximum(h, 0)
-            total += h[:, 0] * self.ystd + self.ymean
-        return total / len(self.members)
+        """float64 mean over the members, as train.py checks its own."""
+        return reference_predict(self.members, self.mean, self.std,
+                                 self.ymean, self.ystd, x)
 
 
 def rebase(model, first):
@@ -180,19 +172,17 @@ def model_text(first, members, support, notes):
 def rewrite_vectors(src, dst, models, nfeat):
     """src's vectors with the prediction of all members of `models`
     (float64, from the files as written) in place of the last field."""
-    total = sum(len(m.members) for m in models)
-    out = []
     with open(src) as f:
-        for ln in f.read().splitlines():
-            if not ln.startswith("v "):
-                out.append(ln)
-                continue
-            tok = ln.split()
-            x = np.array([[float(v) for v in tok[-1 - nfeat:-1]]])
-            y = sum(m.predict(x)[0] * len(m.members) for m in models) / total
-            out.append(" ".join(tok[:-1] + [repr(float(y))]))
+        lines = f.read().splitlines()
+    rows = [i for i, ln in enumerate(lines) if ln.startswith("v ")]
+    x = np.array([[float(v) for v in lines[i].split()[-1 - nfeat:-1]]
+                  for i in rows])
+    total = sum(len(m.members) for m in models)
+    y = sum(m.predict(x) * len(m.members) for m in models) / total
+    for i, yi in zip(rows, y):
+        lines[i] = " ".join(lines[i].split()[:-1] + [repr(float(yi))])
     with open(dst, "w") as f:
-        f.write("\n".join(out) + "\n")
+        f.write("\n".join(lines) + "\n")
 
 
 def main(argv=None):

@@ -645,7 +645,7 @@ def model_text(nets, mean, std, ymean, ystd, args, data_line, notes,
     out.append("input-std " + " ".join(hexf(v) for v in std))
     out.append("output-mean " + hexf(ymean))
     out.append("output-std " + hexf(ystd))
-    out += members_lines([list(zip(net.W, net.b)) for net in nets])
+    out += members_lines(member_layers(nets))
     return sealed(out)
 
 
@@ -671,22 +671,28 @@ def sealed(lines):
     return body + b"end %08x\n" % (zlib.crc32(body) & 0xFFFFFFFF)
 
 
-def reference_predict(nets, mean, std, ymean, ystd, x):
+def member_layers(nets):
+    """Per network its layers' (W [inputs, neurons], b [neurons]): the form
+    members_lines writes and reference_predict evaluates."""
+    return [list(zip(net.W, net.b)) for net in nets]
+
+
+def reference_predict(members, mean, std, ymean, ystd, x):
     """float64 prediction from the weights exactly as written (float32):
-    the mean over the ensemble's members."""
+    the mean over the ensemble's members (member_layers form)."""
     z = (x.astype(np.float64) - np.float32(mean).astype(np.float64)) / \
         np.float32(std).astype(np.float64)
     total = 0.0
-    for net in nets:
+    for layers in members:
         h = z
-        last = len(net.W) - 1
-        for i, (w, b) in enumerate(zip(net.W, net.b)):
+        last = len(layers) - 1
+        for i, (w, b) in enumerate(layers):
             h = h @ w.astype(np.float64) + b.astype(np.float64)
             if i != last:
                 h = np.maximum(h, 0)
         total = total + (h[:, 0] * float(np.float32(ystd)) +
                          float(np.float32(ymean)))
-    return total / len(nets)
+    return total / len(members)
 
 
 def write_vectors(path, nets, mean, std, ymean, ystd, d, rows, args):
@@ -701,7 +707,7 @@ def write_vectors(path, nets, mean, std, ymean, ystd, d, rows, args):
     ta = ta.copy()
     ta[half + 1::3] = 1 - ta[half + 1::3]
     x = features(m, n, k, ta, tb, cfg, args.num_sms, batch, d.fields)
-    y = reference_predict(nets, mean, std, ymean, ystd, x)
+    y = reference_predict(member_layers(nets), mean, std, ymean, ystd, x)
     lines = ["isaac-mlp-vectors 1",
              "# layout m n k batch " + " ".join(d.fields) +
              " features[%d] log2-tflops" % len(FEATURE_NAMES)]
@@ -725,7 +731,7 @@ def write_conv_vectors(path, nets, mean, std, ymean, ystd, d, rows, args):
     cv["fhwc"][half::2] = 1 - cv["fhwc"][half::2]
     cfg = {f: d.cfg[f][rows] for f in d.fields}
     x = conv_features(cv, cfg, d.family, args.num_sms)
-    y = reference_predict(nets, mean, std, ymean, ystd, x)
+    y = reference_predict(member_layers(nets), mean, std, ymean, ystd, x)
     lines = ["isaac-mlp-conv-vectors 1",
              "# layout " + " ".join(CONV_SHAPE_COLUMNS) + " " +
              " ".join(d.fields) + " features[%d] log2-tflops" % len(d.names)]
