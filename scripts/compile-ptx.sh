@@ -10,6 +10,7 @@
 # `isaac.target`, so that configurations only that chip has (wgmma on
 # sm_90a) verify when the file is parsed.
 #   usage: compile-ptx.sh FILE.mlir:PTX_DIR...
+# It fails unless every kernel the files name came out as PTX.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${ISAAC_BUILD_DIR:-$root/build}"
@@ -35,3 +36,16 @@ $1
 EOT
 "$0" "$f" --isaac-pipeline="chip=$c ptx-dir=$d" -o /dev/null' \
   "$build/bin/isaac-opt" {}
+# Every kernel a file names (its `// isaac_..._` lines) must have come out
+# as DIR/<name>.ptx: the callers pack those folders for timing on the GPU
+# machine, where a missing kernel would only show as a gap in the data.
+missing=0
+for spec in "$@"; do
+  file="${spec%%:*}"; dir="${spec#*:}"
+  for k in $(sed -n 's|^// \(isaac_[a-z]*_[A-Za-z0-9_]*\)$|\1|p' "$file"); do
+    [ -f "$dir/$k.ptx" ] && continue
+    echo "compile-ptx.sh: $file: no $dir/$k.ptx" >&2
+    missing=$((missing + 1))
+  done
+done
+[ "$missing" = 0 ] || { echo "compile-ptx.sh: $missing kernels did not compile" >&2; exit 1; }

@@ -29,15 +29,9 @@ for spec in "$@"; do
   specs+=("$work/$t/kernels.mlir:$work/ptx-$t")
 done
 # isaac-opt remarks once per kernel that its configuration was given; they
-# go to a log, and the counts tell whether every kernel compiled.
+# go to a log (compile-ptx.sh fails unless every kernel compiled).
 bash "$root/scripts/compile-ptx.sh" "${specs[@]}" 2>"$work/compile.log" ||
   { tail -20 "$work/compile.log" >&2; exit 1; }
-for t in "${types[@]}"; do
-  want=$(grep -c '^// isaac_gemm_' "$work/$t/kernels.mlir" || true)
-  have=$(ls "$work/ptx-$t" | grep -c '\.ptx$' || true)
-  [ "$want" = "$have" ] ||
-    { echo "pack-family-dataset.sh: $t: $have of $want kernels compiled ($work/compile.log)" >&2; exit 1; }
-done
 mkdir -p "$dest"
 tar -C "$work" -cJf "$dest/kernels.tar.xz" $(for t in "${types[@]}"; do echo "ptx-$t"; done)
 for t in "${types[@]}"; do
