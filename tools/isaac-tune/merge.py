@@ -216,13 +216,14 @@ def main(argv=None):
     members = list(first.members)
     for m in models[1:]:
         members += rebase(m, first)
-    notes = [f"merged by tools/isaac-tune/merge.py: {total} members, the "
-             f"mean of {len(models)} files' ensembles; standardization of "
-             "the first; support the intersection"]
+    notes = [f"merged by tools/isaac-tune/merge.py: {total} members of "
+             f"{len(models)} files, each weighing the same in the mean; "
+             "standardization of the first; support the intersection"]
     for m in models:
         notes.append(f"from {os.path.basename(m.path)} "
                      f"({len(m.members)} members):")
-        notes += ["  " + n for n in m.notes[:3]]
+        # Its training notes (of every file a merged input came from).
+        notes += ["  " + n for n in m.notes if not n.startswith("dataset: ")]
     notes += [n for n in first.notes if n.startswith("dataset: ")]
     os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
     with open(a.out, "wb") as f:
