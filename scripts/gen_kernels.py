@@ -33,6 +33,13 @@
       on DMMA (MMA_F64: vec 1/2, warp tiles 8x8 to 64x32), a few fused
       epilogues (MMA_FUSED), and the large tiles expected to be fastest on
       2048^3-class problems (MMA_LARGE).
+  gen_kernels.py simt-stages > stages.mlir
+      the simt family's cp.async pipeline (stages > 2): the sweep
+      configurations (SWEEP) with stages 3 and 4, a few with 5 to 8, and
+      SIMT_STAGES (128x128 and 64x64 tiles of 8x16 and 4x8 threads, U = 8
+      or 16, stages 3 and 4: the shapes of cuBLAS's three-stage SIMT
+      kernels), each in the four layouts, those isaac-opt accepts (the
+      shared-memory and register rules).
   gen_kernels.py conv > conv.mlir
       the convolution kernels' GPU check: the correctness-sweep
       configurations (SWEEP) as conv kernels, each with NHWC input and
@@ -93,6 +100,21 @@ SWEEP = [
     ("f64", "ml = 32, nl = 32, ms = 4, ns = 4, u = 8, ks = 1, kl = 1, kg = 1, vec = 2"),
     ("f64", "ml = 16, nl = 16, ms = 2, ns = 2, u = 16, ks = 2, kl = 4, kg = 8, vec = 1"),
     ("f64", "ml = 64, nl = 32, ms = 4, ns = 4, u = 8, ks = 1, kl = 2, kg = 2, vec = 2"),
+]
+
+# The simt cp.async pipeline's performance candidates (gen_kernels.py
+# simt-stages): cuBLAS's f32 kernels on Table 4's large problems are
+# 128x128x8 tiles of 128 threads and 64x64x8 tiles, three stages
+# (docs/perf.md, "What limits the exact f32 kernels").
+SIMT_STAGES = [
+    ("f32", "ml = 128, nl = 128, ms = 8, ns = 16, u = 8, ks = 1, kl = 1, kg = 1, vec = 4"),
+    ("f32", "ml = 128, nl = 128, ms = 8, ns = 8, u = 8, ks = 1, kl = 1, kg = 1, vec = 4"),
+    ("f32", "ml = 128, nl = 128, ms = 4, ns = 16, u = 8, ks = 1, kl = 1, kg = 1, vec = 4"),
+    ("f32", "ml = 128, nl = 64, ms = 8, ns = 8, u = 16, ks = 1, kl = 1, kg = 1, vec = 4"),
+    ("f32", "ml = 64, nl = 64, ms = 4, ns = 8, u = 16, ks = 1, kl = 1, kg = 1, vec = 4"),
+    ("f32", "ml = 64, nl = 64, ms = 4, ns = 8, u = 8, ks = 1, kl = 1, kg = 4, vec = 4"),
+    ("f32", "ml = 64, nl = 64, ms = 4, ns = 16, u = 16, ks = 1, kl = 2, kg = 32, vec = 2"),
+    ("f64", "ml = 64, nl = 64, ms = 4, ns = 8, u = 8, ks = 1, kl = 1, kg = 1, vec = 2"),
 ]
 
 MAPS = {"n": ("(m, k)", "(k, n)"), "t": ("(k, m)", "(n, k)")}
@@ -608,6 +630,25 @@ def epilogue_cpu(ptx_dir, rows, contract=False):
                      "\n".join(blocks) + "\n  return\n}\n")
 
 
+def simt_stages():
+    """The simt cp.async kernels isaac-opt accepts (see the usage text)."""
+    configs = []
+    for i, (dtype, config) in enumerate(SWEEP):
+        deep = [5, 6, 8][i % 3] if i % 4 == 0 else None
+        for st in [3, 4] + ([deep] if deep else []):
+            configs.append((dtype, with_params(config, stages=st)))
+    for dtype, config in SIMT_STAGES:
+        for st in (3, 4):
+            configs.append((dtype, with_params(config, stages=st)))
+    i = 0
+    for dtype, config in configs:
+        for layout in ("nn", "nt", "tn", "tt"):
+            text = gemm(i, dtype, layout, config)
+            if legal(text, "sm_90"):
+                sys.stdout.write(text)
+                i += 1
+
+
 def sweep():
     i = 0
     for dtype, config in SWEEP:
@@ -923,6 +964,8 @@ if __name__ == "__main__":
         fused()
     elif sys.argv[1:] == ["mma"]:
         mma()
+    elif sys.argv[1:] == ["simt-stages"]:
+        simt_stages()
     elif sys.argv[1:] == ["conv"]:
         conv()
     elif sys.argv[1:] == ["conv-wgmma"]:

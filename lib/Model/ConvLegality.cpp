@@ -95,6 +95,15 @@ static void checkConvRules(const GemmConfig &c, const ConvShape &shape,
 // stack); ptxas 13.0 -O3 then miscompiles the input addresses
 // (docs/correctness.md, "ptxas and the mma conv kernels").
 static void checkConvKernelRules(const GemmConfig &c, Report &r) {
+  // The simt conv kernels fetch the input through its taps into registers
+  // (halo predicates per element); the cp.async pipeline of stages > 2 is
+  // the GEMM kernels'.
+  if (c.family == GemmFamily::Simt && c.stages != 2)
+    r.fail("conv-stages", [&] {
+      return "stages = " + std::to_string(c.stages) +
+             ": simt convolutions pipeline 2 stages (register prefetch); "
+             "deeper cp.async pipelines are GEMM kernels only";
+    });
   if (c.family != GemmFamily::Mma)
     return;
   int copies = mmaCopiesPerThreadA(c);

@@ -36,10 +36,6 @@ static int narrowestOperandBytes(GemmFamily f) {
   return 1;
 }
 
-/// The simt generator pipelines two stages (register prefetch into a double
-/// buffer); deeper pipelines are the cp.async kernels of the mma family.
-static bool simtGeneratesStages(int stages) { return stages == 2; }
-
 std::optional<ChipLimits> isaac::getChipLimits(const std::string &chip) {
   const ChipInfo *info = findChip(chip);
   if (!info)
@@ -75,7 +71,7 @@ SharedLayout isaac::getSharedLayout(const GemmConfig &c, DType t) {
   s.offsetB = c.u * s.strideA;
   s.stageElems = c.u * (s.strideA + s.strideB);
   s.reduceElems = (c.kl - 1) * c.ml * c.nl;
-  s.totalElems = std::max(2 * s.stageElems, s.reduceElems);
+  s.totalElems = std::max(c.stages * s.stageElems, s.reduceElems);
   s.bytes = s.totalElems * dtypeBytes(t);
   return s;
 }
@@ -116,7 +112,11 @@ int isaac::estimateRegisters(const GemmConfig &c, DType t) {
   int words = dtypeBytes(t) / 4;
   int acc = c.ms * c.ns * c.ks * words;
   int frag = (c.ms + c.ns) * words;
-  int prefetch = (loadsPerThreadA(c) + loadsPerThreadB(c)) * c.vec * words;
+  // stages = 2 prefetches the next tile through registers; deeper
+  // pipelines copy it with cp.async, straight into shared memory.
+  int prefetch = c.stages == 2
+                     ? (loadsPerThreadA(c) + loadsPerThreadB(c)) * c.vec * words
+                     : 0;
   // Addresses, loop counters, predicates and the epilogue's scalars.
   const int overhead = 32;
   return acc + frag + prefetch + overhead;
@@ -136,9 +136,6 @@ std::vector<int> isaac::familyParamValues(GemmFamily family, GemmParam p) {
       continue;
     if (p == GemmParam::vec &&
         x * narrowestOperandBytes(family) > kMaxVectorBytes)
-      continue;
-    if (p == GemmParam::stages && family == GemmFamily::Simt &&
-        !simtGeneratesStages(x))
       continue;
     out.push_back(x);
   }
@@ -287,13 +284,6 @@ static void checkAll(const GemmConfig &c, DType dtype, const ChipLimits &chip,
         return "vec = " + std::to_string(c.vec) + " " + dtypeName(dtype) +
                " elements is " + std::to_string(vecBytes) +
                " bytes; global loads are at most 16 bytes";
-      }))
-    return;
-
-  if (!simtGeneratesStages(c.stages) && !r.fail("stages", [&] {
-        return "stages = " + std::to_string(c.stages) +
-               ": simt kernels pipeline 2 stages (register prefetch into a "
-               "double buffer)";
       }))
     return;
 

@@ -9,8 +9,13 @@
 //            accumulator sets (K split inside the thread)
 //   stage  : ML x U of A and U x NL of B copied to shared memory (k-major,
 //            transposed on the way where the global layout is k-contiguous,
-//            rows padded by 16 bytes), double-buffered: the next tile's
-//            global loads are issued before the current tile's FMAs.
+//            rows padded by 16 bytes). stages = 2: double-buffered, the
+//            next tile's global loads (into registers) issued before the
+//            current tile's FMAs. stages > 2 (GEMM kernels): a cp.async
+//            pipeline, stages - 1 tiles in flight straight into shared
+//            memory (vec-wide copies, or one element a copy where the
+//            tile is transposed or predicated; zero-filled outside the
+//            operand), so no registers hold the next tiles.
 //
 // Bounds are handled by predication, not padding. A block whose whole tile
 // is in bounds and whose operands allow aligned vector loads runs the fast
@@ -170,12 +175,20 @@ public:
         e.isMultiple(stride, c.vec));
   }
 
-  void load(int, Value row, Value k, Value rowLimit, Value kEnd,
-            bool predicated, SmallVectorImpl<Value> &vals) override {
+  /// Address of element (row, k).
+  Value elementPtr(Value row, Value k) {
     Value off = p.contigIsK
                     ? e.add(e.mul(e.ext64(row), e.ext64(ld)), e.ext64(k))
                     : e.add(e.mul(e.ext64(k), e.ext64(ld)), e.ext64(row));
-    Value ptr = e.gep(base, off);
+    return e.gep(base, off);
+  }
+  /// An address inside the operand (what a copy that reads nothing
+  /// points at).
+  Value basePtr() const { return base; }
+
+  void load(int, Value row, Value k, Value rowLimit, Value kEnd,
+            bool predicated, SmallVectorImpl<Value> &vals) override {
+    Value ptr = elementPtr(row, k);
     if (!predicated) {
       llvm::append_range(vals, e.loadVector(ptr, c.vec));
       return;
@@ -294,14 +307,36 @@ private:
   BlockState st;
   ThreadChunks chunksA, chunksB;
   std::unique_ptr<OperandAccess> accessA, accessB;
+  /// The GEMM kernels' accesses (null in a convolution), which the cp.async
+  /// pipeline of stages > 2 copies through.
+  MatrixAccess *matrixA = nullptr, *matrixB = nullptr;
   Type outTy; ///< element type of C
   std::optional<EpilogueCodegen> epilogue;
 
   ThreadChunks computeChunks(const FetchPlan &p);
+  /// Global coordinates (row along M or N, k) of round `r`'s chunk.
+  /// Rounds with one chunk column (computeChunks gives them one value) get
+  /// one k (kept in `kOfColumn`), so that what is derived from it can be
+  /// shared.
+  std::pair<Value, Value> chunkCoords(const FetchPlan &p,
+                                      const ThreadChunks &tc, int r,
+                                      Value rowBase, Value kBase,
+                                      llvm::DenseMap<Value, Value> &kOfColumn);
   SmallVector<Value> fetchTile(const FetchPlan &p, const ThreadChunks &tc,
                                OperandAccess &access, Value rowBase,
                                Value rowLimit, Value kBase, bool predicated);
   SmallVector<Value> fetchBoth(Value kBase, bool predicated);
+  void copyTileAsync(const FetchPlan &p, const ThreadChunks &tc,
+                     MatrixAccess &access, Value rowBase, Value rowLimit,
+                     Value kBase, Value stageBase, bool predicated);
+  /// stages = 2: the main loop that prefetches the next tile into
+  /// registers; returns the accumulators.
+  SmallVector<Value> prefetchMainLoop(Value kStart, Value nTiles, Value nFull,
+                                      Value klId, Value tm, Value tn);
+  /// stages > 2: the main loop of the cp.async pipeline; returns the
+  /// accumulators.
+  SmallVector<Value> asyncMainLoop(Value kStart, Value nTiles, Value nFull,
+                                   Value klId, Value tm, Value tn);
   void storeTile(const FetchPlan &p, const ThreadChunks &tc,
                  ArrayRef<Value> vals, Value stageBase);
   void storeBoth(ArrayRef<Value> vals, Value stageBase);
@@ -350,6 +385,22 @@ ThreadChunks GemmBuilder::computeChunks(const FetchPlan &p) {
   return tc;
 }
 
+std::pair<Value, Value>
+GemmBuilder::chunkCoords(const FetchPlan &p, const ThreadChunks &tc, int r,
+                         Value rowBase, Value kBase,
+                         llvm::DenseMap<Value, Value> &kOfColumn) {
+  // (The operations in the order the kernels have always built them.)
+  if (!p.contigIsK) {
+    Value k = e.add(kBase, tc.s[r]);
+    return {e.add(rowBase, tc.c[r]), k};
+  }
+  Value row = e.add(rowBase, tc.s[r]);
+  Value &k = kOfColumn[tc.c[r]];
+  if (!k)
+    k = e.add(kBase, tc.c[r]);
+  return {row, k};
+}
+
 SmallVector<Value> GemmBuilder::fetchTile(const FetchPlan &p,
                                           const ThreadChunks &tc,
                                           OperandAccess &access, Value rowBase,
@@ -357,22 +408,9 @@ SmallVector<Value> GemmBuilder::fetchTile(const FetchPlan &p,
                                           bool predicated) {
   SmallVector<Value> vals;
   access.beginTile();
-  // Rounds with one chunk column (computeChunks gives them one value) get
-  // one k, so that an access can share what it derives from it.
   llvm::DenseMap<Value, Value> kOfColumn;
   for (int r = 0; r < p.rounds; ++r) {
-    // Global coordinates of the chunk: `row` along m/n, `k` along K.
-    Value row, k;
-    if (p.contigIsK) {
-      row = e.add(rowBase, tc.s[r]);
-      Value &kc = kOfColumn[tc.c[r]];
-      if (!kc)
-        kc = e.add(kBase, tc.c[r]);
-      k = kc;
-    } else {
-      k = e.add(kBase, tc.s[r]);
-      row = e.add(rowBase, tc.c[r]);
-    }
+    auto [row, k] = chunkCoords(p, tc, r, rowBase, kBase, kOfColumn);
     access.load(r, row, k, rowLimit, st.kEnd, predicated, vals);
   }
   return vals;
@@ -384,6 +422,221 @@ SmallVector<Value> GemmBuilder::fetchBoth(Value kBase, bool predicated) {
   llvm::append_range(vals, fetchTile(planB, chunksB, *accessB, st.n0, st.N,
                                      kBase, predicated));
   return vals;
+}
+
+void GemmBuilder::copyTileAsync(const FetchPlan &p, const ThreadChunks &tc,
+                                MatrixAccess &access, Value rowBase,
+                                Value rowLimit, Value kBase, Value stageBase,
+                                bool predicated) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  int esz = e.esz();
+  Value base = e.add(stageBase, e.ci32(p.smemBase));
+  // One cp.async of `bytes`; with `ok` (predicated), a copy outside the
+  // operand reads nothing from its base (its own address may lie outside
+  // the allocation) and zero-fills its bytes.
+  auto copy = [&](Value idx, Value src, int bytes, Value ok) {
+    Value srcSize;
+    if (ok) {
+      src = arith::SelectOp::create(b, loc, ok, src, access.basePtr());
+      srcSize = arith::SelectOp::create(b, loc, ok, e.ci32(bytes), e.ci32(0));
+    }
+    auto modifier = NVVM::LoadCacheModifierKindAttr::get(
+        b.getContext(), bytes == 16 ? NVVM::LoadCacheModifierKind::CG
+                                    : NVVM::LoadCacheModifierKind::CA);
+    NVVM::CpAsyncOp::create(b, loc, e.gep(st.smem, idx), src,
+                            b.getI32IntegerAttr(bytes), modifier, srcSize);
+  };
+  llvm::DenseMap<Value, Value> kOfColumn;
+  int threads = c.threads();
+  for (int r = 0; r < p.rounds; ++r) {
+    // Threads past the last chunk (computeChunks wraps them onto round 0's
+    // chunks) copy nothing: two asynchronous copies into one address race.
+    std::optional<OpBuilder::InsertionGuard> guard;
+    if ((r + 1) * threads > p.chunks) {
+      auto activeIf = scf::IfOp::create(
+          b, loc, e.slt(e.add(st.tid, e.ci32(r * threads)), e.ci32(p.chunks)),
+          /*withElse=*/false);
+      guard.emplace(b);
+      b.setInsertionPointToStart(activeIf.thenBlock());
+    }
+    auto [row, k] = chunkCoords(p, tc, r, rowBase, kBase, kOfColumn);
+    Value ptr = access.elementPtr(row, k);
+    if (!p.contigIsK) {
+      // Contiguous along the tile's rows in both memories: one vec-wide
+      // copy (4, 8 or 16 bytes) on the fast path, else one per element.
+      Value idx =
+          e.add(base, e.add(e.mul(tc.s[r], e.ci32(p.smemStride)), tc.c[r]));
+      if (!predicated) {
+        copy(idx, ptr, c.vec * esz, Value());
+        continue;
+      }
+      Value kOk = e.slt(k, st.kEnd);
+      for (int j = 0; j < c.vec; ++j)
+        copy(e.add(idx, e.ci32(j)), j == 0 ? ptr : e.gep(ptr, e.ci64(j)), esz,
+             e.land(e.slt(e.add(row, e.ci32(j)), rowLimit), kOk));
+      continue;
+    }
+    // Contiguous along K: transposed into the k-major tile, one element a
+    // copy (element j is k + j of the row).
+    Value rowOk = predicated ? e.slt(row, rowLimit) : Value();
+    for (int j = 0; j < c.vec; ++j) {
+      Value idx = e.add(
+          base, e.add(e.mul(e.add(tc.c[r], e.ci32(j)), e.ci32(p.smemStride)),
+                      tc.s[r]));
+      Value ok = predicated ? e.land(rowOk, e.slt(e.add(k, e.ci32(j)), st.kEnd))
+                            : Value();
+      copy(idx, j == 0 ? ptr : e.gep(ptr, e.ci64(j)), esz, ok);
+    }
+  }
+}
+
+SmallVector<Value> GemmBuilder::prefetchMainLoop(Value kStart, Value nTiles,
+                                                 Value nFull, Value klId,
+                                                 Value tm, Value tn) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  int nPrefetch = (planA.rounds + planB.rounds) * c.vec;
+  SmallVector<Type> prefetchTypes(nPrefetch, e.elemTy);
+
+  // Fetches tile `t` (fast or predicated) into registers; zeros past the
+  // last tile.
+  auto emitFetch = [&](Value t) -> ValueRange {
+    Value kBase = e.add(kStart, e.mul(t, e.ci32(c.u)));
+    auto fastIf = scf::IfOp::create(b, loc, prefetchTypes, e.slt(t, nFull),
+                                    /*withElse=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(fastIf.thenBlock());
+      scf::YieldOp::create(b, loc, fetchBoth(kBase, /*predicated=*/false));
+      b.setInsertionPointToStart(fastIf.elseBlock());
+      auto tailIf = scf::IfOp::create(b, loc, prefetchTypes, e.slt(t, nTiles),
+                                      /*withElse=*/true);
+      scf::YieldOp::create(b, loc, tailIf.getResults());
+      b.setInsertionPointToStart(tailIf.thenBlock());
+      scf::YieldOp::create(b, loc, fetchBoth(kBase, /*predicated=*/true));
+      b.setInsertionPointToStart(tailIf.elseBlock());
+      SmallVector<Value> zeros(nPrefetch, e.cf(0.0));
+      scf::YieldOp::create(b, loc, zeros);
+    }
+    return fastIf.getResults();
+  };
+
+  // Prologue: stage tile 0 into buffer 0.
+  {
+    ValueRange first = emitFetch(e.ci32(0));
+    auto ifOp = scf::IfOp::create(b, loc, e.slt(e.ci32(0), nTiles),
+                                  /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    storeBoth(SmallVector<Value>(first), e.ci32(0));
+  }
+  e.barrier();
+
+  // Main loop over K tiles, accumulators carried in registers.
+  int nAcc = c.ks * c.ms * c.ns;
+  SmallVector<Value> accInit(nAcc, e.cf(0.0));
+  auto loop = scf::ForOp::create(b, loc, e.ci32(0), nTiles, e.ci32(1), accInit);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value t = loop.getInductionVar();
+    Value next = e.add(t, e.ci32(1));
+    // Issue the next tile's global loads before this tile's FMAs.
+    ValueRange prefetched = emitFetch(next);
+    Value parity = e.remu(t, e.ci32(2));
+    Value cur = e.mul(parity, e.ci32(smem.stageElems));
+    Value other = e.mul(e.sub(e.ci32(1), parity), e.ci32(smem.stageElems));
+    SmallVector<Value> acc =
+        computeTile(cur, loop.getRegionIterArgs(), klId, tm, tn);
+    auto ifOp = scf::IfOp::create(b, loc, e.slt(next, nTiles),
+                                  /*withElse=*/false);
+    {
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      storeBoth(SmallVector<Value>(prefetched), other);
+    }
+    // One barrier per tile: the buffer written above was last read in the
+    // previous iteration, which ended with this same barrier.
+    e.barrier();
+    scf::YieldOp::create(b, loc, acc);
+  }
+  return SmallVector<Value>(loop.getResults());
+}
+
+SmallVector<Value> GemmBuilder::asyncMainLoop(Value kStart, Value nTiles,
+                                              Value nFull, Value klId, Value tm,
+                                              Value tn) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  // Tile t + ahead is copied into the stage tile t - 1 used, whose reads
+  // ended before this iteration's barrier.
+  int ahead = c.stages - 1;
+  auto issue = [&](Value t, Value stageBase) {
+    Value kBase = e.add(kStart, e.mul(t, e.ci32(c.u)));
+    auto fastIf = scf::IfOp::create(b, loc, e.slt(t, nFull), /*withElse=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    for (bool predicated : {false, true}) {
+      b.setInsertionPointToStart(predicated ? fastIf.elseBlock()
+                                            : fastIf.thenBlock());
+      copyTileAsync(planA, chunksA, *matrixA, st.m0, st.M, kBase, stageBase,
+                    predicated);
+      copyTileAsync(planB, chunksB, *matrixB, st.n0, st.N, kBase, stageBase,
+                    predicated);
+    }
+  };
+  auto ifThen = [&](Value cond, function_ref<void()> body) {
+    auto ifOp = scf::IfOp::create(b, loc, cond, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    body();
+  };
+  // Prologue: tiles 0 .. ahead - 1, one commit group each (empty past the
+  // last tile, so that every thread counts the same groups).
+  {
+    auto prologue =
+        scf::ForOp::create(b, loc, e.ci32(0), e.ci32(ahead), e.ci32(1));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(prologue.getBody());
+    Value s = prologue.getInductionVar();
+    ifThen(e.slt(s, nTiles),
+           [&] { issue(s, e.mul(s, e.ci32(smem.stageElems))); });
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  }
+  int nAcc = c.ks * c.ms * c.ns;
+  SmallVector<Value> init(nAcc, e.cf(0.0));
+  init.push_back(e.ci32(0));                       // read stage
+  init.push_back(e.ci32(ahead * smem.stageElems)); // write stage
+  auto loop = scf::ForOp::create(b, loc, e.ci32(0), nTiles, e.ci32(1), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value t = loop.getInductionVar();
+    ValueRange iter = loop.getRegionIterArgs();
+    Value rd = iter[nAcc], wr = iter[nAcc + 1];
+    // Tile t has landed (this thread's copies; the groups after it may be
+    // in flight), and after the barrier every thread's.
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(ahead - 1));
+    e.barrier();
+    Value next = e.add(t, e.ci32(ahead));
+    ifThen(e.slt(next, nTiles), [&] { issue(next, wr); });
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    SmallVector<Value> acc =
+        computeTile(rd, iter.take_front(nAcc), klId, tm, tn);
+    auto advance = [&](Value s) {
+      Value n = e.add(s, e.ci32(smem.stageElems));
+      return arith::SelectOp::create(
+          b, loc, e.eq(n, e.ci32(c.stages * smem.stageElems)), e.ci32(0), n);
+    };
+    acc.push_back(advance(rd));
+    acc.push_back(advance(wr));
+    scf::YieldOp::create(b, loc, acc);
+  }
+  // Nothing is in flight (the groups past the last tile are empty); the
+  // barrier frees the stages for the KL partials.
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0));
+  e.barrier();
+  return SmallVector<Value>(loop.getResults().take_front(nAcc));
 }
 
 void GemmBuilder::storeTile(const FetchPlan &p, const ThreadChunks &tc,
@@ -732,10 +985,14 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
     st.aBase = e.gep(A, e.mul(e.ext64(batch), sA));
     st.bBase = e.gep(B, e.mul(e.ext64(batch), sB));
     st.cBase = e.gep(C, e.mul(e.ext64(batch), sC), outTy);
-    accessA =
+    auto a =
         std::make_unique<MatrixAccess>(e, c, planA, st.aBase, A, st.lda, sA);
-    accessB =
+    auto bAccess =
         std::make_unique<MatrixAccess>(e, c, planB, st.bBase, B, st.ldb, sB);
+    matrixA = a.get();
+    matrixB = bAccess.get();
+    accessA = std::move(a);
+    accessB = std::move(bAccess);
   }
   // The tile counters of the kernels that take them (as declared), then a
   // fused epilogue's inputs.
@@ -782,78 +1039,16 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
     accessA->prepare(rows);
   }
 
-  int nPrefetch = (planA.rounds + planB.rounds) * c.vec;
-  SmallVector<Type> prefetchTypes(nPrefetch, e.elemTy);
-
-  // Fetches tile `t` (fast or predicated) into registers; zeros past the
-  // last tile.
-  auto emitFetch = [&](Value t) -> ValueRange {
-    Value kBase = e.add(kStart, e.mul(t, e.ci32(c.u)));
-    auto fastIf = scf::IfOp::create(b, loc, prefetchTypes, e.slt(t, nFull),
-                                    /*withElse=*/true);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(fastIf.thenBlock());
-      scf::YieldOp::create(b, loc, fetchBoth(kBase, /*predicated=*/false));
-      b.setInsertionPointToStart(fastIf.elseBlock());
-      auto tailIf = scf::IfOp::create(b, loc, prefetchTypes, e.slt(t, nTiles),
-                                      /*withElse=*/true);
-      scf::YieldOp::create(b, loc, tailIf.getResults());
-      b.setInsertionPointToStart(tailIf.thenBlock());
-      scf::YieldOp::create(b, loc, fetchBoth(kBase, /*predicated=*/true));
-      b.setInsertionPointToStart(tailIf.elseBlock());
-      SmallVector<Value> zeros(nPrefetch, e.cf(0.0));
-      scf::YieldOp::create(b, loc, zeros);
-    }
-    return fastIf.getResults();
-  };
-
-  // Prologue: stage tile 0 into buffer 0.
-  {
-    ValueRange first = emitFetch(e.ci32(0));
-    auto ifOp = scf::IfOp::create(b, loc, e.slt(e.ci32(0), nTiles),
-                                  /*withElse=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    storeBoth(SmallVector<Value>(first), e.ci32(0));
-  }
-  e.barrier();
-
-  // Main loop over K tiles, accumulators carried in registers.
-  int nAcc = c.ks * c.ms * c.ns;
-  SmallVector<Value> accInit(nAcc, e.cf(0.0));
-  auto loop = scf::ForOp::create(b, loc, e.ci32(0), nTiles, e.ci32(1), accInit);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value t = loop.getInductionVar();
-    Value next = e.add(t, e.ci32(1));
-    // Issue the next tile's global loads before this tile's FMAs.
-    ValueRange prefetched = emitFetch(next);
-    Value parity = e.remu(t, e.ci32(2));
-    Value cur = e.mul(parity, e.ci32(smem.stageElems));
-    Value other = e.mul(e.sub(e.ci32(1), parity), e.ci32(smem.stageElems));
-    SmallVector<Value> acc =
-        computeTile(cur, loop.getRegionIterArgs(), klId, tm, tn);
-    auto ifOp = scf::IfOp::create(b, loc, e.slt(next, nTiles),
-                                  /*withElse=*/false);
-    {
-      OpBuilder::InsertionGuard g2(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      storeBoth(SmallVector<Value>(prefetched), other);
-    }
-    // One barrier per tile: the buffer written above was last read in the
-    // previous iteration, which ended with this same barrier.
-    e.barrier();
-    scf::YieldOp::create(b, loc, acc);
-  }
+  SmallVector<Value> loopAcc =
+      c.stages > 2 ? asyncMainLoop(kStart, nTiles, nFull, klId, tm, tn)
+                   : prefetchMainLoop(kStart, nTiles, nFull, klId, tm, tn);
 
   // KS partials: summed in registers.
   SmallVector<Value> acc;
   for (int i = 0; i < c.ms * c.ns; ++i) {
-    Value s = loop.getResult(i);
+    Value s = loopAcc[i];
     for (int k = 1; k < c.ks; ++k)
-      s = e.fadd(s, loop.getResult(k * c.ms * c.ns + i));
+      s = e.fadd(s, loopAcc[k * c.ms * c.ns + i]);
     acc.push_back(s);
   }
 

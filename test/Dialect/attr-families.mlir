@@ -12,8 +12,7 @@
 // simt at stages = 2 prints as before, with stages written or not.
 // CHECK-SAME: test.a = #isaac.gemm<ml = 64, nl = 64, ms = 8, ns = 8, u = 8, ks = 1, kl = 1, kg = 1, vec = 4>
 // CHECK-SAME: test.b = #isaac.gemm<ml = 64, nl = 64, ms = 8, ns = 8, u = 8, ks = 1, kl = 1, kg = 1, vec = 4>
-// A simt attribute with stages = 3 keeps it (legality refuses it on an
-// operation: the simt generator pipelines two stages).
+// A simt attribute with stages = 3 keeps it (a cp.async pipeline).
 // CHECK-SAME: test.c = #isaac.gemm<ml = 64, nl = 64, ms = 8, ns = 8, u = 8, ks = 1, kl = 1, kg = 1, vec = 4, stages = 3>
 // The mma family: its token first, every one of its parameters.
 // CHECK-SAME: test.d = #isaac.gemm<family = mma, ml = 128, nl = 128, wm = 64, wn = 32, u = 32, kl = 1, kg = 1, vec = 8, stages = 4>

@@ -70,11 +70,13 @@
 
 // -----
 
-// The simt generator pipelines two stages.
+// A simt cp.async pipeline keeps every stage in static shared memory:
+// eight stages of 128x128 tiles with U = 16 are 8 * 16 * (132 + 132) * 4
+// bytes.
 func.func @simt_stages(%A: memref<64x64xf32>, %B: memref<64x64xf32>, %C: memref<64x64xf32>) {
-  // expected-error @below {{illegal isaac.config for f32 on sm_90 (rule stages): stages = 3: simt kernels pipeline 2 stages (register prefetch into a double buffer)}}
+  // expected-error @below {{illegal isaac.config for f32 on sm_90 (rule shared-memory): needs 135168 bytes of shared memory; sm_90 allows 49152 bytes of static shared memory per block}}
   linalg.matmul ins(%A, %B : memref<64x64xf32>, memref<64x64xf32>) outs(%C : memref<64x64xf32>)
-    {isaac.config = #isaac.gemm<ml = 64, nl = 64, ms = 8, ns = 8, u = 8, ks = 1, kl = 1, kg = 1, vec = 4, stages = 3>}
+    {isaac.config = #isaac.gemm<ml = 128, nl = 128, ms = 8, ns = 16, u = 16, ks = 1, kl = 1, kg = 1, vec = 4, stages = 8>}
   return
 }
 

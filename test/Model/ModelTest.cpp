@@ -1393,7 +1393,19 @@ static int runSchemaCheck() {
 
   // Legality by family.
   ChipLimits chip = *getChipLimits("sm_90");
-  expectRule(st3, DType::F32, "stages");
+  // simt stages > 2 is the cp.async pipeline: legal while every stage fits
+  // the static shared memory.
+  expect(checkGemmLegality(st3, DType::F32, chip).empty(),
+         "simt stages = 3 is legal");
+  GemmConfig st8 = base;
+  st8.ml = st8.nl = 128;
+  st8.ns = 16;
+  st8.u = 16;
+  st8.stages = 8;
+  expectRule(st8, DType::F32, "shared-memory");
+  expect(getSharedLayout(st3, DType::F32).bytes ==
+             3 * getSharedLayout(base, DType::F32).bytes / 2,
+         "a simt stage is the same bytes at any depth");
   GemmConfig wm = base;
   wm.wm = 64;
   expectRule(wm, DType::F32, "family");

@@ -29,6 +29,17 @@ func.func @illegal_given(%in: memref<1x10x10x6xf32>, %f: memref<3x3x6x8xf32>, %o
 
 // -----
 
+// The simt cp.async pipeline (stages > 2) is the GEMM kernels' only: a
+// convolution's simt kernel prefetches through registers.
+func.func @simt_stages(%in: memref<1x10x10x8xf32>, %f: memref<3x3x8x8xf32>, %out: memref<1x8x8x8xf32>) {
+  // expected-error @below {{isaac: the isaac.config of this convolution is illegal for it on sm_90: stages = 3: simt convolutions pipeline 2 stages (register prefetch); deeper cp.async pipelines are GEMM kernels only [conv-stages]}}
+  linalg.conv_2d_nhwc_hwcf {isaac.config = #isaac.gemm<ml = 32, nl = 32, ms = 4, ns = 4, u = 8, ks = 1, kl = 1, kg = 1, vec = 4, stages = 3>}
+    ins(%in, %f : memref<1x10x10x8xf32>, memref<3x3x8x8xf32>) outs(%out : memref<1x8x8x8xf32>)
+  return
+}
+
+// -----
+
 // The dialect checks the GEMM rules of a convolution's configuration
 // against its element type (f64: 8-byte elements, at most 2 per load).
 func.func @gemm_rule(%in: memref<1x10x10x8xf64>, %f: memref<3x3x8x8xf64>, %out: memref<1x8x8x8xf64>) {

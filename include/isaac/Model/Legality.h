@@ -39,15 +39,16 @@ std::string knownChips();
 
 /// Shared-memory layout of a kernel, in elements. A/B tiles are stored
 /// k-major (As[k][m], Bs[k][n]) with rows padded by 16 bytes against bank
-/// conflicts on the transposing stores; two stages for double buffering. The
-/// KL>1 reduction reuses the same buffer after the main loop.
+/// conflicts on the transposing stores; `stages` stages (two: the register
+/// prefetch's double buffer; more: a cp.async pipeline). The KL>1
+/// reduction reuses the same buffer after the main loop.
 struct SharedLayout {
   int strideA = 0;     ///< elements between rows k and k+1 of the A tile
   int strideB = 0;     ///< same for the B tile
   int stageElems = 0;  ///< one stage: U*strideA + U*strideB
   int offsetB = 0;     ///< start of the B tile inside a stage
   int reduceElems = 0; ///< (KL-1)*ML*NL partial tiles
-  int totalElems = 0;  ///< max(2*stageElems, reduceElems)
+  int totalElems = 0;  ///< max(stages*stageElems, reduceElems)
   int bytes = 0;
 };
 SharedLayout getSharedLayout(const GemmConfig &c, DType t);
@@ -93,7 +94,7 @@ std::vector<Violation> checkGemmStructure(const GemmConfig &c,
 
 /// All rules the configuration breaks for `dtype` on `chip`; empty if legal.
 /// Rules: power-of-two, range, family, tile-divisibility, threads-per-block,
-/// vector-width, vector-divisibility, stages, shared-memory, registers (simt;
+/// vector-width, vector-divisibility, shared-memory, registers (simt;
 /// the mma family's rules are lib/Model/MmaLegality.cpp's).
 std::vector<Violation> checkGemmLegality(const GemmConfig &c, DType dtype,
                                          const ChipLimits &chip);
