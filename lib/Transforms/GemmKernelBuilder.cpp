@@ -1039,9 +1039,12 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
     accessA->prepare(rows);
   }
 
+  // Convolutions keep the register prefetch (rule conv-stages; their
+  // input goes through taps, not a MatrixAccess).
   SmallVector<Value> loopAcc =
-      c.stages > 2 ? asyncMainLoop(kStart, nTiles, nFull, klId, tm, tn)
-                   : prefetchMainLoop(kStart, nTiles, nFull, klId, tm, tn);
+      c.stages > 2 && !conv
+          ? asyncMainLoop(kStart, nTiles, nFull, klId, tm, tn)
+          : prefetchMainLoop(kStart, nTiles, nFull, klId, tm, tn);
 
   // KS partials: summed in registers.
   SmallVector<Value> acc;
