@@ -441,53 +441,47 @@ void GemmBuilder::copyTileAsync(const FetchPlan &p, const ThreadChunks &tc,
       src = arith::SelectOp::create(b, loc, ok, src, access.basePtr());
       srcSize = arith::SelectOp::create(b, loc, ok, e.ci32(bytes), e.ci32(0));
     }
-    auto modifier = NVVM::LoadCacheModifierKindAttr::get(
-        b.getContext(), bytes == 16 ? NVVM::LoadCacheModifierKind::CG
-                                    : NVVM::LoadCacheModifierKind::CA);
-    NVVM::CpAsyncOp::create(b, loc, e.gep(st.smem, idx), src,
-                            b.getI32IntegerAttr(bytes), modifier, srcSize);
+    e.cpAsync(e.gep(st.smem, idx), src, bytes, srcSize);
   };
   llvm::DenseMap<Value, Value> kOfColumn;
   int threads = c.threads();
   for (int r = 0; r < p.rounds; ++r) {
     // Threads past the last chunk (computeChunks wraps them onto round 0's
     // chunks) copy nothing: two asynchronous copies into one address race.
-    std::optional<OpBuilder::InsertionGuard> guard;
-    if ((r + 1) * threads > p.chunks) {
-      auto activeIf = scf::IfOp::create(
-          b, loc, e.slt(e.add(st.tid, e.ci32(r * threads)), e.ci32(p.chunks)),
-          /*withElse=*/false);
-      guard.emplace(b);
-      b.setInsertionPointToStart(activeIf.thenBlock());
-    }
-    auto [row, k] = chunkCoords(p, tc, r, rowBase, kBase, kOfColumn);
-    Value ptr = access.elementPtr(row, k);
-    if (!p.contigIsK) {
-      // Contiguous along the tile's rows in both memories: one vec-wide
-      // copy (4, 8 or 16 bytes) on the fast path, else one per element.
-      Value idx =
-          e.add(base, e.add(e.mul(tc.s[r], e.ci32(p.smemStride)), tc.c[r]));
-      if (!predicated) {
-        copy(idx, ptr, c.vec * esz, Value());
-        continue;
+    Value active;
+    if ((r + 1) * threads > p.chunks)
+      active = e.slt(e.add(st.tid, e.ci32(r * threads)), e.ci32(p.chunks));
+    ifThen(b, loc, active, [&] {
+      auto [row, k] = chunkCoords(p, tc, r, rowBase, kBase, kOfColumn);
+      Value ptr = access.elementPtr(row, k);
+      if (!p.contigIsK) {
+        // Contiguous along the tile's rows in both memories: one vec-wide
+        // copy (4, 8 or 16 bytes) on the fast path, else one per element.
+        Value idx =
+            e.add(base, e.add(e.mul(tc.s[r], e.ci32(p.smemStride)), tc.c[r]));
+        if (!predicated) {
+          copy(idx, ptr, c.vec * esz, Value());
+          return;
+        }
+        Value kOk = e.slt(k, st.kEnd);
+        for (int j = 0; j < c.vec; ++j)
+          copy(e.add(idx, e.ci32(j)), j == 0 ? ptr : e.gep(ptr, e.ci64(j)), esz,
+               e.land(e.slt(e.add(row, e.ci32(j)), rowLimit), kOk));
+        return;
       }
-      Value kOk = e.slt(k, st.kEnd);
-      for (int j = 0; j < c.vec; ++j)
-        copy(e.add(idx, e.ci32(j)), j == 0 ? ptr : e.gep(ptr, e.ci64(j)), esz,
-             e.land(e.slt(e.add(row, e.ci32(j)), rowLimit), kOk));
-      continue;
-    }
-    // Contiguous along K: transposed into the k-major tile, one element a
-    // copy (element j is k + j of the row).
-    Value rowOk = predicated ? e.slt(row, rowLimit) : Value();
-    for (int j = 0; j < c.vec; ++j) {
-      Value idx = e.add(
-          base, e.add(e.mul(e.add(tc.c[r], e.ci32(j)), e.ci32(p.smemStride)),
-                      tc.s[r]));
-      Value ok = predicated ? e.land(rowOk, e.slt(e.add(k, e.ci32(j)), st.kEnd))
-                            : Value();
-      copy(idx, j == 0 ? ptr : e.gep(ptr, e.ci64(j)), esz, ok);
-    }
+      // Contiguous along K: transposed into the k-major tile, one element a
+      // copy (element j is k + j of the row).
+      Value rowOk = predicated ? e.slt(row, rowLimit) : Value();
+      for (int j = 0; j < c.vec; ++j) {
+        Value idx = e.add(
+            base, e.add(e.mul(e.add(tc.c[r], e.ci32(j)), e.ci32(p.smemStride)),
+                        tc.s[r]));
+        Value ok = predicated
+                       ? e.land(rowOk, e.slt(e.add(k, e.ci32(j)), st.kEnd))
+                       : Value();
+        copy(idx, j == 0 ? ptr : e.gep(ptr, e.ci64(j)), esz, ok);
+      }
+    });
   }
 }
 
@@ -585,12 +579,6 @@ SmallVector<Value> GemmBuilder::asyncMainLoop(Value kStart, Value nTiles,
                     predicated);
     }
   };
-  auto ifThen = [&](Value cond, function_ref<void()> body) {
-    auto ifOp = scf::IfOp::create(b, loc, cond, /*withElse=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    body();
-  };
   // Prologue: tiles 0 .. ahead - 1, one commit group each (empty past the
   // last tile, so that every thread counts the same groups).
   {
@@ -599,7 +587,7 @@ SmallVector<Value> GemmBuilder::asyncMainLoop(Value kStart, Value nTiles,
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(prologue.getBody());
     Value s = prologue.getInductionVar();
-    ifThen(e.slt(s, nTiles),
+    ifThen(b, loc, e.slt(s, nTiles),
            [&] { issue(s, e.mul(s, e.ci32(smem.stageElems))); });
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
   }
@@ -619,7 +607,7 @@ SmallVector<Value> GemmBuilder::asyncMainLoop(Value kStart, Value nTiles,
     NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(ahead - 1));
     e.barrier();
     Value next = e.add(t, e.ci32(ahead));
-    ifThen(e.slt(next, nTiles), [&] { issue(next, wr); });
+    ifThen(b, loc, e.slt(next, nTiles), [&] { issue(next, wr); });
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
     SmallVector<Value> acc =
         computeTile(rd, iter.take_front(nAcc), klId, tm, tn);

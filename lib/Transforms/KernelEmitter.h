@@ -14,10 +14,24 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 
 namespace mlir::isaac {
+
+/// Runs `body` under `cond` (a null `cond`: unconditionally).
+inline void ifThen(OpBuilder &b, Location loc, Value cond,
+                   function_ref<void()> body) {
+  if (!cond) {
+    body();
+    return;
+  }
+  auto ifOp = scf::IfOp::create(b, loc, cond, /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  body();
+}
 
 /// Thin helpers over OpBuilder for the scalar code of a kernel body.
 class KernelEmitter {
@@ -233,6 +247,18 @@ public:
   }
 
   void barrier() { gpu::BarrierOp::create(b, loc); }
+
+  /// `cp.async` of `bytes` (4, 8 or 16) from global `src` to shared `dst`;
+  /// with `srcSize`, only that many bytes are read and the rest zero-filled.
+  /// 16-byte copies bypass L1 (`.cg`, which takes only 16 bytes), the
+  /// others are `.ca`.
+  void cpAsync(Value dst, Value src, int bytes, Value srcSize = Value()) {
+    auto modifier = NVVM::LoadCacheModifierKindAttr::get(
+        b.getContext(), bytes == 16 ? NVVM::LoadCacheModifierKind::CG
+                                    : NVVM::LoadCacheModifierKind::CA);
+    NVVM::CpAsyncOp::create(b, loc, dst, src, b.getI32IntegerAttr(bytes),
+                            modifier, srcSize);
+  }
 
   /// `fence.acq_rel.gpu`: orders this thread's memory accesses before and
   /// after it for every thread of the GPU (a __threadfence()).

@@ -399,28 +399,12 @@ SmallVector<MmaBuilder::Copy> MmaBuilder::planCopies(const OperandPlan &p,
   return out;
 }
 
-/// Runs `body` under `cond` (a null `cond`: unconditionally).
-static void ifThen(OpBuilder &b, Location loc, Value cond,
-                   function_ref<void()> body) {
-  if (!cond) {
-    body();
-    return;
-  }
-  auto ifOp = scf::IfOp::create(b, loc, cond, /*withElse=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifOp.thenBlock());
-  body();
-}
-
 void MmaBuilder::emitCopies(const OperandPlan &p, ArrayRef<Copy> copies,
                             Value xBase, Value ld, Value limit, Value kBase,
                             Value stageOff, bool exact) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
   int bytes = p.vec * p.esz;
-  auto modifier = NVVM::LoadCacheModifierKindAttr::get(
-      b.getContext(), bytes == 16 ? NVVM::LoadCacheModifierKind::CG
-                                  : NVVM::LoadCacheModifierKind::CA);
   for (const Copy &cp : copies) {
     ifThen(b, loc, cp.active, [&] {
       Value k = e.add(kBase, cp.kOff);
@@ -457,8 +441,7 @@ void MmaBuilder::emitCopies(const OperandPlan &p, ArrayRef<Copy> copies,
         src = arith::SelectOp::create(b, loc, none, xBase, src);
         srcSize = e.mul(n, e.ci32(p.esz));
       }
-      NVVM::CpAsyncOp::create(b, loc, dst, src, b.getI32IntegerAttr(bytes),
-                              modifier, srcSize);
+      e.cpAsync(dst, src, bytes, srcSize);
     });
   }
 }
@@ -528,9 +511,6 @@ void MmaBuilder::issueConvInput(Value kBase, Value stageOff) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(alignedIf.thenBlock());
     int bytes = p.vec * p.esz;
-    auto modifier = NVVM::LoadCacheModifierKindAttr::get(
-        b.getContext(), bytes == 16 ? NVVM::LoadCacheModifierKind::CG
-                                    : NVVM::LoadCacheModifierKind::CA);
     std::map<int, std::pair<ConvInputTaps::Tap, Value>> tapOf;
     for (auto &[col, k] : kOf)
       tapOf[col] = {taps->decompose(k), e.slt(k, kEnd)};
@@ -546,8 +526,7 @@ void MmaBuilder::issueConvInput(Value kBase, Value stageOff) {
         Value srcSize =
             arith::SelectOp::create(b, loc, ok, e.ci32(bytes), e.ci32(0));
         Value dst = e.gep(e.gep(smemPtr, cp.smemOff, abTy), stageOff, abTy);
-        NVVM::CpAsyncOp::create(b, loc, dst, src, b.getI32IntegerAttr(bytes),
-                                modifier, srcSize);
+        e.cpAsync(dst, src, bytes, srcSize);
       });
     }
   }
