@@ -579,52 +579,17 @@ SmallVector<Value> GemmBuilder::asyncMainLoop(Value kStart, Value nTiles,
                     predicated);
     }
   };
-  // Prologue: tiles 0 .. ahead - 1, one commit group each (empty past the
-  // last tile, so that every thread counts the same groups).
-  {
-    auto prologue =
-        scf::ForOp::create(b, loc, e.ci32(0), e.ci32(ahead), e.ci32(1));
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(prologue.getBody());
-    Value s = prologue.getInductionVar();
-    ifThen(b, loc, e.slt(s, nTiles),
-           [&] { issue(s, e.mul(s, e.ci32(smem.stageElems))); });
-    NVVM::CpAsyncCommitGroupOp::create(b, loc);
-  }
+  CpAsyncLoopHooks hooks;
+  hooks.issue = issue;
   int nAcc = c.ks * c.ms * c.ns;
-  SmallVector<Value> init(nAcc, e.cf(0.0));
-  init.push_back(e.ci32(0));                       // read stage
-  init.push_back(e.ci32(ahead * smem.stageElems)); // write stage
-  auto loop = scf::ForOp::create(b, loc, e.ci32(0), nTiles, e.ci32(1), init);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value t = loop.getInductionVar();
-    ValueRange iter = loop.getRegionIterArgs();
-    Value rd = iter[nAcc], wr = iter[nAcc + 1];
-    // Tile t has landed (this thread's copies; the groups after it may be
-    // in flight), and after the barrier every thread's.
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(ahead - 1));
-    e.barrier();
-    Value next = e.add(t, e.ci32(ahead));
-    ifThen(b, loc, e.slt(next, nTiles), [&] { issue(next, wr); });
-    NVVM::CpAsyncCommitGroupOp::create(b, loc);
-    SmallVector<Value> acc =
-        computeTile(rd, iter.take_front(nAcc), klId, tm, tn);
-    auto advance = [&](Value s) {
-      Value n = e.add(s, e.ci32(smem.stageElems));
-      return arith::SelectOp::create(
-          b, loc, e.eq(n, e.ci32(c.stages * smem.stageElems)), e.ci32(0), n);
-    };
-    acc.push_back(advance(rd));
-    acc.push_back(advance(wr));
-    scf::YieldOp::create(b, loc, acc);
-  }
-  // Nothing is in flight (the groups past the last tile are empty); the
-  // barrier frees the stages for the KL partials.
-  NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0));
-  e.barrier();
-  return SmallVector<Value>(loop.getResults().take_front(nAcc));
+  auto init = [&] { return SmallVector<Value>(nAcc, e.cf(0.0)); };
+  hooks.init = init;
+  auto compute = [&](Value rd, ValueRange acc) {
+    return computeTile(rd, acc, klId, tm, tn);
+  };
+  hooks.compute = compute;
+  return emitCpAsyncMainLoop(e, c.stages, ahead, smem.stageElems, nTiles,
+                             hooks);
 }
 
 void GemmBuilder::storeTile(const FetchPlan &p, const ThreadChunks &tc,

@@ -331,6 +331,92 @@ public:
   }
 };
 
+/// The hooks of a cp.async multistage main loop (emitCpAsyncMainLoop).
+struct CpAsyncLoopHooks {
+  /// Copies K tile `tile` into the stage at element offset `stageOff` (the
+  /// caller's copies; one commit group is closed after each call).
+  function_ref<void(Value tile, Value stageOff)> issue;
+  /// The values the loop carries besides the two stage offsets (the
+  /// accumulators), built after the prologue.
+  function_ref<SmallVector<Value>()> init;
+  /// Multiplies the tile in the stage at `stageOff`; returns the new
+  /// carried values.
+  function_ref<SmallVector<Value>(Value stageOff, ValueRange carried)> compute;
+  /// Optional: after a tile's wait, before the barrier (a proxy fence).
+  function_ref<void()> afterWait = nullptr;
+  /// Optional: after compute (waiting for asynchronous MMAs).
+  function_ref<void()> afterCompute = nullptr;
+  /// Optional: after the loop, before the final wait (draining MMAs).
+  function_ref<void()> beforeDrain = nullptr;
+};
+
+/// The main loop every cp.async pipeline shares (the simt kernels with
+/// stages > 2, the mma and wgmma kernels): tiles 0 .. ahead-1 are copied
+/// in a prologue, one commit group each (empty past the last tile, so that
+/// every thread counts the same groups). Iteration t waits until tile t
+/// has landed (`cp.async.wait_group ahead-1`: this thread's copies; after
+/// the barrier, every thread's), copies tile t+ahead into the write stage,
+/// then computes tile t from the read stage; both offsets advance through
+/// `stages` stages of `stageElems`. Copying `ahead` tiles ahead, the write
+/// stage is the one tile t - (stages - ahead) used, whose reads the caller
+/// guarantees ended before the barrier. After the loop nothing is in
+/// flight (the groups past the last tile are empty) and a barrier frees
+/// the stages. Returns the carried values (without the stage offsets).
+inline SmallVector<Value> emitCpAsyncMainLoop(KernelEmitter &e, int stages,
+                                              int ahead, int stageElems,
+                                              Value nTiles,
+                                              const CpAsyncLoopHooks &hooks) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  // A loop, not unrolled here: the copy code would otherwise be repeated
+  // `ahead` times.
+  {
+    auto prologue =
+        scf::ForOp::create(b, loc, e.ci32(0), e.ci32(ahead), e.ci32(1));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(prologue.getBody());
+    Value s = prologue.getInductionVar();
+    ifThen(b, loc, e.slt(s, nTiles),
+           [&] { hooks.issue(s, e.mul(s, e.ci32(stageElems))); });
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  }
+  SmallVector<Value> init = hooks.init();
+  int nCarried = init.size();
+  init.push_back(e.ci32(0));                  // read stage
+  init.push_back(e.ci32(ahead * stageElems)); // write stage
+  auto loop = scf::ForOp::create(b, loc, e.ci32(0), nTiles, e.ci32(1), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value t = loop.getInductionVar();
+    ValueRange iter = loop.getRegionIterArgs();
+    Value rd = iter[nCarried], wr = iter[nCarried + 1];
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(ahead - 1));
+    if (hooks.afterWait)
+      hooks.afterWait();
+    e.barrier();
+    Value next = e.add(t, e.ci32(ahead));
+    ifThen(b, loc, e.slt(next, nTiles), [&] { hooks.issue(next, wr); });
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    SmallVector<Value> carried = hooks.compute(rd, iter.take_front(nCarried));
+    if (hooks.afterCompute)
+      hooks.afterCompute();
+    auto advance = [&](Value s) {
+      Value n = e.add(s, e.ci32(stageElems));
+      return arith::SelectOp::create(
+          b, loc, e.eq(n, e.ci32(stages * stageElems)), e.ci32(0), n);
+    };
+    carried.push_back(advance(rd));
+    carried.push_back(advance(wr));
+    scf::YieldOp::create(b, loc, carried);
+  }
+  if (hooks.beforeDrain)
+    hooks.beforeDrain();
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0));
+  e.barrier();
+  return SmallVector<Value>(loop.getResults().take_front(nCarried));
+}
+
 } // namespace mlir::isaac
 
 #endif // ISAAC_LIB_TRANSFORMS_KERNELEMITTER_H

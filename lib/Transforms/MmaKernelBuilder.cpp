@@ -953,74 +953,44 @@ SmallVector<Value> MmaBuilder::mainLoop(Value nTiles, Value nFull,
   // flight), those of t - 2 are done in every warpgroup (each waited for
   // them before the barrier that precedes the copies).
   int ahead = wgmma ? c.stages - 2 : c.stages - 1;
-  // Prologue: tiles 0 .. ahead-1, one commit group each (empty past the
-  // last tile, so that the group count stays uniform). A loop, not
-  // unrolled here: the copy code (three variants per operand) would
-  // otherwise be repeated `ahead` times.
-  {
-    auto prologue =
-        scf::ForOp::create(b, loc, e.ci32(0), e.ci32(ahead), e.ci32(1));
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(prologue.getBody());
-    Value s = prologue.getInductionVar();
-    ifThen(b, loc, e.slt(s, nTiles),
-           [&] { issueTile(s, e.mul(s, e.ci32(stageElems)), nFull); });
-    NVVM::CpAsyncCommitGroupOp::create(b, loc);
-  }
+  CpAsyncLoopHooks hooks;
+  auto issue = [&](Value t, Value stageOff) { issueTile(t, stageOff, nFull); };
+  hooks.issue = issue;
   // The accumulators carried through the loop: mma's as scalars in
   // accIndex order; wgmma's as one struct of WN/2 f32 per 64-row tile (the
   // operand of nvvm.wgmma.mma_async).
-  SmallVector<Value> init;
-  if (wgmma)
-    init = initWgmmaAccumulators();
-  else
-    init.assign((c.wm / instr.m) * (c.wn / instr.n) * accPerTile(), e.cf(0.0));
-  int nCarried = init.size();
-  init.push_back(e.ci32(0));                  // read stage
-  init.push_back(e.ci32(ahead * stageElems)); // write stage
-  auto loop = scf::ForOp::create(b, loc, e.ci32(0), nTiles, e.ci32(1), init);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value t = loop.getInductionVar();
-    ValueRange iter = loop.getRegionIterArgs();
-    Value rd = iter[nCarried], wr = iter[nCarried + 1];
-    // Tile t has landed (this thread's copies), and after the barrier
-    // every thread's. For wgmma the proxy fence first makes the copies
-    // (generic proxy) visible to wgmma's reads (async proxy).
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(ahead - 1));
+  auto init = [&]() -> SmallVector<Value> {
     if (wgmma)
-      NVVM::FenceProxyOp::create(
-          b, loc, NVVM::ProxyKind::async_shared,
-          NVVM::SharedSpaceAttr::get(b.getContext(),
-                                     NVVM::SharedSpace::shared_cta));
-    e.barrier();
-    Value next = e.add(t, e.ci32(ahead));
-    ifThen(b, loc, e.slt(next, nTiles), [&] { issueTile(next, wr, nFull); });
-    NVVM::CpAsyncCommitGroupOp::create(b, loc);
-    SmallVector<Value> acc = wgmma
-                                 ? wgmmaStage(rd, iter.take_front(nCarried))
-                                 : computeStage(rd, iter.take_front(nCarried));
-    if (wgmma)
-      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
-    auto advance = [&](Value s) {
-      Value n = e.add(s, e.ci32(stageElems));
-      return arith::SelectOp::create(
-          b, loc, e.eq(n, e.ci32(c.stages * stageElems)), e.ci32(0), n);
-    };
-    acc.push_back(advance(rd));
-    acc.push_back(advance(wr));
-    scf::YieldOp::create(b, loc, acc);
+      return initWgmmaAccumulators();
+    return SmallVector<Value>(
+        (c.wm / instr.m) * (c.wn / instr.n) * accPerTile(), e.cf(0.0));
+  };
+  hooks.init = init;
+  auto compute = [&](Value rd, ValueRange acc) {
+    return wgmma ? wgmmaStage(rd, acc) : computeStage(rd, acc);
+  };
+  hooks.compute = compute;
+  // For wgmma the proxy fence makes the copies (generic proxy) visible to
+  // wgmma's reads (async proxy) before the barrier; one group of wgmmas
+  // stays in flight across iterations and none after the loop.
+  auto fence = [&] {
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(b.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
+  };
+  auto waitOne = [&] { NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1); };
+  auto waitAll = [&] { NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0); };
+  if (wgmma) {
+    hooks.afterWait = fence;
+    hooks.afterCompute = waitOne;
+    hooks.beforeDrain = waitAll;
   }
-  // Nothing is in flight (the groups past the last tile are empty); the
-  // barrier frees the staging buffers for the KL partials and the flag.
-  if (wgmma)
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-  NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0));
-  e.barrier();
+  SmallVector<Value> acc =
+      emitCpAsyncMainLoop(e, c.stages, ahead, stageElems, nTiles, hooks);
   if (!wgmma)
-    return SmallVector<Value>(loop.getResults().take_front(nCarried));
-  return flattenWgmmaAccumulators(loop.getResults().take_front(nCarried));
+    return acc;
+  return flattenWgmmaAccumulators(acc);
 }
 
 SmallVector<Value> MmaBuilder::initWgmmaAccumulators() {
