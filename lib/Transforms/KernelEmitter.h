@@ -2,7 +2,8 @@
 //
 // Private to lib/Transforms: thin wrappers over OpBuilder that the GEMM
 // generator and the helper kernels use to write index math, loads, stores
-// and the predicated inline-PTX memory instructions.
+// and the predicated inline-PTX memory instructions, and the cp.async
+// main loop the simt, mma and wgmma kernels share.
 //
 //===----------------------------------------------------------------------===//
 
