@@ -117,12 +117,34 @@ struct FetchPlan {
   int smemBase; ///< offset of this operand's tile inside a stage
   int smemStride;
 
+  /// > 0: the cp.async pipeline's plan for an operand contiguous along K
+  /// (see transposingCopies); 0: vec-wide chunks, row-major over the tile.
+  int kGroup = 0;
+
   FetchPlan(const GemmConfig &c, int rows, bool contigIsK, int smemBase,
             int smemStride)
       : contigIsK(contigIsK), rows(rows), cdim(contigIsK ? c.u : rows),
         chunksPerRow(cdim / c.vec), chunks(rows * c.u / c.vec),
         rounds((chunks + c.threads() - 1) / c.threads()), smemBase(smemBase),
         smemStride(smemStride) {}
+
+  /// The copies of a tile contiguous along K into the k-major shared tile:
+  /// one element a copy (the transpose happens in the addresses). A warp
+  /// copies runs of `kGroup` consecutive k (32 bytes, one sector) of
+  /// consecutive rows, so that each of its copy instructions reads whole
+  /// sectors of global memory (4-byte copies of vec-wide chunks would take
+  /// every sector a chunk touches once per element), and its shared-memory
+  /// writes (k * stride + row, stride a multiple of 16 bytes) of one
+  /// instruction fall in distinct banks.
+  static FetchPlan transposingCopies(const GemmConfig &c, int rows,
+                                     int smemBase, int smemStride, int esz) {
+    FetchPlan p(c, rows, /*contigIsK=*/true, smemBase, smemStride);
+    p.kGroup = std::min(c.u, 32 / esz);
+    p.chunksPerRow = c.u;
+    p.chunks = rows * c.u;
+    p.rounds = (p.chunks + c.threads() - 1) / c.threads();
+    return p;
+  }
 };
 
 /// Per-thread, loop-invariant coordinates of the chunks a thread fetches.
@@ -305,7 +327,11 @@ private:
   ::isaac::SharedLayout smem;
   FetchPlan planA, planB;
   BlockState st;
+  /// The chunks a thread fetches (by copyPlanA/B where they are set).
   ThreadChunks chunksA, chunksB;
+  /// The cp.async pipeline's plans (stages > 2): planA/planB, or their
+  /// transposingCopies where the operand is contiguous along K.
+  std::optional<FetchPlan> copyPlanA, copyPlanB;
   std::unique_ptr<OperandAccess> accessA, accessB;
   /// The GEMM kernels' accesses (null in a convolution), which the cp.async
   /// pipeline of stages > 2 copies through.
@@ -367,6 +393,20 @@ private:
 ThreadChunks GemmBuilder::computeChunks(const FetchPlan &p) {
   ThreadChunks tc;
   int threads = c.threads();
+  if (p.kGroup) {
+    // Element i: k = (i / kGroup / rows) * kGroup + i % kGroup, row =
+    // (i / kGroup) % rows. Threads past the last element copy nothing
+    // (copyTileAsync), so nothing wraps.
+    for (int r = 0; r < p.rounds; ++r) {
+      Value i = e.add(st.tid, e.ci32(r * threads));
+      Value group = e.divu(i, e.ci32(p.kGroup));
+      tc.s.push_back(e.remu(group, e.ci32(p.rows)));
+      tc.c.push_back(
+          e.add(e.mul(e.divu(group, e.ci32(p.rows)), e.ci32(p.kGroup)),
+                e.remu(i, e.ci32(p.kGroup))));
+    }
+    return tc;
+  }
   for (int r = 0; r < p.rounds; ++r) {
     // Threads past the last chunk in the final round re-fetch a chunk of
     // round 0 (i mod chunks): they store the same value to the same shared
@@ -469,18 +509,13 @@ void GemmBuilder::copyTileAsync(const FetchPlan &p, const ThreadChunks &tc,
                e.land(e.slt(e.add(row, e.ci32(j)), rowLimit), kOk));
         return;
       }
-      // Contiguous along K: transposed into the k-major tile, one element a
-      // copy (element j is k + j of the row).
-      Value rowOk = predicated ? e.slt(row, rowLimit) : Value();
-      for (int j = 0; j < c.vec; ++j) {
-        Value idx = e.add(
-            base, e.add(e.mul(e.add(tc.c[r], e.ci32(j)), e.ci32(p.smemStride)),
-                        tc.s[r]));
-        Value ok = predicated
-                       ? e.land(rowOk, e.slt(e.add(k, e.ci32(j)), st.kEnd))
-                       : Value();
-        copy(idx, j == 0 ? ptr : e.gep(ptr, e.ci64(j)), esz, ok);
-      }
+      // Contiguous along K (a transposingCopies plan): one element, into
+      // its place in the k-major tile.
+      Value idx =
+          e.add(base, e.add(e.mul(tc.c[r], e.ci32(p.smemStride)), tc.s[r]));
+      Value ok = predicated ? e.land(e.slt(row, rowLimit), e.slt(k, st.kEnd))
+                            : Value();
+      copy(idx, ptr, esz, ok);
     });
   }
 }
@@ -573,10 +608,10 @@ SmallVector<Value> GemmBuilder::asyncMainLoop(Value kStart, Value nTiles,
     for (bool predicated : {false, true}) {
       b.setInsertionPointToStart(predicated ? fastIf.elseBlock()
                                             : fastIf.thenBlock());
-      copyTileAsync(planA, chunksA, *matrixA, st.m0, st.M, kBase, stageBase,
-                    predicated);
-      copyTileAsync(planB, chunksB, *matrixB, st.n0, st.N, kBase, stageBase,
-                    predicated);
+      copyTileAsync(*copyPlanA, chunksA, *matrixA, st.m0, st.M, kBase,
+                    stageBase, predicated);
+      copyTileAsync(*copyPlanB, chunksB, *matrixB, st.n0, st.N, kBase,
+                    stageBase, predicated);
     }
   };
   CpAsyncLoopHooks hooks;
@@ -981,8 +1016,21 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   Value inGroup = e.remu(st.tid, e.ci32(groupThreads));
   Value tm = e.remu(inGroup, e.ci32(c.threadsM()));
   Value tn = e.divu(inGroup, e.ci32(c.threadsM()));
-  chunksA = computeChunks(planA);
-  chunksB = computeChunks(planB);
+  // Convolutions keep the register prefetch (rule conv-stages; their
+  // input goes through taps, not a MatrixAccess). The cp.async pipeline
+  // copies an operand contiguous along K by its transposingCopies plan.
+  bool async = c.stages > 2 && !conv;
+  if (async) {
+    auto copyPlan = [&](const FetchPlan &p) {
+      return p.contigIsK ? FetchPlan::transposingCopies(c, p.rows, p.smemBase,
+                                                        p.smemStride, e.esz())
+                         : p;
+    };
+    copyPlanA = copyPlan(planA);
+    copyPlanB = copyPlan(planB);
+  }
+  chunksA = computeChunks(copyPlanA ? *copyPlanA : planA);
+  chunksB = computeChunks(copyPlanB ? *copyPlanB : planB);
   // The rows of the input this thread fetches are the same for every K
   // tile: the conv access computes their part of the addresses here, once.
   if (conv) {
@@ -992,12 +1040,9 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
     accessA->prepare(rows);
   }
 
-  // Convolutions keep the register prefetch (rule conv-stages; their
-  // input goes through taps, not a MatrixAccess).
   SmallVector<Value> loopAcc =
-      c.stages > 2 && !conv
-          ? asyncMainLoop(kStart, nTiles, nFull, klId, tm, tn)
-          : prefetchMainLoop(kStart, nTiles, nFull, klId, tm, tn);
+      async ? asyncMainLoop(kStart, nTiles, nFull, klId, tm, tn)
+            : prefetchMainLoop(kStart, nTiles, nFull, klId, tm, tn);
 
   // KS partials: summed in registers.
   SmallVector<Value> acc;
