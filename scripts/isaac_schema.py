@@ -87,6 +87,11 @@ class Schema:
         self.feature_vectors = {}  # family token -> [parameter names]
         for row in _rows(text, "GEMM_FEATURE_VECTOR"):
             self.feature_vectors[token_of[row[0]]] = row[1:]
+        # Parameters a family's models read outside the nine, through a
+        # derived feature (GEMM_EXTRA_FEATURE: simt's stages).
+        self.extra_features = {}  # family token -> [parameter names]
+        for fam, name in _rows(text, "GEMM_EXTRA_FEATURE"):
+            self.extra_features.setdefault(token_of[fam], []).append(name)
         self.types = {}  # token -> (ab, c, tf32)
         for token, ab, c, tf32 in _rows(text, "GEMM_TYPES"):
             self.types[token] = (ab.lower(), c.lower(), tf32 == "true")

@@ -97,6 +97,16 @@ static inline float flog2(int64_t x) {
 }
 static inline int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+/// Feature 18, log2_stage: log2 (U * (ML + NL)), for simt times stages / 2
+/// (its extra feature; Features.h). The product is exact in double, and at
+/// stages = 2 it is the same number as without the factor.
+static inline float stageFeature(const GemmConfig &c) {
+  double elems = double(c.u) * (double(c.ml) + double(c.nl));
+  if (gemmParamExtraFeature(c.family, GemmParam::stages))
+    elems = elems * c.stages / 2;
+  return static_cast<float>(std::log2(elems));
+}
+
 static int64_t wavesOf(int64_t batch, int64_t bm, int64_t bn, int64_t kg,
                        int numSMs) {
   return cdiv(batch * bm * bn * kg, numSMs > 0 ? numSMs : 1);
@@ -117,7 +127,7 @@ void isaac::computeFeatures(const GemmShape &s, const GemmConfig &c, int numSMs,
   out[15] = flog2(bn);
   out[16] = flog2(cdiv(s.k, int64_t(c.kg) * c.u));
   out[17] = flog2(wavesOf(s.batch, bm, bn, c.kg, numSMs));
-  out[18] = flog2(int64_t(c.u) * (int64_t(c.ml) + c.nl));
+  out[18] = stageFeature(c);
 }
 
 //===----------------------------------------------------------------------===//
@@ -188,7 +198,9 @@ void FeatureBuilder::fillConfigPart(const GemmConfig &c, float *out) const {
   out[10] = log2CeilN[e[1]];
   out[11] = log2KTiles[e[7] + e[4]];
   out[12] = flog2(wavesOf(shape.batch, ceilM[e[0]], ceilN[e[1]], c.kg, numSMs));
-  out[13] = stageTable().v[e[4]][e[0]][e[1]];
+  out[13] = c.stages == 2 || !gemmParamExtraFeature(c.family, GemmParam::stages)
+                ? stageTable().v[e[4]][e[0]][e[1]]
+                : stageFeature(c);
 }
 
 void FeatureBuilder::fill(const GemmConfig &c, float *out) const {

@@ -78,6 +78,14 @@ bool isaac::gemmParamOptional(GemmFamily f, GemmParam p) {
          std::find(featured.begin(), featured.end(), p) == featured.end();
 }
 
+bool isaac::gemmParamExtraFeature(GemmFamily f, GemmParam p) {
+#define GEMM_EXTRA_FEATURE(F, P)                                               \
+  if (f == GemmFamily::F && p == GemmParam::P)                                 \
+    return true;
+#include "isaac/Model/GemmParams.def"
+  return false;
+}
+
 bool isaac::gemmParamOptional(GemmParam p) {
   for (int f = 0; f < kNumGemmFamilies; ++f)
     if (gemmParamOptional(static_cast<GemmFamily>(f), p))

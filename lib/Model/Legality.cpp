@@ -127,9 +127,10 @@ std::vector<int> isaac::familyParamValues(GemmFamily family, GemmParam p) {
   std::vector<int> out;
   if (!info.usedBy(family))
     return out;
-  // No model reads it (gemmParamOptional): sampled and searched at its
-  // default only, a value chosen otherwise where it is chosen at all.
-  if (gemmParamOptional(family, p))
+  // No model reads it (gemmParamOptional, not an extra feature): sampled
+  // and searched at its default only, a value chosen otherwise where it is
+  // chosen at all.
+  if (gemmParamOptional(family, p) && !gemmParamExtraFeature(family, p))
     return {info.defaultValue};
   for (int x = info.lo; x <= info.hi; x = info.pow2 ? 2 * x : x + 1) {
     if (info.pow2 && !isPow2(x))

@@ -769,6 +769,51 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
       }
       m->support_.push_back(std::move(values));
     }
+    // Then, optionally, the extra feature's (simt's stages, read through
+    // log2_stage): `support stages V...`.
+    if (r.nextIs("support")) {
+      if (!(l = r.expect("support", -1, error)))
+        return nullptr;
+      std::vector<GemmFamily> fits;
+      for (GemmFamily f : supportFamilies)
+        if (l->tokens.size() >= 3 && l->tokens[1] == "stages" &&
+            gemmParamExtraFeature(f, GemmParam::stages))
+          fits.push_back(f);
+      if (fits.empty()) {
+        error = r.where(*l) +
+                "after the nine support records only 'support stages "
+                "<values>' may follow, and only in a model of the simt "
+                "family (whose features read stages through log2_stage)";
+        return nullptr;
+      }
+      supportFamilies = fits;
+      const GemmParamInfo &info = gemmParamInfo(GemmParam::stages);
+      std::vector<int> values;
+      for (size_t i = 2; i < l->tokens.size(); ++i) {
+        long v = 0;
+        if (!parseInt(l->tokens[i], v) || v < info.lo || v > info.hi ||
+            (!values.empty() && v <= values.back())) {
+          error = r.where(*l) +
+                  "stages support values must be increasing "
+                  "integers in [" +
+                  std::to_string(info.lo) + ", " + std::to_string(info.hi) +
+                  "], got '" + l->tokens[i] + "'";
+          return nullptr;
+        }
+        values.push_back(int(v));
+      }
+      // The search's space holds the default; the other depths are ranked
+      // as its configurations' variants (MLPSearch.cpp).
+      if (!std::binary_search(values.begin(), values.end(),
+                              info.defaultValue)) {
+        error = r.where(*l) + "the stages support must include " +
+                std::to_string(info.defaultValue) +
+                " (the search ranks the other depths as variants of "
+                "two-stage configurations)";
+        return nullptr;
+      }
+      m->stagesSupport_ = std::move(values);
+    }
   }
 
   // The features: a family's GEMM features (featureNames(family)) or its
@@ -1179,6 +1224,12 @@ int MLPModel::checkProbes(std::string &message) const {
 bool MLPModel::inSupport(const GemmConfig &c) const {
   if (c.family != family_)
     return false;
+  // stages, where the family reads it as an extra feature: the default
+  // alone unless the file says more (even a version-1 file's).
+  if (gemmParamExtraFeature(family_, GemmParam::stages) &&
+      !std::binary_search(stagesSupport_.begin(), stagesSupport_.end(),
+                          c.stages))
+    return false;
   if (support_.empty())
     return true;
   const std::array<int, 9> params = featureValues(c);
@@ -1196,6 +1247,13 @@ std::string MLPModel::supportString() const {
   for (size_t i = 0; i < params.size(); ++i) {
     s += (i ? "; " : "") + std::string(gemmParamInfo(params[i]).name);
     for (int v : support_[i])
+      s += " " + std::to_string(v);
+  }
+  // stages only where the model ranks more than the default.
+  if (gemmParamExtraFeature(family_, GemmParam::stages) &&
+      stagesSupport_.size() > 1) {
+    s += "; stages";
+    for (int v : stagesSupport_)
       s += " " + std::to_string(v);
   }
   return s;

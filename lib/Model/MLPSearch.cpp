@@ -15,6 +15,14 @@
 //      T (configurations that split K uselessly skipped, ties in the order
 //      of S).
 //
+// A simt model whose support has more stages than 2 (its extra feature,
+// read through log2_stage; MLPModel::stagesSupport) also ranks, right after
+// each configuration of T (or of S, below), its variants at the other
+// supported stages that are legal, in increasing stages, by the
+// ensemble's mean. S itself holds stages = 2: the pipeline depth is ranked
+// on the configurations the pre-screen keeps, which costs a few thousand
+// predictions, not another pass over S per depth.
+//
 // (A one-member model, or a space of at most `prescreen` configurations,
 // skips 3: the ensemble ranks all of S.) Step 2 is the cost: ~10^6
 // forward passes of a 19-64-128-64-1 network per GEMM. This file computes
@@ -826,7 +834,8 @@ private:
   class Scorer;
   /// The search of a context made at `tStart` (the steps of makeMLPCost's
   /// definition) on `shape` (a convolution's implicit GEMM).
-  std::vector<Ranked> searchIn(Context &ctx, const GemmShape &shape, unsigned k,
+  std::vector<Ranked> searchIn(Context &ctx, const GemmShape &shape,
+                               const ChipLimits &chip, bool conv, unsigned k,
                                size_t *evaluated,
                                std::chrono::steady_clock::time_point tStart);
   /// `firstNegatives`: rows of the last hidden layer to compute with the
@@ -1760,7 +1769,7 @@ std::vector<Ranked> MLPRanker::searchBest(const GemmShape &shape,
     return {}; // a conv model ranks no GEMM
   const auto tStart = std::chrono::steady_clock::now();
   Context ctx(*this, shape, chip);
-  return searchIn(ctx, shape, k, evaluated, tStart);
+  return searchIn(ctx, shape, chip, /*conv=*/false, k, evaluated, tStart);
 }
 
 std::vector<Ranked> MLPRanker::searchConv(const ConvShape &shape,
@@ -1784,14 +1793,39 @@ std::vector<Ranked> MLPRanker::searchConv(const ConvShape &shape,
   if (!vecMask)
     return {};
   Context ctx(*this, shape, chip, vecMask);
-  return searchIn(ctx, shape.gemmShape(), k, evaluated, tStart);
+  return searchIn(ctx, shape.gemmShape(), chip, /*conv=*/true, k, evaluated,
+                  tStart);
 }
 
 std::vector<Ranked>
-MLPRanker::searchIn(Context &ctx, const GemmShape &shape, unsigned k,
+MLPRanker::searchIn(Context &ctx, const GemmShape &shape,
+                    const ChipLimits &chip, bool conv, unsigned k,
                     size_t *evaluated,
                     std::chrono::steady_clock::time_point tStart) {
   const size_t members = model->folded_.size();
+  // The other pipeline depths the model ranks (simt's extra feature).
+  std::vector<int> depths;
+  if (gemmParamExtraFeature(model->family(), GemmParam::stages))
+    for (int st : model->stagesSupport())
+      if (st != gemmParamInfo(GemmParam::stages).defaultValue)
+        depths.push_back(st);
+  // Appends the legal variants of `c` at those depths to `out`.
+  auto variantsOf = [&](const GemmConfig &c, std::vector<GemmConfig> &out) {
+    for (int st : depths) {
+      GemmConfig v = c;
+      v.stages = st;
+      if (isLegal(v, shape.dtype, chip) && (!conv || meetsConvKernelRules(v)))
+        out.push_back(v);
+    }
+  };
+  // The ensemble's mean on `list`, every member through scoreList.
+  auto ensembleOn = [&](const std::vector<GemmConfig> &list) {
+    std::vector<std::vector<float>> outs(members,
+                                         std::vector<float>(list.size()));
+    for (size_t m = 0; m < members; ++m)
+      ctx.scoreListThreaded(m, list, outs[m].data());
+    return outs;
+  };
   auto clock = [] { return std::chrono::steady_clock::now(); };
   const auto tSpace = clock();
   auto tScored = tSpace;
@@ -1923,8 +1957,23 @@ MLPRanker::searchIn(Context &ctx, const GemmShape &shape, unsigned k,
       t.join();
     std::vector<float> ty(P);
     mean(outs, ty.data(), P);
-    for (size_t i = 0; i < P; ++i)
+    // The other depths of T's configurations (variantsOf), each after its
+    // configuration.
+    std::vector<GemmConfig> variants;
+    std::vector<size_t> firstVariant(P + 1, 0);
+    for (size_t i = 0; i < P; ++i) {
+      firstVariant[i] = variants.size();
+      variantsOf(configs[i], variants);
+    }
+    firstVariant[P] = variants.size();
+    std::vector<float> vy(variants.size());
+    if (!variants.empty())
+      mean(ensembleOn(variants), vy.data(), variants.size());
+    for (size_t i = 0; i < P; ++i) {
       offer(configs[i], ty[i]);
+      for (size_t v = firstVariant[i]; v < firstVariant[i + 1]; ++v)
+        offer(variants[v], vy[v]);
+    }
   } else {
     // The ensemble ranks all of S.
     std::vector<std::vector<float>> outs(members);
@@ -1933,6 +1982,22 @@ MLPRanker::searchIn(Context &ctx, const GemmShape &shape, unsigned k,
     std::vector<float> y(n);
     mean(outs, y.data(), n);
     outs.clear();
+    // The other depths of every configuration (variantsOf): ranked by
+    // position, each after its configuration.
+    std::vector<GemmConfig> variants;
+    std::vector<size_t> firstVariant;
+    std::vector<float> vy;
+    if (!depths.empty()) {
+      firstVariant.assign(n + 1, 0);
+      for (size_t p = 0; p < n; ++p) {
+        firstVariant[p] = variants.size();
+        variantsOf(ctx.configAt(p), variants);
+      }
+      firstVariant[n] = variants.size();
+      vy.resize(variants.size());
+      if (!variants.empty())
+        mean(ensembleOn(variants), vy.data(), variants.size());
+    }
     // searchBest over S in its order. A configuration whose score is below
     // the k-th largest (among those searchBest ranks) by more than 1e-6
     // takes strictly longer (by a factor 2^1e-6 at least) than k others,
@@ -1945,6 +2010,11 @@ MLPRanker::searchIn(Context &ctx, const GemmShape &shape, unsigned k,
       if (!splitsKUselessly(shape, ctx.configAt(p)))
         ranked.push_back(y[p]);
     }
+    for (size_t v = 0; v < variants.size(); ++v) {
+      nan |= std::isnan(vy[v]);
+      if (!splitsKUselessly(shape, variants[v]))
+        ranked.push_back(vy[v]);
+    }
     float cut = -std::numeric_limits<float>::infinity();
     if (!nan && k > 0 && ranked.size() >= k) {
       std::nth_element(ranked.begin(), ranked.begin() + long(k - 1),
@@ -1953,19 +2023,33 @@ MLPRanker::searchIn(Context &ctx, const GemmShape &shape, unsigned k,
       if (std::isfinite(yk) && std::fabs(yk) <= 500)
         cut = yk - 1e-6f;
     }
-    std::vector<uint32_t> offered;
-    for (size_t p = 0; p < n; ++p) {
-      if (!(y[p] < cut)) {
-        offered.push_back(uint32_t(p));
-        continue;
-      }
-      if (!splitsKUselessly(shape, ctx.configAt(p)) &&
-          !std::isinf(MLPModel::seconds(shape, y[p])))
+    // Offers `c` of score `yc`, or counts it below the cut.
+    auto offerOrCount = [&](const GemmConfig &c, float yc) {
+      if (!(yc < cut))
+        offer(c, yc);
+      else if (!splitsKUselessly(shape, c) &&
+               !std::isinf(MLPModel::seconds(shape, yc)))
         ++count;
+    };
+    if (variants.empty()) {
+      std::vector<uint32_t> offered;
+      for (size_t p = 0; p < n; ++p) {
+        if (!(y[p] < cut)) {
+          offered.push_back(uint32_t(p));
+          continue;
+        }
+        offerOrCount(ctx.configAt(p), y[p]);
+      }
+      sortLegal(offered);
+      for (uint32_t p : offered)
+        offer(ctx.configAt(p), y[p]);
+    } else {
+      for (uint32_t p : ctx.legalOrder()) {
+        offerOrCount(ctx.configAt(p), y[p]);
+        for (size_t v = firstVariant[p]; v < firstVariant[p + 1]; ++v)
+          offerOrCount(variants[v], vy[v]);
+      }
     }
-    sortLegal(offered);
-    for (uint32_t p : offered)
-      offer(ctx.configAt(p), y[p]);
   }
   if (evaluated)
     *evaluated = count;

@@ -40,11 +40,14 @@ void isaac::forEachLegalConfig(
     return v;
   };
   // The simt space has one value of every parameter beyond the legacy
-  // vector (stages = 2): the configurations below hold it by default.
+  // vector: the configurations below hold it by default. (The extra
+  // feature, stages, is ranked by the MLP search on the configurations it
+  // keeps: MLPSearch.cpp.)
 #ifndef NDEBUG
   for (GemmParam p : gemmFamilyParams(GemmFamily::Simt))
     assert((std::find(std::begin(kLegacyParams), std::end(kLegacyParams), p) !=
                 std::end(kLegacyParams) ||
+            gemmParamExtraFeature(GemmFamily::Simt, p) ||
             familyParamValues(GemmFamily::Simt, p) ==
                 std::vector<int>{gemmParamInfo(p).defaultValue}) &&
            "a simt parameter beyond the legacy vector needs a loop here");

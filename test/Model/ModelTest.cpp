@@ -689,10 +689,13 @@ static int runMLPCheck(const char *modelPath, const char *vecPath) {
     return runConvMLPCheck(*model, vecPath);
   std::ifstream in(vecPath);
   std::string line;
-  if (!in || !std::getline(in, line) || line != "isaac-mlp-vectors 1") {
+  // Version 2 (simt data of several depths): stages after the nine.
+  if (!in || !std::getline(in, line) ||
+      (line != "isaac-mlp-vectors 1" && line != "isaac-mlp-vectors 2")) {
     std::fprintf(stderr, "error: %s: not a vectors file\n", vecPath);
     return 1;
   }
+  const bool withStages = line == "isaac-mlp-vectors 2";
   struct Vec {
     GemmShape shape;
     GemmConfig c;
@@ -716,6 +719,8 @@ static int runMLPCheck(const char *modelPath, const char *vecPath) {
       is >> value;
       v.c.set(p, value);
     }
+    if (withStages)
+      is >> v.c.stages;
     for (float &f : v.f)
       is >> f;
     is >> v.y;
@@ -1047,7 +1052,9 @@ static int runMLPTopK(const char *path, const char *shapes, unsigned k) {
 /// configuration (before lib/Model/MLPSearch.cpp): the first member
 /// predicts every legal configuration of the support, std::nth_element
 /// keeps its `prescreen` best, the ensemble's mean ranks those, and
-/// searchBest's loop keeps the `k` fastest. The oracle the search must
+/// searchBest's loop keeps the `k` fastest; a simt model whose support
+/// has other stages than 2 ranks each ranked configuration's legal
+/// variants at those depths right after it. The oracle the search must
 /// equal.
 static std::vector<Ranked> referenceSearch(const MLPModel &model,
                                            const ChipLimits &chip,
@@ -1085,18 +1092,16 @@ static std::vector<Ranked> referenceSearch(const MLPModel &model,
       y[order[i]] = ty[i];
   }
   std::vector<Ranked> best;
-  for (size_t i = 0; i < space.size(); ++i) {
-    const GemmConfig &c = space[i];
+  auto offer = [&](const GemmConfig &c, float yc) {
     int64_t kTiles = (s.k + c.u - 1) / c.u;
     if (c.kg > 1 && c.kg > kTiles)
-      continue;
-    double t = slot[i] < 0 || std::isinf(y[size_t(slot[i])])
-                   ? std::numeric_limits<double>::infinity()
-                   : MLPModel::seconds(s, y[size_t(slot[i])]);
+      return;
+    double t = std::isinf(yc) ? std::numeric_limits<double>::infinity()
+                              : MLPModel::seconds(s, yc);
     if (std::isinf(t))
-      continue;
+      return;
     if (best.size() == k && t >= best.back().cost)
-      continue;
+      return;
     Ranked r{c, t};
     auto pos = std::upper_bound(
         best.begin(), best.end(), r,
@@ -1104,6 +1109,28 @@ static std::vector<Ranked> referenceSearch(const MLPModel &model,
     best.insert(pos, r);
     if (best.size() > k)
       best.pop_back();
+  };
+  std::vector<int> depths;
+  if (gemmParamExtraFeature(model.family(), GemmParam::stages))
+    for (int st : model.stagesSupport())
+      if (st != 2)
+        depths.push_back(st);
+  for (size_t i = 0; i < space.size(); ++i) {
+    if (slot[i] < 0)
+      continue;
+    float yc = y[size_t(slot[i])];
+    offer(space[i], yc);
+    if (std::isinf(yc) && yc < 0)
+      continue; // not ranked (outside the pre-screen): nor its variants
+    for (int st : depths) {
+      GemmConfig v = space[i];
+      v.stages = st;
+      if (!isLegal(v, s.dtype, chip))
+        continue;
+      float yv = 0;
+      model.predict(s, &v, 1, &yv);
+      offer(v, yv);
+    }
   }
   // searchBest's measured split-K rule, on what the ranking returns.
   for (Ranked &r : best)
@@ -1375,13 +1402,21 @@ static int runSchemaCheck() {
   expect(!bad.isValid() && !GemmTypes::parseToken("f32f16"),
          "f32 operands with an f16 C have no token");
 
-  // The boxes: simt's is the space of before (stages 2 only, vec <= 4).
+  // The boxes: simt's is the space of before (vec <= 4) times its extra
+  // feature's values (stages 2 to 8).
   const ParamBox &simt = gemmParamValues(GemmFamily::Simt);
-  expect(boxSize(simt) == 14033250, "the simt box has 14033250 points");
+  expect(boxSize(simt) == 14033250.0 * 7,
+         "the simt box has 14033250 x 7 points");
   expect(simt.params == gemmFamilyParams(GemmFamily::Simt),
          "the simt box has one list per simt parameter");
+  expect(gemmParamExtraFeature(GemmFamily::Simt, GemmParam::stages) &&
+             !gemmParamExtraFeature(GemmFamily::Mma, GemmParam::kc) &&
+             gemmParamOptional(GemmFamily::Simt, GemmParam::stages),
+         "simt's stages is optional and its extra feature");
   expect(familyParamValues(GemmFamily::Simt, GemmParam::stages) ==
-                 std::vector<int>{2} &&
+                 std::vector<int>{2, 3, 4, 5, 6, 7, 8} &&
+             familyParamValues(GemmFamily::Mma, GemmParam::kc) ==
+                 std::vector<int>{0} &&
              familyParamValues(GemmFamily::Simt, GemmParam::vec) ==
                  std::vector<int>{1, 2, 4} &&
              familyParamValues(GemmFamily::Mma, GemmParam::vec) ==

@@ -114,13 +114,24 @@ def flog2(x):
     return np.log2(np.asarray(x, dtype=np.float64)).astype(np.float32)
 
 
+def stage_feature(c, stages=None):
+    """Feature 18, log2_stage: log2(U * (ML + NL)), for simt times
+    stages / 2 (its extra feature; Features.cpp: stageFeature). `stages`:
+    an integer array, or None (2: the two-stage kernels)."""
+    elems = c["u"].astype(np.float64) * (c["ml"] + c["nl"])
+    if stages is not None:
+        elems = elems * np.asarray(stages, dtype=np.float64) / 2
+    return flog2(elems)
+
+
 def features(m, n, k, trans_a, trans_b, cfg, num_sms, batch=None,
-             fields=CONFIG_FIELDS):
+             fields=CONFIG_FIELDS, stages=None):
     """Feature matrix (rows x 19, float32) of Features.h.
 
     m, n, k, trans_a, trans_b: integer arrays; cfg: dict of integer arrays
     keyed by `fields` (the family's feature vector: simt's legacy one by
-    default); batch: integer array or None (all 1)."""
+    default); batch: integer array or None (all 1); stages: simt's stages
+    (an integer array; None: all 2)."""
     m = np.asarray(m, dtype=np.int64)
     n = np.asarray(n, dtype=np.int64)
     k = np.asarray(k, dtype=np.int64)
@@ -136,7 +147,7 @@ def features(m, n, k, trans_a, trans_b, cfg, num_sms, batch=None,
     cols += [flog2(c[f]) for f in fields]
     cols += [flog2(bm), flog2(bn), flog2(cdiv(k, c["kg"] * c["u"])),
              flog2(cdiv(batch * bm * bn * c["kg"], max(int(num_sms), 1))),
-             flog2(c["u"] * (c["ml"] + c["nl"]))]
+             stage_feature(c, stages)]
     return np.stack(cols, axis=1).astype(np.float32)
 
 
@@ -184,14 +195,19 @@ class Dataset:
     pass
 
 
+SIMT_EXTRA = SCHEMA.extra_features.get("simt", [])
+
+
 def legacy_row(r, idx):
     """Whether a dataset row is a simt kernel whose parameters beyond the
-    legacy vector hold their defaults (the kernels the features describe).
-    Columns absent from the file (older datasets) are at their defaults."""
+    legacy vector hold their defaults (the kernels the features describe),
+    but for its extra features (stages, read through log2_stage). Columns
+    absent from the file (older datasets) are at their defaults."""
     if "family" in idx and r[idx["family"]].strip() not in ("", "simt"):
         return False
     for p in SCHEMA.params:
-        if p.name in CONFIG_FIELDS or p.name not in idx:
+        if p.name in CONFIG_FIELDS or p.name in SIMT_EXTRA or \
+                p.name not in idx:
             continue
         cell = r[idx[p.name]].strip()
         if cell and int(cell) != p.default:
@@ -291,6 +307,8 @@ def read_dataset(path, dtype, family="simt", drop=()):
                 raise ValueError(lay)
             vals = [int(r[idx[c]]) for c in ["m", "n", "k"] + fields]
             b = int(r[idx["batch"]]) if has_batch else 1
+            st = int(r[idx["stages"]]) if "stages" in idx and \
+                r[idx["stages"]].strip() else 2
             tf = float(r[idx["tflops"]])
         except ValueError:
             bad += 1
@@ -298,7 +316,7 @@ def read_dataset(path, dtype, family="simt", drop=()):
         if not (tf > 0 and math.isfinite(tf)) or min(vals) < 1 or b < 1:
             bad += 1
             continue
-        rows.append(vals + [lay[0] == "t", lay[1] == "t", b, tf])
+        rows.append(vals + [lay[0] == "t", lay[1] == "t", b, st, tf])
     if not rows:
         sys.exit(f"train.py: {path}: no usable '{dtype}' rows "
                  f"({failed} failed, {other_dtype} other dtype, "
@@ -312,6 +330,8 @@ def read_dataset(path, dtype, family="simt", drop=()):
     d.m, d.n, d.k = a[:, 0], a[:, 1], a[:, 2]
     d.cfg = {f: a[:, 3 + i] for i, f in enumerate(fields)}
     d.ta, d.tb, d.batch = a[:, 12], a[:, 13], a[:, 14]
+    # simt's extra feature (None elsewhere: their stages is among the nine).
+    d.stages = a[:, 15] if family == "simt" else None
     d.family = family
     d.tflops = np.array([r[-1] for r in rows], dtype=np.float64)
     d.failed, d.other_dtype, d.bad = failed, other_dtype, bad
@@ -462,6 +482,8 @@ def concat_datasets(ds):
     else:
         for f in ("m", "n", "k", "ta", "tb", "batch", "tflops"):
             setattr(d, f, np.concatenate([getattr(x, f) for x in ds]))
+        d.stages = None if ds[0].stages is None else \
+            np.concatenate([x.stages for x in ds])
     d.cfg = {f: np.concatenate([x.cfg[f] for x in ds]) for f in ds[0].fields}
     d.failed = sum(x.failed for x in ds)
     d.dropped = sum(x.dropped for x in ds)
@@ -612,6 +634,18 @@ def training_support(d, min_frac):
         if not keep:  # never empty: the most used value stays
             keep = [int(vals[np.argmax(counts)])]
         support.append((f, keep))
+    # simt's extra feature, stages: a record only where the data has other
+    # depths than 2 (a file of two-stage kernels stays as it was). The
+    # search ranks the other depths as variants of two-stage
+    # configurations, so 2 is always in it.
+    stages = getattr(d, "stages", None)
+    if stages is not None and (stages != 2).any():
+        kst = np.unique(np.stack(d.layout_cols + [d.cfg[f] for f in d.fields] +
+                                 [stages], axis=1), axis=0)
+        vals, counts = np.unique(kst[:, -1], return_counts=True)
+        keep = sorted(set([2] + [int(v) for v, c in zip(vals, counts)
+                                 if c >= need]))
+        support.append(("stages", keep))
     return support, len(kernels), need
 
 
@@ -706,14 +740,19 @@ def write_vectors(path, nets, mean, std, ymean, ystd, d, rows, args):
     batch[half::3] = 3
     ta = ta.copy()
     ta[half + 1::3] = 1 - ta[half + 1::3]
-    x = features(m, n, k, ta, tb, cfg, args.num_sms, batch, d.fields)
+    # simt data of several depths: version 2, stages after the nine.
+    stages = d.stages[rows] if getattr(d, "stages", None) is not None and \
+        (d.stages != 2).any() else None
+    x = features(m, n, k, ta, tb, cfg, args.num_sms, batch, d.fields, stages)
     y = reference_predict(member_layers(nets), mean, std, ymean, ystd, x)
-    lines = ["isaac-mlp-vectors 1",
+    lines = ["isaac-mlp-vectors %d" % (1 if stages is None else 2),
              "# layout m n k batch " + " ".join(d.fields) +
+             ("" if stages is None else " stages") +
              " features[%d] log2-tflops" % len(FEATURE_NAMES)]
     for i in range(len(rows)):
         lay = ("t" if ta[i] else "n") + ("t" if tb[i] else "n")
-        ints = [m[i], n[i], k[i], batch[i]] + [cfg[f][i] for f in d.fields]
+        ints = [m[i], n[i], k[i], batch[i]] + [cfg[f][i] for f in d.fields] + \
+            ([] if stages is None else [stages[i]])
         lines.append("v " + lay + " " + " ".join(str(int(v)) for v in ints) +
                      " " + " ".join(repr(float(v)) for v in x[i]) +
                      " " + repr(float(y[i])))
@@ -876,7 +915,7 @@ def main(argv=None):
         x = conv_features(d.conv, d.cfg, d.family, args.num_sms)
     else:
         x = features(d.m, d.n, d.k, d.ta, d.tb, d.cfg, args.num_sms, d.batch,
-                     d.fields)
+                     d.fields, d.stages)
     y = np.log2(d.tflops)
 
     # Split by input shape: held-out shapes are never seen in training.
@@ -1008,8 +1047,10 @@ def main(argv=None):
              f"{nkernels} distinct training kernels"]
     notes += ["dataset: " + c.lstrip("# ").rstrip() for c in d.comments[:40]
               if c.strip("# ")]
+    def used(f):  # the values the data has of a support record's parameter
+        return d.cfg[f] if f in d.cfg else d.stages
     dropped = [f"{f}={v}" for f, vals in support
-               for v in sorted(set(int(x) for x in d.cfg[f]))
+               for v in sorted(set(int(x) for x in used(f)))
                if v not in vals]
     log("train.py: support excludes " + (", ".join(dropped) or "nothing"))
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)

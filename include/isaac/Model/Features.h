@@ -28,6 +28,7 @@
 //   16  log2_kt     log2 ceil(K / (KG * U))      K-tiles each block stages
 //   17  log2_waves  log2 ceil(batch * ceil(M/ML) * ceil(N/NL) * KG / SMs)
 //   18  log2_stage  log2 (U * (ML + NL))         elements staged per tile
+//                   (simt: times stages / 2, below)
 //
 // Features that are sums of others in log space (threads per block, FMAs
 // per thread, ...) are left out: the first layer forms any linear
@@ -41,6 +42,13 @@
 // family (featureParams, GemmParams.def's GEMM_FEATURE_VECTOR): simt's
 // legacy vector above; for the mma family wm, wn and stages in the places
 // of ms, ns and ks. GEMM models are trained on simt configurations.
+//
+// simt's stages has no place among the nine (the legacy vector is frozen)
+// and is read through log2_stage instead (GEMM_EXTRA_FEATURE): for simt
+// that feature is log2 (U * (ML + NL) * stages / 2), the shared memory of
+// the pipeline per two stages. At stages = 2 it is exactly the value above,
+// so the models and datasets of the two-stage kernels keep their meaning;
+// with ML, NL and U among the features, stages follows from it.
 //
 // Convolution models (conv-<dtype>.mlp) see a convolution's own sizes and
 // the 14 configuration features above (5..18) of its implicit GEMM (M =

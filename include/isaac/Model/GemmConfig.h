@@ -117,8 +117,13 @@ const std::array<GemmParam, 9> &featureParams(GemmFamily family);
 /// kernel names only when it differs from its default, which is what the
 /// family's kernels did before it existed, so their names and datasets stay
 /// valid; the sampler and the search hold it at its default (a model could not
-/// tell its values apart).
+/// tell its values apart), unless it is an extra feature.
 bool gemmParamOptional(GemmFamily f, GemmParam p);
+/// Whether `p` is an extra feature of `f` (GEMM_EXTRA_FEATURE: simt's
+/// stages): optional, yet read by the family's models through a derived
+/// feature, so sampled over its whole range and searched where a model's
+/// support has it.
+bool gemmParamExtraFeature(GemmFamily f, GemmParam p);
 /// Whether `p` may be left out of an #isaac.gemm attribute (it then holds
 /// its default): optional for some family.
 bool gemmParamOptional(GemmParam p);

@@ -124,6 +124,11 @@ public:
   /// featureParams(family()) (simt: ml nl ms ns u ks kl kg vec), the sorted
   /// values. Empty for a version-1 file: every value is in the support.
   const std::vector<std::vector<int>> &support() const { return support_; }
+  /// The values of stages the model ranks where its family reads stages as
+  /// an extra feature (simt; GEMM_EXTRA_FEATURE): its `support stages ...`
+  /// record, or the default (2) alone in a file without one (a model
+  /// trained on two-stage kernels).
+  const std::vector<int> &stagesSupport() const { return stagesSupport_; }
   /// Whether `c` is of the model's family and every parameter of it takes
   /// a value of the support. Outside it a prediction is an extrapolation,
   /// and the search does not rank it.
@@ -192,6 +197,8 @@ private:
   int numSMs_ = 0;
   std::vector<int> sizes_;
   std::vector<std::vector<int>> support_;
+  std::vector<int> stagesSupport_{
+      gemmParamInfo(GemmParam::stages).defaultValue};
   std::vector<float> inMean_, inStd_;
   float outMean_ = 0, outStd_ = 1;
   std::vector<Net> raw_;        ///< per member, as stored in the file

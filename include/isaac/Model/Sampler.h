@@ -65,7 +65,8 @@ bool drawConvInput(std::mt19937_64 &rng, ConvShape &shape);
 /// The default box of a family is familyParamValues() of each of its
 /// parameters (GemmParams.def's ranges, less the values the rules that read
 /// one parameter alone refuse); for simt, every power of two in [lo, hi] of
-/// ml, nl, ms, ns, u, ks, kl, kg, vec, and stages = 2.
+/// ml, nl, ms, ns, u, ks, kl, kg, vec, and stages 2 to 8 (its extra
+/// feature).
 struct ParamBox {
   GemmFamily family = GemmFamily::Simt;
   /// The family's parameters, in table order.

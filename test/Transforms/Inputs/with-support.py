@@ -6,12 +6,14 @@ model has its records replaced.
 
 usage: with-support.py MODEL 'ml 1 2' 'u 64' ... > OUT
 Parameters not named keep every value from 1 to 1024; a record is written
-as given (so tests can write malformed ones too), e.g. 'nl 4 2'.
+as given (so tests can write malformed ones too), e.g. 'nl 4 2'. A
+'stages ...' record (simt's extra feature) goes after the nine.
 """
 import sys
 import zlib
 
 PARAMS = ["ml", "nl", "ms", "ns", "u", "ks", "kl", "kg", "vec"]
+EXTRA = ["stages"]
 
 
 def main():
@@ -25,8 +27,10 @@ def main():
         order.append(name)
     every = " ".join(str(1 << i) for i in range(11))
     records = [given.get(p, "support %s %s" % (p, every)) for p in PARAMS]
-    # A record for an unknown parameter name goes first (malformed files).
-    records = [given[n] for n in order if n not in PARAMS] + records
+    # A record for an unknown parameter name goes first (malformed files);
+    # simt's extra feature (stages) after the nine.
+    records = [given[n] for n in order if n not in PARAMS + EXTRA] + \
+        records + [given[n] for n in order if n in EXTRA]
     v1 = lines[0].strip() == "isaac-mlp 1"
     out = []
     for line in lines:
