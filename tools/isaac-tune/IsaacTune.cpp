@@ -11,6 +11,7 @@
 //   isaac-tune sample --dtype f32|f64 --kernels N --shapes-per-kernel R
 //                     --seed S --out DIR [--chip C] [--alpha A] [--warmup W]
 //                     [--skewed P] [--values PARAM=V,V...]
+//                     [--variants PARAM=V,V...]
 //       N distinct legal configurations drawn with the categorical sampler
 //       (with --values, PARAM only takes the values listed), each as the
 //       compiler emits it (withClusterSplitK: a split that isaac-select-config
@@ -19,7 +20,10 @@
 //       configured linalg.matmul per kernel, for isaac-opt --isaac-pipeline),
 //       and R random inputs per kernel in DIR/samples.txt
 //       (`KERNEL_NAME M N K` per line); with --skewed P a fraction P of
-//       the inputs comes from thin/deep/shallow families. See
+//       the inputs comes from thin/deep/shallow families. With --variants,
+//       each kernel is followed by its legal variants with PARAM at each
+//       value listed, timed on the same inputs (paired timings: what PARAM
+//       alone changes; e.g. --values stages=2 --variants stages=3,4). See
 //       docs/sampler.md.
 //
 //   isaac-tune sample --op conv --dtype TYPES --kernels N
@@ -76,7 +80,7 @@ const char *const kUsage =
     "                    --seed S --out DIR [--chip C] [--alpha A] "
     "[--warmup W]\n"
     "                    [--skewed P] [--family simt|mma|wgmma]\n"
-    "                    [--values PARAM=V,V...]\n"
+    "                    [--values PARAM=V,V...] [--variants PARAM=V,V...]\n"
     "  isaac-tune sample --op conv --dtype TYPES --kernels N "
     "--shapes-per-kernel R\n"
     "                    --seed S --out DIR [--chip C] [--alpha A] "
@@ -503,15 +507,15 @@ int runSample(int argc, char **argv) {
   if (!o.parse(argc, argv, 2,
                {"op", "dtype", "kernels", "shapes-per-kernel", "seed", "out",
                 "chip", "alpha", "warmup", "skewed", "family", "exclude",
-                "max-gflop", "values"}))
+                "max-gflop", "values", "variants"}))
     return usageError(o.error);
   for (const char *req :
        {"dtype", "kernels", "shapes-per-kernel", "seed", "out"})
     if (!o.has(req))
       return usageError(std::string("sample needs --") + req);
   std::string op = o.has("op") ? o.values["op"] : "gemm";
-  if (op == "conv" && o.has("values"))
-    return usageError("--values is for --op gemm");
+  if (op == "conv" && (o.has("values") || o.has("variants")))
+    return usageError("--values and --variants are for --op gemm");
   if (op == "conv")
     return runSampleConv(o);
   if (op != "gemm")
@@ -574,6 +578,31 @@ int runSample(int argc, char **argv) {
         !error.empty())
       return usageError(error);
 
+  // --variants PARAM=V,V...: the values each kernel's variants give PARAM.
+  std::optional<GemmParam> variantParam;
+  std::vector<int> variantValues;
+  if (o.has("variants")) {
+    const std::string &spec = o.values["variants"];
+    size_t eq = spec.find('=');
+    variantParam = gemmParamByName(spec.substr(0, eq));
+    if (eq == std::string::npos || !variantParam ||
+        !gemmParamInfo(*variantParam).usedBy(family))
+      return usageError("--variants expects PARAM=V,V... with PARAM a "
+                        "parameter of the " +
+                        std::string(gemmFamilyName(family)) + " family, got '" +
+                        spec + "'");
+    for (size_t b = eq + 1; b <= spec.size();) {
+      size_t e = std::min(spec.find(',', b), spec.size());
+      char *end = nullptr;
+      std::string item = spec.substr(b, e - b);
+      long v = std::strtol(item.c_str(), &end, 10);
+      if (item.empty() || *end)
+        return usageError("--variants: '" + item + "' is not an integer");
+      variantValues.push_back(int(v));
+      b = e + 1;
+    }
+  }
+
   fs::path dir;
   if (std::string error = makeOutputDir(o, dir); !error.empty())
     return usageError(error);
@@ -612,17 +641,37 @@ int runSample(int argc, char **argv) {
       std::to_string(warmup) +
       (skewed > 0 ? " --skewed " + formatNumber(skewed) : std::string()) +
       (o.has("values") ? " --values " + o.values["values"] : std::string()) +
+      (o.has("variants") ? " --variants " + o.values["variants"]
+                         : std::string()) +
       "\n";
   mlir += "// Compile with: isaac-opt kernels.mlir --isaac-pipeline=\"chip=" +
           chipName + " ptx-dir=ptx\"\n\n";
   std::string samples;
-  uint64_t shapeProposals = 0;
+  uint64_t shapeProposals = 0, variants = 0;
   const double esz = dtypeBytes(dtype);
+  size_t func = 0;
   for (size_t i = 0; i < chosen.size(); ++i) {
-    const std::string &name = chosen[i].first;
-    mlir += matmulFunc(i, name, chosen[i].second, *types, kLayouts[i % 4]);
-    if (i + 1 < chosen.size())
+    // The kernel, then its legal --variants (same layout, same inputs).
+    std::vector<std::string> names = {chosen[i].first};
+    if (i)
       mlir += "\n";
+    mlir += matmulFunc(func++, chosen[i].first, chosen[i].second, *types,
+                       kLayouts[i % 4]);
+    for (int v : variantValues) {
+      GemmConfig c = chosen[i].second;
+      c.set(*variantParam, v);
+      if (c == chosen[i].second || !isLegal(c, dtype, *chip))
+        continue;
+      GemmKernelName name;
+      name.types = *types;
+      name.layout.transA = kLayouts[i % 4][0] == 't';
+      name.layout.transB = kLayouts[i % 4][1] == 't';
+      name.config = c;
+      names.push_back(name.str());
+      mlir +=
+          "\n" + matmulFunc(func++, names.back(), c, *types, kLayouts[i % 4]);
+      ++variants;
+    }
     for (uint64_t r = 0; r < shapes;) {
       int64_t m, n, k;
       // With --skewed 0 no extra number is drawn: the inputs of a seed stay
@@ -641,8 +690,9 @@ int runSample(int argc, char **argv) {
                      esz;
       if (flops < kMinFlops || flops > kMaxFlops || bytes > kMaxOperandBytes)
         continue;
-      samples += name + " " + std::to_string(m) + " " + std::to_string(n) +
-                 " " + std::to_string(k) + "\n";
+      for (const std::string &name : names)
+        samples += name + " " + std::to_string(m) + " " + std::to_string(n) +
+                   " " + std::to_string(k) + "\n";
       ++r;
     }
   }
@@ -663,8 +713,12 @@ int runSample(int argc, char **argv) {
               "duplicates skipped\n",
               (unsigned long long)s.proposals, (unsigned long long)s.accepted,
               100 * s.acceptanceRate(), (unsigned long long)duplicates);
+  if (variantParam)
+    std::printf("variants: %llu legal ones of the %zu kernels (%s)\n",
+                (unsigned long long)variants, chosen.size(),
+                o.values["variants"].c_str());
   std::printf("inputs: %llu lines, %llu proposals (%.1f%% kept) -> %s\n",
-              (unsigned long long)(chosen.size() * shapes),
+              (unsigned long long)((chosen.size() + variants) * shapes),
               (unsigned long long)shapeProposals,
               100.0 * double(chosen.size() * shapes) / double(shapeProposals),
               (dir / "samples.txt").string().c_str());
