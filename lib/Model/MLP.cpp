@@ -731,6 +731,22 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
   std::vector<GemmFamily> supportFamilies;
   for (int f = 0; f < kNumGemmFamilies; ++f)
     supportFamilies.push_back(static_cast<GemmFamily>(f));
+  // The values of the support record `l`: increasing integers in
+  // [lo, hi] (`what` says so in the error).
+  auto readValues = [&](long lo, long hi, const std::string &subject,
+                        const std::string &what, std::vector<int> &values) {
+    for (size_t i = 2; i < l->tokens.size(); ++i) {
+      long v = 0;
+      if (!parseInt(l->tokens[i], v) || v < lo || v > hi ||
+          (!values.empty() && v <= values.back())) {
+        error = r.where(*l) + subject + " values must be " + what + ", got '" +
+                l->tokens[i] + "'";
+        return false;
+      }
+      values.push_back(int(v));
+    }
+    return true;
+  };
   if (version >= 2) {
     for (size_t pi = 0; pi < 9; ++pi) {
       if (!(l = r.expect("support", -1, error)))
@@ -755,18 +771,9 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
       }
       supportFamilies = fits;
       std::vector<int> values;
-      for (size_t i = 2; i < l->tokens.size(); ++i) {
-        long v = 0;
-        if (!parseInt(l->tokens[i], v) || v < 1 || v > (1 << 20) ||
-            (!values.empty() && v <= values.back())) {
-          error = r.where(*l) +
-                  "support values must be increasing positive "
-                  "integers, got '" +
-                  l->tokens[i] + "'";
-          return nullptr;
-        }
-        values.push_back(int(v));
-      }
+      if (!readValues(1, 1 << 20, "support", "increasing positive integers",
+                      values))
+        return nullptr;
       m->support_.push_back(std::move(values));
     }
     // Then, optionally, the extra feature's (simt's stages, read through
@@ -789,19 +796,11 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
       supportFamilies = fits;
       const GemmParamInfo &info = gemmParamInfo(GemmParam::stages);
       std::vector<int> values;
-      for (size_t i = 2; i < l->tokens.size(); ++i) {
-        long v = 0;
-        if (!parseInt(l->tokens[i], v) || v < info.lo || v > info.hi ||
-            (!values.empty() && v <= values.back())) {
-          error = r.where(*l) +
-                  "stages support values must be increasing "
-                  "integers in [" +
-                  std::to_string(info.lo) + ", " + std::to_string(info.hi) +
-                  "], got '" + l->tokens[i] + "'";
-          return nullptr;
-        }
-        values.push_back(int(v));
-      }
+      if (!readValues(info.lo, info.hi, "stages support",
+                      "increasing integers in [" + std::to_string(info.lo) +
+                          ", " + std::to_string(info.hi) + "]",
+                      values))
+        return nullptr;
       // The search's space holds the default; the other depths are ranked
       // as its configurations' variants (MLPSearch.cpp).
       if (!std::binary_search(values.begin(), values.end(),

@@ -145,6 +145,17 @@ struct FetchPlan {
     p.rounds = (p.chunks + c.threads() - 1) / c.threads();
     return p;
   }
+
+  /// A kernel's plan for one operand: vec-wide chunks, or transposingCopies
+  /// where the cp.async pipeline (`cpAsync`) copies an operand contiguous
+  /// along K.
+  static FetchPlan forKernel(const GemmConfig &c, int rows, bool contigIsK,
+                             int smemBase, int smemStride, bool cpAsync,
+                             int esz) {
+    return cpAsync && contigIsK
+               ? transposingCopies(c, rows, smemBase, smemStride, esz)
+               : FetchPlan(c, rows, contigIsK, smemBase, smemStride);
+  }
 };
 
 /// Per-thread, loop-invariant coordinates of the chunks a thread fetches.
@@ -309,9 +320,11 @@ public:
               const ConvKernelSpec *conv = nullptr)
       : e(b, loc, spec.dtype), spec(spec), conv(conv), c(spec.config),
         smem(::isaac::getSharedLayout(c, spec.dtype)),
-        planA(c, c.ml, /*contigIsK=*/!spec.layout.transA, 0, smem.strideA),
-        planB(c, c.nl, /*contigIsK=*/spec.layout.transB, smem.offsetB,
-              smem.strideB),
+        planA(FetchPlan::forKernel(c, c.ml, /*contigIsK=*/!spec.layout.transA,
+                                   0, smem.strideA, cpAsync(c, conv), e.esz())),
+        planB(FetchPlan::forKernel(c, c.nl, /*contigIsK=*/spec.layout.transB,
+                                   smem.offsetB, smem.strideB, cpAsync(c, conv),
+                                   e.esz())),
         outTy(getScalarType(b.getContext(), spec.outType())) {
     if (spec.epilogue)
       epilogue.emplace(*spec.epilogue);
@@ -320,6 +333,14 @@ public:
   void buildBody(gpu::GPUFuncOp func, StringRef smemSymbol);
 
 private:
+  /// Whether the kernel's main loop is the cp.async pipeline (stages > 2)
+  /// rather than the register prefetch. Convolutions keep the prefetch
+  /// (rule conv-stages; their input goes through taps, not a
+  /// MatrixAccess).
+  static bool cpAsync(const GemmConfig &c, const ConvKernelSpec *conv) {
+    return c.stages > 2 && !conv;
+  }
+
   KernelEmitter e;
   const GemmKernelSpec &spec;
   const ConvKernelSpec *conv;
@@ -327,11 +348,7 @@ private:
   ::isaac::SharedLayout smem;
   FetchPlan planA, planB;
   BlockState st;
-  /// The chunks a thread fetches (by copyPlanA/B where they are set).
   ThreadChunks chunksA, chunksB;
-  /// The cp.async pipeline's plans (stages > 2): planA/planB, or their
-  /// transposingCopies where the operand is contiguous along K.
-  std::optional<FetchPlan> copyPlanA, copyPlanB;
   std::unique_ptr<OperandAccess> accessA, accessB;
   /// The GEMM kernels' accesses (null in a convolution), which the cp.async
   /// pipeline of stages > 2 copies through.
@@ -608,10 +625,10 @@ SmallVector<Value> GemmBuilder::asyncMainLoop(Value kStart, Value nTiles,
     for (bool predicated : {false, true}) {
       b.setInsertionPointToStart(predicated ? fastIf.elseBlock()
                                             : fastIf.thenBlock());
-      copyTileAsync(*copyPlanA, chunksA, *matrixA, st.m0, st.M, kBase,
-                    stageBase, predicated);
-      copyTileAsync(*copyPlanB, chunksB, *matrixB, st.n0, st.N, kBase,
-                    stageBase, predicated);
+      copyTileAsync(planA, chunksA, *matrixA, st.m0, st.M, kBase, stageBase,
+                    predicated);
+      copyTileAsync(planB, chunksB, *matrixB, st.n0, st.N, kBase, stageBase,
+                    predicated);
     }
   };
   CpAsyncLoopHooks hooks;
@@ -1016,21 +1033,8 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   Value inGroup = e.remu(st.tid, e.ci32(groupThreads));
   Value tm = e.remu(inGroup, e.ci32(c.threadsM()));
   Value tn = e.divu(inGroup, e.ci32(c.threadsM()));
-  // Convolutions keep the register prefetch (rule conv-stages; their
-  // input goes through taps, not a MatrixAccess). The cp.async pipeline
-  // copies an operand contiguous along K by its transposingCopies plan.
-  bool async = c.stages > 2 && !conv;
-  if (async) {
-    auto copyPlan = [&](const FetchPlan &p) {
-      return p.contigIsK ? FetchPlan::transposingCopies(c, p.rows, p.smemBase,
-                                                        p.smemStride, e.esz())
-                         : p;
-    };
-    copyPlanA = copyPlan(planA);
-    copyPlanB = copyPlan(planB);
-  }
-  chunksA = computeChunks(copyPlanA ? *copyPlanA : planA);
-  chunksB = computeChunks(copyPlanB ? *copyPlanB : planB);
+  chunksA = computeChunks(planA);
+  chunksB = computeChunks(planB);
   // The rows of the input this thread fetches are the same for every K
   // tile: the conv access computes their part of the addresses here, once.
   if (conv) {
@@ -1041,8 +1045,8 @@ void GemmBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   }
 
   SmallVector<Value> loopAcc =
-      async ? asyncMainLoop(kStart, nTiles, nFull, klId, tm, tn)
-            : prefetchMainLoop(kStart, nTiles, nFull, klId, tm, tn);
+      cpAsync(c, conv) ? asyncMainLoop(kStart, nTiles, nFull, klId, tm, tn)
+                       : prefetchMainLoop(kStart, nTiles, nFull, klId, tm, tn);
 
   // KS partials: summed in registers.
   SmallVector<Value> acc;

@@ -432,31 +432,54 @@ int runSampleConv(Options &o);
 /// Restricts `box` by `spec`, `PARAM=V,V...`: PARAM (a parameter of the
 /// box's family) takes only the values listed, each one the box holds.
 /// Returns an error or "".
-std::string restrictBox(ParamBox &box, const std::string &spec) {
+/// Splits `spec`, `PARAM=V,V...` given to --`option`, into PARAM (a
+/// parameter of `box`'s family: its index in the box) and the V items.
+/// Returns an error or "".
+std::string splitParamSpec(const std::string &option, const ParamBox &box,
+                           const std::string &spec, size_t &param,
+                           std::vector<std::string> &items) {
   size_t eq = spec.find('=');
-  std::string name = spec.substr(0, eq);
-  std::optional<GemmParam> p = gemmParamByName(name);
+  std::optional<GemmParam> p = gemmParamByName(spec.substr(0, eq));
   auto at = p ? std::find(box.params.begin(), box.params.end(), *p)
               : box.params.end();
   if (eq == std::string::npos || at == box.params.end())
-    return "--values expects PARAM=V,V... with PARAM a parameter of the " +
+    return "--" + option +
+           " expects PARAM=V,V... with PARAM a parameter of the " +
            std::string(gemmFamilyName(box.family)) + " family, got '" + spec +
            "'";
-  std::vector<int> &values = box.values[at - box.params.begin()];
-  std::vector<int> kept;
+  param = at - box.params.begin();
   for (size_t b = eq + 1; b <= spec.size();) {
     size_t e = std::min(spec.find(',', b), spec.size());
-    std::string item = spec.substr(b, e - b);
-    char *end = nullptr;
-    long v = std::strtol(item.c_str(), &end, 10);
-    if (item.empty() || *end ||
+    items.push_back(spec.substr(b, e - b));
+    b = e + 1;
+  }
+  return "";
+}
+
+/// The integer `item` in `v`; false if it is not one.
+bool parseItem(const std::string &item, long &v) {
+  char *end = nullptr;
+  v = std::strtol(item.c_str(), &end, 10);
+  return !item.empty() && !*end;
+}
+
+std::string restrictBox(ParamBox &box, const std::string &spec) {
+  size_t param = 0;
+  std::vector<std::string> items;
+  if (std::string error = splitParamSpec("values", box, spec, param, items);
+      !error.empty())
+    return error;
+  std::vector<int> &values = box.values[param];
+  std::vector<int> kept;
+  for (const std::string &item : items) {
+    long v = 0;
+    if (!parseItem(item, v) ||
         std::find(values.begin(), values.end(), v) == values.end())
-      return "--values: " + name + " = '" + item +
-             "' is not among the values the " + gemmFamilyName(box.family) +
-             " family's box gives it";
+      return "--values: " + std::string(gemmParamInfo(box.params[param]).name) +
+             " = '" + item + "' is not among the values the " +
+             gemmFamilyName(box.family) + " family's box gives it";
     if (std::find(kept.begin(), kept.end(), v) == kept.end())
       kept.push_back(int(v));
-    b = e + 1;
   }
   std::sort(kept.begin(), kept.end());
   values = kept;
@@ -582,24 +605,18 @@ int runSample(int argc, char **argv) {
   std::optional<GemmParam> variantParam;
   std::vector<int> variantValues;
   if (o.has("variants")) {
-    const std::string &spec = o.values["variants"];
-    size_t eq = spec.find('=');
-    variantParam = gemmParamByName(spec.substr(0, eq));
-    if (eq == std::string::npos || !variantParam ||
-        !gemmParamInfo(*variantParam).usedBy(family))
-      return usageError("--variants expects PARAM=V,V... with PARAM a "
-                        "parameter of the " +
-                        std::string(gemmFamilyName(family)) + " family, got '" +
-                        spec + "'");
-    for (size_t b = eq + 1; b <= spec.size();) {
-      size_t e = std::min(spec.find(',', b), spec.size());
-      char *end = nullptr;
-      std::string item = spec.substr(b, e - b);
-      long v = std::strtol(item.c_str(), &end, 10);
-      if (item.empty() || *end)
+    size_t param = 0;
+    std::vector<std::string> items;
+    if (std::string error =
+            splitParamSpec("variants", box, o.values["variants"], param, items);
+        !error.empty())
+      return usageError(error);
+    variantParam = box.params[param];
+    for (const std::string &item : items) {
+      long v = 0;
+      if (!parseItem(item, v))
         return usageError("--variants: '" + item + "' is not an integer");
       variantValues.push_back(int(v));
-      b = e + 1;
     }
   }
 
