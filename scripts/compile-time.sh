@@ -14,7 +14,8 @@
 # both compile the same kernel). Then REPS times, in turn:
 #   ISAAC_OPT one.mlir  --isaac-pipeline="chip=CHIP" -mlir-timing
 #   ISAAC_OPT hand.mlir --isaac-pipeline="chip=CHIP" -mlir-timing
-# (and the same with BEFORE_OPT, another build, e.g. main's), each report
+# (and the same with BEFORE_OPT, another build, e.g. main's, and/or with
+# the models of BEFORE_MODEL_DIR=DIR, as model-dir=DIR), each report
 # in OUT/NAME/{new,before}-{model,hand}-R.txt. Prints a Markdown table of
 # the medians: the wall seconds of IsaacSelectConfig, of the pipeline on
 # hand.mlir and on one.mlir, and their ratio.
@@ -48,14 +49,15 @@ for name in "${names[@]}"; do
   "$opt" "$d/one.mlir" --isaac-select-config="chip=$chip" -o "$d/hand.mlir" 2>/dev/null
   for r in $(seq "$reps"); do
     for which in new before; do
-      bin=$opt
+      bin=$opt opts="chip=$chip"
       if [ $which = before ]; then
-        [ -n "$before" ] || continue
-        bin=$before
+        [ -n "$before" ] || [ -n "${BEFORE_MODEL_DIR:-}" ] || continue
+        bin=${before:-$opt}
+        [ -z "${BEFORE_MODEL_DIR:-}" ] || opts+=" model-dir=$BEFORE_MODEL_DIR"
       fi
-      "$bin" "$d/one.mlir" --isaac-pipeline="chip=$chip" -mlir-timing \
+      "$bin" "$d/one.mlir" --isaac-pipeline="$opts" -mlir-timing \
         -o /dev/null 2> "$d/$which-model-$r.txt"
-      "$bin" "$d/hand.mlir" --isaac-pipeline="chip=$chip" -mlir-timing \
+      "$bin" "$d/hand.mlir" --isaac-pipeline="$opts" -mlir-timing \
         -o /dev/null 2> "$d/$which-hand-$r.txt"
     done
   done

@@ -176,26 +176,37 @@ void MLPModel::forward(const Net &net, const Layer &first, const float *x,
   }
 }
 
-void MLPModel::forwardMean(const Layer *firsts, size_t mBegin, size_t mEnd,
-                           const float *x, size_t cnt, float *y,
+void MLPModel::forwardMean(const Net *const *nets, const Layer *firsts,
+                           size_t count, const float *x, size_t cnt, float *y,
                            float *work) const {
   float out[kB];
-  for (size_t mi = mBegin; mi < mEnd; ++mi) {
-    forward(folded_[mi], firsts ? firsts[mi] : folded_[mi][0], x, out, work);
+  for (size_t i = 0; i < count; ++i) {
+    forward(*nets[i], firsts ? firsts[i] : (*nets[i])[0], x, out, work);
     for (size_t b = 0; b < cnt; ++b)
-      y[b] = mi == mBegin ? out[b] : y[b] + out[b];
+      y[b] = i == 0 ? out[b] : y[b] + out[b];
   }
-  if (mEnd - mBegin > 1) {
-    const float scale = 1.0f / float(mEnd - mBegin);
+  if (count > 1) {
+    const float scale = 1.0f / float(count);
     for (size_t b = 0; b < cnt; ++b)
       y[b] *= scale;
   }
+}
+
+std::vector<const MLPModel::Net *>
+MLPModel::memberNets(size_t firstMember, size_t numMembers) const {
+  size_t mBegin = std::min(firstMember, folded_.size() - 1);
+  size_t mEnd = mBegin + std::min(numMembers, folded_.size() - mBegin);
+  std::vector<const Net *> nets;
+  for (size_t mi = mBegin; mi < mEnd; ++mi)
+    nets.push_back(&folded_[mi]);
+  return nets;
 }
 
 void MLPModel::predictFeatures(const float *x, size_t n, float *y) const {
   const int nf = numFeatures();
   std::vector<float> work(2 * size_t(maxWidth_) * kB);
   std::vector<float> block(size_t(nf) * kB);
+  const std::vector<const Net *> nets = memberNets(0, SIZE_MAX);
   for (size_t base = 0; base < n; base += kB) {
     size_t cnt = std::min<size_t>(kB, n - base);
     for (size_t b = 0; b < kB; ++b) {
@@ -203,7 +214,7 @@ void MLPModel::predictFeatures(const float *x, size_t n, float *y) const {
       for (int f = 0; f < nf; ++f)
         block[size_t(f) * kB + b] = row[f];
     }
-    forwardMean(nullptr, 0, folded_.size(), block.data(), cnt, y + base,
+    forwardMean(nets.data(), nullptr, nets.size(), block.data(), cnt, y + base,
                 work.data());
   }
 }
@@ -216,7 +227,18 @@ void MLPModel::predict(const GemmShape &shape, const GemmConfig *configs,
     return;
   }
   FeatureBuilder fb(shape, numSMs_);
-  predictWith(fb.shapeFeatures(), fb, configs, n, y, firstMember, numMembers);
+  predictWith(fb.shapeFeatures(), fb, configs, n, y,
+              memberNets(firstMember, numMembers));
+}
+
+void MLPModel::predictScreen(const GemmShape &shape, const GemmConfig *configs,
+                             size_t n, float *y) const {
+  if (op_ != ModelOp::Gemm || screenFolded_.empty()) {
+    std::fill(y, y + n, std::numeric_limits<float>::quiet_NaN());
+    return;
+  }
+  FeatureBuilder fb(shape, numSMs_);
+  predictWith(fb.shapeFeatures(), fb, configs, n, y, {&screenFolded_});
 }
 
 void MLPModel::predictConv(const ConvShape &shape, const GemmConfig *configs,
@@ -229,22 +251,20 @@ void MLPModel::predictConv(const ConvShape &shape, const GemmConfig *configs,
   float sf[kNumConvShapeFeatures];
   computeConvShapeFeatures(shape, sf);
   FeatureBuilder fb(shape.gemmShape(), numSMs_);
-  predictWith(sf, fb, configs, n, y, firstMember, numMembers);
+  predictWith(sf, fb, configs, n, y, memberNets(firstMember, numMembers));
 }
 
 void MLPModel::predictWith(const float *sf, const FeatureBuilder &fb,
                            const GemmConfig *configs, size_t n, float *y,
-                           size_t firstMember, size_t numMembers) const {
-  size_t mBegin = std::min(firstMember, folded_.size() - 1);
-  size_t mEnd = mBegin + std::min(numMembers, folded_.size() - mBegin);
+                           const std::vector<const Net *> &nets) const {
   // First layer restricted to the configuration-dependent features, the
   // shape-only ones folded into its bias.
   constexpr int kC = kNumConfigFeatures;
   const int nf = numFeatures(), ns = numShapeFeatures();
-  std::vector<Layer> firsts(folded_.size());
-  for (size_t mi = mBegin; mi < mEnd; ++mi) {
-    const Layer &f = folded_[mi][0];
-    Layer &first = firsts[mi];
+  std::vector<Layer> firsts(nets.size());
+  for (size_t ni = 0; ni < nets.size(); ++ni) {
+    const Layer &f = (*nets[ni])[0];
+    Layer &first = firsts[ni];
     first.in = kC;
     first.out = f.out;
     first.w.resize(size_t(f.out) * kC);
@@ -270,8 +290,8 @@ void MLPModel::predictWith(const float *sf, const FeatureBuilder &fb,
       for (int i = 0; i < kC; ++i)
         block[size_t(i) * kB + b] = feats[i];
     }
-    forwardMean(firsts.data(), mBegin, mEnd, block.data(), cnt, y + base,
-                work.data());
+    forwardMean(nets.data(), firsts.data(), nets.size(), block.data(), cnt,
+                y + base, work.data());
   }
 }
 
@@ -963,27 +983,27 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
       return nullptr;
     }
   }
-  for (long mi = 0; mi < members; ++mi) {
-    if (version >= 2 && !(l = r.expectIndexed("member", size_t(mi), error)))
-      return nullptr;
-    Net net;
-    for (size_t li = 0; li + 1 < m->sizes_.size(); ++li) {
+  // One network of widths `sizes`: `layer i` records, each followed by a
+  // row per neuron (its weights, then its bias). `line` gets the number of
+  // the first `layer` record.
+  auto readNet = [&](const std::vector<int> &sizes, Net &net, int *line) {
+    for (size_t li = 0; li + 1 < sizes.size(); ++li) {
       const Line *layer = r.expectIndexed("layer", li, error);
       if (!layer)
-        return nullptr;
-      if (li == 0)
-        m->memberLine_.push_back(version >= 2 ? l->number : layer->number);
+        return false;
+      if (li == 0 && line)
+        *line = layer->number;
       Layer L;
-      L.in = m->sizes_[li];
-      L.out = m->sizes_[li + 1];
+      L.in = sizes[li];
+      L.out = sizes[li + 1];
       L.w.resize(size_t(L.in) * L.out);
       L.b.resize(L.out);
       for (int o = 0; o < L.out; ++o) {
         const Line *row = r.next(error, "a weight row");
         if (!row)
-          return nullptr;
+          return false;
         if (!r.numbers(size_t(L.in) + 1, v, 0, *row, error))
-          return nullptr;
+          return false;
         for (int i = 0; i <= L.in; ++i)
           if (!(std::fabs(v[i]) <= kMLPMaxAbsWeight)) {
             error = r.where(*row) + (i < L.in ? "weight" : "bias") + " '" +
@@ -992,7 +1012,7 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
                     boundStr(kMLPMaxAbsWeight) + ", " +
                     boundStr(kMLPMaxAbsWeight) +
                     "] (docs/model-format.md, \"Bounds\")";
-            return nullptr;
+            return false;
           }
         for (int i = 0; i < L.in; ++i)
           L.w[size_t(o) * L.in + i] = float(v[i]);
@@ -1000,7 +1020,59 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
       }
       net.push_back(std::move(L));
     }
+    return true;
+  };
+  for (long mi = 0; mi < members; ++mi) {
+    if (version >= 2 && !(l = r.expectIndexed("member", size_t(mi), error)))
+      return nullptr;
+    Net net;
+    int layer0 = 0;
+    if (!readNet(m->sizes_, net, &layer0))
+      return nullptr;
+    m->memberLine_.push_back(version >= 2 ? l->number : layer0);
     m->raw_.push_back(std::move(net));
+  }
+  // The screen (optional): `screen KEEP WIDTHS...`, then its layers.
+  Net screen;
+  if (version >= 2 && r.nextIs("screen")) {
+    l = r.expect("screen", -1, error);
+    m->screenLine_ = l->number;
+    long keep = 0;
+    if (l->tokens.size() < 5 || l->tokens.size() > 67 ||
+        !parseInt(l->tokens[1], keep) || keep < 1 || keep > (1 << 24)) {
+      error = r.where(*l) + "'screen' needs the configurations it keeps (1 "
+                            "to 16777216) and 3 to 65 layer sizes";
+      return nullptr;
+    }
+    if (m->op_ != ModelOp::Gemm || members < 2) {
+      error = r.where(*l) + "a screen serves the pre-screen of a GEMM model's "
+                            "ensemble (2 members or more)";
+      return nullptr;
+    }
+    m->screenKeep_ = size_t(keep);
+    size_t params = 0;
+    for (size_t i = 2; i < l->tokens.size(); ++i) {
+      long w = 0;
+      if (!parseInt(l->tokens[i], w) || w < 1 || w > 16384) {
+        error = r.where(*l) + "bad layer size '" + l->tokens[i] + "'";
+        return nullptr;
+      }
+      if (i > 2)
+        params += size_t(m->screenSizes_.back() + 1) * size_t(w);
+      m->screenSizes_.push_back(int(w));
+    }
+    if (m->screenSizes_.front() != nf || m->screenSizes_.back() != 1) {
+      error = r.where(*l) + "the screen's first layer size must be " +
+              std::to_string(nf) + " (features) and the last 1";
+      return nullptr;
+    }
+    if (params > text.size() / 2) {
+      error = r.where(*l) + "layer sizes need " + std::to_string(params) +
+              " parameters, more than the file holds";
+      return nullptr;
+    }
+    if (!readNet(m->screenSizes_, screen, nullptr))
+      return nullptr;
   }
   if (!r.atEnd()) {
     const Line *extra = r.next(error, "");
@@ -1009,9 +1081,8 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
     return nullptr;
   }
 
-  // Fold the standardization into each member's first and last layers.
-  m->folded_ = m->raw_;
-  for (Net &net : m->folded_) {
+  // Fold the standardization into each network's first and last layers.
+  auto fold = [&](Net &net) {
     Layer &f = net.front();
     for (int o = 0; o < f.out; ++o) {
       double b = f.b[o];
@@ -1026,8 +1097,17 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
     for (float &w : o.w)
       w *= m->outStd_;
     o.b[0] = o.b[0] * m->outStd_ + m->outMean_;
+  };
+  m->folded_ = m->raw_;
+  for (Net &net : m->folded_)
+    fold(net);
+  if (!screen.empty()) {
+    m->screenFolded_ = std::move(screen);
+    fold(m->screenFolded_);
   }
   for (int s : m->sizes_)
+    m->maxWidth_ = std::max(m->maxWidth_, s);
+  for (int s : m->screenSizes_)
     m->maxWidth_ = std::max(m->maxWidth_, s);
 
   // Numbers within bounds can still add up to nonsense (or overflow):
@@ -1035,8 +1115,9 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
   std::string probe;
   int bad = m->checkProbes(probe);
   if (bad >= 0) {
-    error =
-        name + ":" + std::to_string(m->memberLine_[size_t(bad)]) + ": " + probe;
+    int line = size_t(bad) < m->memberLine_.size() ? m->memberLine_[size_t(bad)]
+                                                   : m->screenLine_;
+    error = name + ":" + std::to_string(line) + ": " + probe;
     return nullptr;
   }
   return m;
@@ -1179,8 +1260,10 @@ int MLPModel::checkProbes(std::string &message) const {
   }
   // One predict() per member and probe shape (the probes come five
   // configurations to a shape).
+  // The screen, where there is one, is checked last (index numMembers()).
   const auto &probes = probeSet(family_);
-  for (size_t mi = 0; mi < folded_.size(); ++mi)
+  const size_t nets = folded_.size() + (screenFolded_.empty() ? 0 : 1);
+  for (size_t mi = 0; mi < nets; ++mi)
     for (size_t b = 0; b < probes.size();) {
       size_t e = b;
       std::vector<GemmConfig> configs;
@@ -1195,17 +1278,21 @@ int MLPModel::checkProbes(std::string &message) const {
       s.dtype = dtype_;
       s.cType = dtype_;
       std::vector<float> y(configs.size());
-      predict(s, configs.data(), configs.size(), y.data(), mi, 1);
+      if (mi < folded_.size())
+        predict(s, configs.data(), configs.size(), y.data(), mi, 1);
+      else
+        predictScreen(s, configs.data(), configs.size(), y.data());
       for (size_t i = 0; i < y.size(); ++i) {
         if (std::isfinite(y[i]) && std::fabs(y[i]) <= kMLPMaxAbsPrediction)
           continue;
         char buf[64];
         std::snprintf(buf, sizeof buf, "%g", double(y[i]));
-        message = "member " + std::to_string(mi) + " predicts " + buf +
-                  " (log2 TFLOPS) on the probe " + std::to_string(s.m) + "x" +
-                  std::to_string(s.n) + "x" + std::to_string(s.k) + " " +
-                  s.layout.str() + " batch " + std::to_string(s.batch) +
-                  " #isaac.gemm<" + configs[i].str() +
+        message = (mi < folded_.size() ? "member " + std::to_string(mi)
+                                       : std::string("the screen")) +
+                  " predicts " + buf + " (log2 TFLOPS) on the probe " +
+                  std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+                  std::to_string(s.k) + " " + s.layout.str() + " batch " +
+                  std::to_string(s.batch) + " #isaac.gemm<" + configs[i].str() +
                   ">; a usable model predicts finite values within [-" +
                   boundStr(kMLPMaxAbsPrediction) + ", " +
                   boundStr(kMLPMaxAbsPrediction) + "]";

@@ -93,6 +93,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -726,6 +727,40 @@ inline uint32_t floatKey(float f) {
   return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
 }
 
+/// The indices of the P largest of y in increasing order, where they are
+/// determined: empty on a tie between the P-th and the (P+1)-th largest,
+/// a NaN, or P >= y.size(). The two come from a histogram of the top
+/// 16 bits of order-preserving keys, then std::nth_element on the keys of
+/// the bins that hold them.
+std::vector<uint32_t> determinedLargest(const std::vector<float> &y, size_t P) {
+  if (P >= y.size())
+    return {};
+  std::vector<uint32_t> hist(65536, 0);
+  for (float v : y) {
+    if (std::isnan(v))
+      return {};
+    ++hist[floatKey(v) >> 16];
+  }
+  size_t above = 0, bin = hist.size();
+  while (bin > 0 && above + hist[bin - 1] < P + 1)
+    above += hist[--bin];
+  const uint32_t lo = uint32_t(bin - 1) << 16; // >= P + 1 keys above
+  std::vector<uint32_t> keys;
+  for (float v : y)
+    if (floatKey(v) >= lo)
+      keys.push_back(floatKey(v));
+  std::nth_element(keys.begin(), keys.begin() + long(P), keys.end(),
+                   std::greater<uint32_t>());
+  const uint32_t next = keys[P];
+  const uint32_t kth = *std::min_element(keys.begin(), keys.begin() + long(P));
+  std::vector<uint32_t> T;
+  if (kth > next)
+    for (size_t p = 0; p < y.size(); ++p)
+      if (floatKey(y[p]) >= kth)
+        T.push_back(uint32_t(p));
+  return T;
+}
+
 unsigned defaultThreads() {
   unsigned n = std::thread::hardware_concurrency();
   return std::max(1u, std::min(n, 16u));
@@ -808,6 +843,8 @@ public:
         threads(threads ? threads : defaultThreads()) {
     for (const MLPModel::Net &net : this->model->folded_)
       nets.push_back(tileNet(net));
+    if (!this->model->screenFolded_.empty())
+      nets.push_back(tileNet(this->model->screenFolded_));
   }
 
   std::vector<Ranked> searchBest(const GemmShape &shape, const ChipLimits &chip,
@@ -848,10 +885,15 @@ private:
   std::shared_ptr<const std::vector<GemmConfig>>
   listFor(DType dtype, const ChipLimits &chip, unsigned vecMask);
 
+  /// Network `i`: member i, or the screen for i = numMembers().
+  const MLPModel::Net &netAt(size_t i) const {
+    return i < model->folded_.size() ? model->folded_[i] : model->screenFolded_;
+  }
+
   std::shared_ptr<const MLPModel> model;
   size_t prescreen;
   unsigned threads;
-  std::vector<TiledNet> nets; ///< per member
+  std::vector<TiledNet> nets; ///< per member, then the screen's
 };
 
 /// Scores blocks of one member; its buffers serve one thread.
@@ -991,7 +1033,7 @@ public:
   /// A GEMM: the simt space as a SpaceIndex, another family's as the list
   /// of its legal configurations in the model's support.
   Context(MLPRanker &r, const GemmShape &shape, const ChipLimits &chip)
-      : r(r), fb(shape, r.model->numSMs_), firsts(r.model->folded_.size()) {
+      : r(r), fb(shape, r.model->numSMs_), firsts(r.nets.size()) {
     if (r.model->family() == GemmFamily::Simt)
       space = r.spaceFor(shape.dtype, chip);
     else
@@ -1005,8 +1047,7 @@ public:
   /// checks S against isConvLegal on every configuration).
   Context(MLPRanker &r, const ConvShape &shape, const ChipLimits &chip,
           unsigned vecMask)
-      : r(r), fb(shape.gemmShape(), r.model->numSMs_),
-        firsts(r.model->folded_.size()) {
+      : r(r), fb(shape.gemmShape(), r.model->numSMs_), firsts(r.nets.size()) {
     if (r.model->family() == GemmFamily::Simt)
       space = r.spaceFor(shape.types.ab, chip, vecMask);
     else
@@ -1049,7 +1090,7 @@ public:
   const std::vector<TiledLayer> &first(size_t m) {
     if (!firsts[m].empty())
       return firsts[m];
-    const MLPModel::Layer &f = r.model->folded_[m][0];
+    const MLPModel::Layer &f = r.netAt(m)[0];
     const TiledNet &net = r.nets[m];
     const float *sf = shapeF.data();
     const int nf = r.model->numFeatures(), ns = r.model->numShapeFeatures();
@@ -1073,8 +1114,8 @@ public:
                tileRowsOf(w.data(), b.data(), kC, rows, at, net.layers > 1);
   }
 
-  /// Member `m`'s scores of every configuration of S, by position. With
-  /// `prune` (the pre-screen's first member: only the `prune` best and the
+  /// Network `m`'s (netAt) scores of every configuration of S, by position.
+  /// With `prune` (the pre-screen's first member: only the `prune` best and the
   /// next matter), a block of configurations proven to score below the
   /// (prune+1)-th best found so far is left at -infinity.
   /// Returns how many configurations were left at -infinity.
@@ -1284,7 +1325,7 @@ public:
     // of 40-67% on Table 4 shapes), while the other rows remain to skip.
     constexpr size_t kFirstNegatives = 6;
     {
-      const MLPModel::Layer &out = r.model->folded_[m].back();
+      const MLPModel::Layer &out = r.netAt(m).back();
       std::vector<std::pair<double, int>> negatives;
       for (size_t i = 0; i < net.rowOf.size(); ++i) {
         int row = net.rowOf[i];
@@ -1296,7 +1337,7 @@ public:
       std::vector<int> rows;
       for (size_t i = 0; i < negatives.size() && i < kFirstNegatives; ++i)
         rows.push_back(negatives[i].second);
-      pruneNet = std::make_unique<TiledNet>(tileNet(r.model->folded_[m], rows));
+      pruneNet = std::make_unique<TiledNet>(tileNet(r.netAt(m), rows));
     }
     run(rest, true, true);
     return prunedConfigs;
@@ -1752,7 +1793,7 @@ std::vector<float> MLPRanker::scores(const GemmShape &shape,
     return {};
   Context ctx(*this, shape, chip);
   std::vector<float> y;
-  ctx.scoreAll(std::min(member, model->folded_.size() - 1), y);
+  ctx.scoreAll(std::min(member, nets.size() - 1), y);
   std::vector<uint32_t> order = ctx.legalOrder();
   std::vector<float> byLegal(order.size());
   for (size_t i = 0; i < order.size(); ++i)
@@ -1867,70 +1908,126 @@ MLPRanker::searchIn(Context &ctx, const GemmShape &shape,
       pos[i] = keyed[i].second;
   };
 
+  // The positions of the P largest of y (P < n). Scores of -infinity
+  // stand for configurations proven (or screened) out. On a tie across the
+  // cut (or a NaN) the set is what std::nth_element makes of the scores in
+  // the order of S, as the reference does: `complete` first replaces the
+  // proven-out scores by their exact values, then it runs on all of them.
+  auto largest = [&](std::vector<float> &y, size_t P,
+                     const std::function<void()> &complete,
+                     const std::vector<uint32_t> *sub = nullptr,
+                     const std::vector<float> *subY = nullptr) {
+    // With `sub`: y is -infinity but at the positions sub lists (with the
+    // scores subY, more than P), so the P largest are among those.
+    std::vector<uint32_t> T =
+        sub ? determinedLargest(*subY, P) : determinedLargest(y, P);
+    if (sub)
+      for (uint32_t &i : T)
+        i = (*sub)[i];
+    if (T.size() != P) {
+      complete();
+      tieAtCut = true;
+      std::vector<uint32_t> legal = ctx.legalOrder();
+      std::vector<float> yl(n);
+      for (size_t i = 0; i < n; ++i)
+        yl[i] = y[legal[i]];
+      std::vector<uint32_t> order(n);
+      std::iota(order.begin(), order.end(), 0u);
+      std::nth_element(order.begin(), order.begin() + long(P), order.end(),
+                       [&](uint32_t a, uint32_t b) { return yl[a] > yl[b]; });
+      T.clear();
+      for (size_t i = 0; i < P; ++i)
+        T.push_back(legal[order[i]]);
+    }
+    return T;
+  };
+
   if (members > 1 && prescreen > 0 && n > prescreen) {
     // The pre-screen: the first member scores S, the ensemble its
     // `prescreen` best. Only the best P + 1 first-member scores matter:
     // configurations proven to score below them are left at -infinity.
     const size_t P = prescreen;
     std::vector<float> y0;
-    // One hidden layer: the split-sum screen (Context::screen). Deeper
-    // networks: scoreAll's exact scores with the bound on the last hidden
-    // layer (their hidden layers leave no such split).
-    const TiledNet &net0 = nets[0];
+    const size_t keep = model->screenKeep();
+    const bool screened = keep > P && n > keep;
+    std::vector<uint32_t> kept; // with the screen: the first member's
+    std::vector<float> keptY;   // positions and their scores
     prunedConfigs = SIZE_MAX;
-    if (net0.layers == 2 && net0.bounded) {
-      prunedConfigs = ctx.screen(y0, P);
-      if (prunedConfigs != SIZE_MAX)
-        screenBound = "; screened, bound " + std::to_string(ctx.lastEps);
-    }
-    if (prunedConfigs == SIZE_MAX)
-      prunedConfigs = ctx.scoreAll(0, y0, P);
-    tScored = clock();
-    // The P-th and the (P+1)-th largest score, through a histogram of the
-    // top 16 bits of order-preserving keys.
-    bool nan = false;
-    std::vector<uint32_t> hist(65536, 0);
-    for (float v : y0) {
-      nan |= std::isnan(v);
-      ++hist[floatKey(v) >> 16];
-    }
-    std::vector<uint32_t> T; // positions of the P best
-    if (!nan) {
-      size_t above = 0, bin = hist.size();
-      while (bin > 0 && above + hist[bin - 1] < P + 1)
-        above += hist[--bin];
-      const uint32_t lo = uint32_t(bin - 1) << 16; // >= P + 1 keys above
-      std::vector<uint32_t> keys;
-      for (float v : y0)
-        if (floatKey(v) >= lo)
-          keys.push_back(floatKey(v));
-      std::nth_element(keys.begin(), keys.begin() + long(P), keys.end(),
-                       std::greater<uint32_t>());
-      const uint32_t next = keys[P];
-      const uint32_t kth =
-          *std::min_element(keys.begin(), keys.begin() + long(P));
-      if (kth > next) // the P largest are determined
+    if (screened) {
+      // The screen network scores S; the first member only its `keep`
+      // best (the others stay at -infinity, not ranked).
+      const size_t screenNet = members;
+      std::vector<float> ys;
+      prunedConfigs = ctx.scoreAll(screenNet, ys);
+      // Every configuration scoring at least the keep-th largest score
+      // (ties at the cut all kept: no order decides), NaN none.
+      {
+        std::vector<uint32_t> hist(65536, 0);
+        size_t finite = 0;
+        for (float v : ys)
+          if (!std::isnan(v)) {
+            ++hist[floatKey(v) >> 16];
+            ++finite;
+          }
+        uint32_t cut = 0;
+        if (finite > keep) {
+          size_t above = 0, bin = hist.size();
+          while (bin > 0 && above + hist[bin - 1] < keep)
+            above += hist[--bin];
+          const uint32_t lo = uint32_t(bin - 1) << 16; // >= keep keys above
+          std::vector<uint32_t> keys;
+          for (float v : ys)
+            if (!std::isnan(v) && floatKey(v) >= lo)
+              keys.push_back(floatKey(v));
+          std::nth_element(keys.begin(), keys.begin() + long(keep - 1),
+                           keys.end(), std::greater<uint32_t>());
+          cut = keys[keep - 1];
+        }
         for (size_t p = 0; p < n; ++p)
-          if (floatKey(y0[p]) >= kth)
-            T.push_back(uint32_t(p));
+          if (!std::isnan(ys[p]) && floatKey(ys[p]) >= cut)
+            kept.push_back(uint32_t(p));
+      }
+      const double screenMs =
+          std::chrono::duration<double, std::milli>(clock() - tSpace).count();
+      // `kept` is in the order of positions: blocks of the list share their
+      // group (ML, NL, U, KG), hence inputs at zero the kernel skips.
+      std::vector<GemmConfig> configs(kept.size());
+      for (size_t i = 0; i < kept.size(); ++i)
+        configs[i] = ctx.configAt(kept[i]);
+      keptY.resize(kept.size());
+      ctx.scoreListThreaded(0, configs, keptY.data());
+      y0.assign(n, -std::numeric_limits<float>::infinity());
+      for (size_t i = 0; i < kept.size(); ++i)
+        y0[kept[i]] = keptY[i];
+      char buf[128];
+      std::snprintf(buf, sizeof buf,
+                    "; screen network kept %zu of its best %zu, its scores "
+                    "%.1f ms",
+                    kept.size(), keep, screenMs);
+      screenBound = buf;
+    } else {
+      // One hidden layer: the split-sum screen (Context::screen). Deeper
+      // networks: scoreAll's exact scores with the bound on the last
+      // hidden layer (their hidden layers leave no such split).
+      const TiledNet &net0 = nets[0];
+      if (net0.layers == 2 && net0.bounded) {
+        prunedConfigs = ctx.screen(y0, P);
+        if (prunedConfigs != SIZE_MAX)
+          screenBound = "; screened, bound " + std::to_string(ctx.lastEps);
+      }
+      if (prunedConfigs == SIZE_MAX)
+        prunedConfigs = ctx.scoreAll(0, y0, P);
     }
-    if (T.size() != P) {
-      // A tie across the cut (or a NaN): the set is what std::nth_element
-      // makes of the scores in the order of S, so run it, on all of them.
-      ctx.scoreAll(0, y0);
-      tieAtCut = true;
-      std::vector<uint32_t> legal = ctx.legalOrder();
-      std::vector<float> y(n);
-      for (size_t i = 0; i < n; ++i)
-        y[i] = y0[legal[i]];
-      std::vector<uint32_t> order(n);
-      std::iota(order.begin(), order.end(), 0u);
-      std::nth_element(order.begin(), order.begin() + long(P), order.end(),
-                       [&](uint32_t a, uint32_t b) { return y[a] > y[b]; });
-      T.clear();
-      for (size_t i = 0; i < P; ++i)
-        T.push_back(legal[order[i]]);
-    }
+    tScored = clock();
+    // With the screen, the scores outside its `keep` are not the first
+    // member's: they stay out.
+    std::vector<uint32_t> T = largest(
+        y0, P,
+        [&] {
+          if (!screened)
+            ctx.scoreAll(0, y0);
+        },
+        screened ? &kept : nullptr, screened ? &keptY : nullptr);
     sortLegal(T);
     // The ensemble's mean on T (the first member's scores are y0's), then
     // searchBest over T in the order of S.

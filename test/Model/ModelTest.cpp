@@ -49,6 +49,11 @@
 //   isaac-model-test mlp-kernel-check MODEL SHAPES|random:N
 //                                      the search's scores against
 //                                      MLPModel::predict, bit for bit
+//   isaac-model-test mlp-space-dump MODEL SHAPES|random:N OUT SAMPLE TOP SEED
+//                                      the first member's TOP best and
+//                                      SAMPLE random configurations per
+//                                      input, as float32 rows (features,
+//                                      score, rank), for train_screen.py
 //
 //===----------------------------------------------------------------------===//
 
@@ -72,6 +77,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <numeric>
 #include <random>
 #include <set>
 #include <sstream>
@@ -668,6 +674,13 @@ static int runMLPInfo(const char *path) {
   std::printf("ranks: %s (%s configurations, %d features)\n", m->opName(),
               gemmFamilyName(m->family()), m->numFeatures());
   std::printf("members: %zu\n", m->numMembers());
+  if (m->screenKeep()) {
+    std::string widths;
+    for (int s : m->screenSizes())
+      widths += (widths.empty() ? "" : "-") + std::to_string(s);
+    std::printf("screen: layers %s, keeps %zu\n", widths.c_str(),
+                m->screenKeep());
+  }
   std::printf("support: %s\n", m->supportString().c_str());
   return 0;
 }
@@ -1050,10 +1063,13 @@ static int runMLPTopK(const char *path, const char *shapes, unsigned k) {
 
 /// isaac-select-config's search as it was first written, configuration by
 /// configuration (before lib/Model/MLPSearch.cpp): the first member
-/// predicts every legal configuration of the support, std::nth_element
-/// keeps its `prescreen` best, the ensemble's mean ranks those, and
-/// searchBest's loop keeps the `k` fastest; a simt model whose support
-/// has other stages than 2 ranks each ranked configuration's legal
+/// predicts every legal configuration of the support (with a screen: the
+/// screen predicts them, the first member predicts those scoring at least
+/// the screen's screenKeep()-th largest score and the others are not
+/// ranked),
+/// std::nth_element keeps its `prescreen` best, the ensemble's mean ranks
+/// those, and searchBest's loop keeps the `k` fastest; a simt model whose
+/// support has other stages than 2 ranks each ranked configuration's legal
 /// variants at those depths right after it. The oracle the search must
 /// equal.
 static std::vector<Ranked> referenceSearch(const MLPModel &model,
@@ -1073,8 +1089,39 @@ static std::vector<Ranked> referenceSearch(const MLPModel &model,
   std::vector<float> y(n);
   if (model.numMembers() == 1 || prescreen == 0 || n <= prescreen) {
     model.predict(s, inside.data(), n, y.data());
+  } else if (model.screenKeep() > prescreen && n > model.screenKeep()) {
+    // The screen scores S, the first member its screenKeep() best, the
+    // others are not ranked; then the pre-screen below on those.
+    // Kept: every configuration scoring at least the keep-th largest
+    // screen score (all of them where fewer are numbers), NaN none.
+    const size_t keep = model.screenKeep();
+    model.predictScreen(s, inside.data(), n, y.data());
+    std::vector<float> finite;
+    for (float v : y)
+      if (!std::isnan(v))
+        finite.push_back(v);
+    float cut = -std::numeric_limits<float>::infinity();
+    if (finite.size() > keep) {
+      std::nth_element(finite.begin(), finite.begin() + long(keep - 1),
+                       finite.end(), std::greater<float>());
+      cut = finite[keep - 1];
+    }
+    std::vector<uint32_t> order;
+    std::vector<GemmConfig> kept;
+    for (size_t i = 0; i < n; ++i)
+      if (y[i] >= cut) {
+        order.push_back(uint32_t(i));
+        kept.push_back(inside[i]);
+      }
+    std::vector<float> ky(kept.size());
+    model.predict(s, kept.data(), kept.size(), ky.data(), 0, 1);
+    std::fill(y.begin(), y.end(), -std::numeric_limits<float>::infinity());
+    for (size_t i = 0; i < kept.size(); ++i)
+      y[order[i]] = ky[i];
   } else {
     model.predict(s, inside.data(), n, y.data(), 0, 1);
+  }
+  if (model.numMembers() > 1 && prescreen > 0 && n > prescreen) {
     std::vector<uint32_t> order(n);
     for (size_t i = 0; i < n; ++i)
       order[i] = uint32_t(i);
@@ -1198,10 +1245,15 @@ static int runMLPKernelCheck(const char *path, const char *shapes) {
     if (model->inSupport(c))
       inside.push_back(c);
   size_t checked = 0;
+  // The members, then the screen (index numMembers()) where there is one.
+  const size_t nets = model->numMembers() + (model->screenKeep() ? 1 : 0);
   for (const GemmShape &s : list)
-    for (size_t m = 0; m < model->numMembers(); ++m) {
+    for (size_t m = 0; m < nets; ++m) {
       std::vector<float> ref(inside.size());
-      model->predict(s, inside.data(), inside.size(), ref.data(), m, 1);
+      if (m < model->numMembers())
+        model->predict(s, inside.data(), inside.size(), ref.data(), m, 1);
+      else
+        model->predictScreen(s, inside.data(), inside.size(), ref.data());
       for (unsigned threads : {1u, 0u}) {
         std::vector<float> y = scoreLegalSpace(model, s, *chip, m, threads);
         size_t bad = y.size() == ref.size() ? 0 : 1;
@@ -1209,16 +1261,86 @@ static int runMLPKernelCheck(const char *path, const char *shapes) {
           // Equal as numbers: a skipped product by zero may leave -0 where
           // predict has +0, which nothing downstream tells apart.
           bad += !(y[i] == ref[i] || (std::isnan(y[i]) && std::isnan(ref[i])));
-        expect(bad == 0, shapeStr(s) + " member " + std::to_string(m) + ", " +
-                             std::to_string(threads) + " threads: " +
-                             std::to_string(bad) + " scores differ");
+        expect(bad == 0,
+               shapeStr(s) +
+                   (m < model->numMembers() ? " member " + std::to_string(m)
+                                            : std::string(" screen")) +
+                   ", " + std::to_string(threads) +
+                   " threads: " + std::to_string(bad) + " scores differ");
         checked += y.size();
       }
     }
-  std::printf("%zu inputs x %zu members: %zu scores compared\n", list.size(),
-              model->numMembers(), checked);
+  std::printf("%zu inputs x %zu members%s: %zu scores compared\n", list.size(),
+              model->numMembers(), model->screenKeep() ? " and the screen" : "",
+              checked);
   std::printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
+}
+
+/// Rows for distilling a screen network (tools/isaac-tune/train_screen.py):
+/// for each input of `shapes`, the first member's TOP best configurations
+/// of the support and SAMPLE others drawn uniformly (seed SEED; SAMPLE at
+/// least the rest: all of them), each as float32 [the 19 features, the
+/// first member's score, its rank among the input's configurations (0 the
+/// best)], appended to OUT.
+static int runMLPSpaceDump(const char *path, const char *shapes,
+                           const char *out, size_t sample, size_t top,
+                           uint64_t seed) {
+  std::optional<ChipLimits> chip;
+  std::shared_ptr<MLPModel> model = loadModelForChip(path, chip);
+  std::vector<GemmShape> list;
+  if (!model || !readShapes(shapes, model->dtype(), list))
+    return 1;
+  std::vector<GemmConfig> inside;
+  for (const GemmConfig &c :
+       legalConfigs(model->dtype(), *chip, model->family()))
+    if (model->inSupport(c))
+      inside.push_back(c);
+  FILE *f = std::fopen(out, "wb");
+  if (!f) {
+    std::fprintf(stderr, "error: cannot write %s\n", out);
+    return 1;
+  }
+  std::mt19937_64 rng(seed);
+  const int nf = model->numFeatures();
+  size_t rows = 0;
+  for (const GemmShape &s : list) {
+    std::vector<float> y = scoreLegalSpace(model, s, *chip, 0, 0);
+    const size_t n = y.size();
+    std::vector<uint32_t> order(n);
+    std::iota(order.begin(), order.end(), 0u);
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      return y[a] > y[b] || (y[a] == y[b] && a < b);
+    });
+    std::vector<uint32_t> picked;
+    const size_t t = std::min(top, n);
+    for (size_t r = 0; r < t; ++r)
+      picked.push_back(uint32_t(r));
+    if (sample >= n - t) {
+      for (size_t r = t; r < n; ++r)
+        picked.push_back(uint32_t(r));
+    } else {
+      std::set<uint32_t> drawn;
+      while (drawn.size() < sample)
+        drawn.insert(uint32_t(t + uniformIndex(rng, n - t)));
+      picked.insert(picked.end(), drawn.begin(), drawn.end());
+    }
+    std::vector<float> row(size_t(nf) + 2);
+    for (uint32_t r : picked) {
+      computeFeatures(s, inside[order[r]], model->numSMs(), row.data());
+      row[size_t(nf)] = y[order[r]];
+      row[size_t(nf) + 1] = float(r);
+      std::fwrite(row.data(), sizeof(float), row.size(), f);
+      ++rows;
+    }
+  }
+  if (std::fclose(f) != 0) {
+    std::fprintf(stderr, "error: cannot write %s\n", out);
+    return 1;
+  }
+  std::printf("%zu inputs, %zu configurations each, %zu rows of %d floats\n",
+              list.size(), inside.size(), rows, nf + 2);
+  return 0;
 }
 
 //===----------------------------------------------------------------------===//
@@ -1544,6 +1666,10 @@ int main(int argc, char **argv) {
         argc == 6 ? size_t(std::atoll(argv[5])) : kEnsemblePrescreen);
   if (argc == 4 && std::strcmp(argv[1], "mlp-kernel-check") == 0)
     return runMLPKernelCheck(argv[2], argv[3]);
+  if (argc == 8 && std::strcmp(argv[1], "mlp-space-dump") == 0)
+    return runMLPSpaceDump(
+        argv[2], argv[3], argv[4], size_t(std::atoll(argv[5])),
+        size_t(std::atoll(argv[6])), std::strtoull(argv[7], nullptr, 10));
   if (argc >= 6 && argc <= 8 && std::strcmp(argv[1], "mlp-search") == 0)
     return runMLPSearch(argv[2], std::atoll(argv[3]), std::atoll(argv[4]),
                         std::atoll(argv[5]), argc >= 7 ? argv[6] : "nn",
@@ -1561,6 +1687,8 @@ int main(int argc, char **argv) {
                "       | mlp-topk MODEL SHAPES [K]\n"
                "       | mlp-topk-diff MODEL SHAPES|random:N [K [PRESCREEN]]\n"
                "       | mlp-kernel-check MODEL SHAPES|random:N\n"
+               "       | mlp-space-dump MODEL SHAPES|random:N OUT SAMPLE TOP "
+               "SEED\n"
                "       | conv-synthetic SEED ROWS PER_SHAPE TYPES [CHIP]\n"
                "       | conv-shapes FILE\n"
                "       | conv-random-configs SEED N TYPES LAYOUT SHAPE "

@@ -23,8 +23,11 @@ t_i / t with (o_i - o) / t added to its bias. The first file's members stay
 bit for bit. The support (the parameter values the search ranks) is the
 intersection of the files': a value one file saw too rarely stays out.
 
+The first file's screen network (docs/model-format.md, "The screen") is
+kept: its member 0 stays member 0. The other files' are left out.
+
 The files must agree on everything but their members, standardization,
-support and comments (dtype, chip, SMs, target, data, family, features and
+support, comments and screen (dtype, chip, SMs, target, data, family, features and
 widths); anything else is refused, and so is a record this tool does
 not know (it would be lost). GEMM and conv models merge alike. --vectors
 rewrites a test-vector file (train.py --vectors; GEMM or conv) with the
@@ -71,7 +74,8 @@ class Model:
                 int(end[1], 16) != zlib.crc32(body.encode()) & 0xFFFFFFFF:
             sys.exit(f"merge.py: {path}: checksum mismatch or truncated "
                      "file")
-        self.notes = [ln[2:] for ln in lines[1:] if ln.startswith("# ")]
+        self.notes = [ln[2:] for ln in lines[1:] if ln.startswith("# ") and
+                      not ln.startswith("# screen distilled")]
         self.rec = {}
         self.support = []
         count = None
@@ -131,6 +135,13 @@ class Model:
                              f"not {nout} x {nin + 1}")
                 layers.append((rows[:, :nin].T.copy(), rows[:, nin].copy()))
             self.members.append(layers)
+        # After the members: a screen network (docs/model-format.md, "The
+        # screen"), distilled from this file's member 0, with its comment.
+        self.screen = lines[i:-1]
+        if self.screen and not any(ln.startswith("screen ")
+                                   for ln in self.screen):
+            sys.exit(f"merge.py: {path}: unexpected '{self.screen[0]}' "
+                     "after the members")
 
     def predict(self, x):
         """float64 mean over the members, as train.py checks its own."""
@@ -155,7 +166,7 @@ def rebase(model, first):
     return out
 
 
-def model_text(first, members, support, notes):
+def model_text(first, members, support, notes, screen=()):
     out = [f"isaac-mlp {first.version}"] + ["# " + s for s in notes]
     for key in SAME[:5]:
         out.append(f"{key} {first.rec[key]}")
@@ -166,7 +177,7 @@ def model_text(first, members, support, notes):
     for key in ("features", "layers", "input-mean", "input-std",
                 "output-mean", "output-std"):
         out.append(f"{key} {first.rec[key]}")
-    return sealed(out + members_lines(members))
+    return sealed(out + members_lines(members) + list(screen))
 
 
 def rewrite_vectors(src, dst, models, nfeat):
@@ -226,9 +237,17 @@ def main(argv=None):
         notes += ["  " + n for n in m.notes if not n.startswith("dataset: ")]
     notes += [n for n in first.notes if n.startswith("dataset: ")]
     os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
+    # The first file's screen stays valid: its member 0 stays member 0, bit
+    # for bit. The other files' screens were distilled from members that
+    # are not first any more.
+    for m in models[1:]:
+        if m.screen:
+            print(f"merge.py: {m.path}: its screen network is left out "
+                  "(distilled from its member 0, not the merged file's)")
     with open(a.out, "wb") as f:
-        f.write(model_text(first, members, support, notes))
-    print(f"wrote {a.out}: {total} members from {len(models)} files")
+        f.write(model_text(first, members, support, notes, first.screen))
+    print(f"wrote {a.out}: {total} members from {len(models)} files"
+          + (", the first file's screen network" if first.screen else ""))
     if a.vectors:
         rewrite_vectors(a.vectors[0], a.vectors[1], models,
                         int(first.rec["features"].split()[0]))

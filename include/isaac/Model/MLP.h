@@ -116,8 +116,20 @@ public:
   /// Networks of the ensemble (the `members` record; 1 in a version-1
   /// file). The prediction is their mean.
   size_t numMembers() const { return raw_.size(); }
-  /// Weights and biases of all members.
+  /// Weights and biases of all members (the screen's not included).
   size_t numParams() const;
+
+  /// The screen (the optional `screen` record, docs/model-format.md): a
+  /// small network distilled from the first member. The search scores every
+  /// configuration with it and has the first member score only the
+  /// screenKeep() it predicts fastest (makeMLPCost). 0 without a screen.
+  size_t screenKeep() const { return screenKeep_; }
+  /// The screen's layer widths, input and output included; empty without.
+  const std::vector<int> &screenSizes() const { return screenSizes_; }
+  /// The screen's prediction (log2 TFLOPS) of configs[0..n) on `shape`, as
+  /// predict() computes a member's (a GEMM model with a screen; NaN else).
+  void predictScreen(const GemmShape &shape, const GemmConfig *configs,
+                     size_t n, float *y) const;
 
   /// The configuration parameter values the model was trained on enough to
   /// rank (the `support` records, docs/model-format.md): per parameter of
@@ -177,17 +189,20 @@ private:
   using Net = std::vector<Layer>;
   void forward(const Net &net, const Layer &first, const float *x, float *y,
                float *work) const;
-  /// The mean over members [mBegin, mEnd) of forward() on one block of kB
-  /// inputs, each member's first layer taken from firsts[member] (null:
-  /// its own); writes the first `cnt` outputs to y.
-  void forwardMean(const Layer *firsts, size_t mBegin, size_t mEnd,
+  /// The mean of forward() over nets[0..count) on one block of kB inputs,
+  /// net i's first layer taken from firsts[i] (null: its own); writes the
+  /// first `cnt` outputs to y.
+  void forwardMean(const Net *const *nets, const Layer *firsts, size_t count,
                    const float *x, size_t cnt, float *y, float *work) const;
-  /// predict() and predictConv(): the shape features `shapeF` folded into
-  /// the first layer, the configuration's from `fb` (on the implicit GEMM
-  /// for a convolution).
+  /// predict(), predictConv() and predictScreen(): the mean of `nets`, the
+  /// shape features `shapeF` folded into their first layers, the
+  /// configuration's from `fb` (on the implicit GEMM for a convolution).
   void predictWith(const float *shapeF, const FeatureBuilder &fb,
                    const GemmConfig *configs, size_t n, float *y,
-                   size_t firstMember, size_t numMembers) const;
+                   const std::vector<const Net *> &nets) const;
+  /// Members [firstMember, firstMember + numMembers), clamped.
+  std::vector<const Net *> memberNets(size_t firstMember,
+                                      size_t numMembers) const;
 
   DType dtype_ = DType::F32;
   ModelOp op_ = ModelOp::Gemm;
@@ -204,6 +219,10 @@ private:
   std::vector<Net> raw_;        ///< per member, as stored in the file
   std::vector<Net> folded_;     ///< per member, standardization folded in
   std::vector<int> memberLine_; ///< line of each `member i` (or `layer 0`)
+  size_t screenKeep_ = 0;
+  std::vector<int> screenSizes_;
+  Net screenFolded_; ///< the screen, standardization folded in
+  int screenLine_ = 0;
   int maxWidth_ = 0;
   /// Search tables of makeMLPCost, built on first use per (dtype, chip) and
   /// kept with the model (MLPSearch.cpp).
@@ -260,7 +279,8 @@ private:
   std::shared_ptr<MLPRanker> ranker;
 };
 
-/// The scores of the search's first stage: member `member`'s predicted
+/// The scores of the search's first stage: member `member`'s (the screen's
+/// for `member` = numMembers() where the model has one) predicted
 /// log2(TFLOPS) of every legal configuration of (shape.dtype, chip) inside
 /// the model's support, in the order of legalConfigs(), computed as
 /// makeMLPCost's search does (MLPModel::predict's values, bit for bit;
