@@ -180,20 +180,21 @@ FeatureBuilder::FeatureBuilder(const GemmShape &s, int sms)
 void FeatureBuilder::fillConfigPart(const GemmConfig &c, float *out) const {
   const std::array<int, 9> params = featureValues(c);
   int e[9];
-  bool small = true;
-  for (int i = 0; i < 9; ++i) {
+  for (int i = 0; i < 9; ++i)
     e[i] = smallExp(params[i]);
-    small &= e[i] >= 0;
-  }
-  if (!small) { // not a tabulated power of two: the direct definition
+  // The tables read ML, NL, U and KG (inputs 0, 1, 4, 7): without them as
+  // tabulated powers of two, the direct definition.
+  if (e[0] < 0 || e[1] < 0 || e[4] < 0 || e[7] < 0) {
     float all[kNumFeatures];
     computeFeatures(shape, c, numSMs, all);
     for (int i = kNumShapeFeatures; i < kNumFeatures; ++i)
       out[i - kNumShapeFeatures] = all[i];
     return;
   }
+  // (float)log2(2^e) is e exactly; the others (an mma configuration's
+  // stages = 3, say) as computeFeatures has them.
   for (int i = 0; i < 9; ++i)
-    out[i] = static_cast<float>(e[i]); // == (float)log2(2^e), exactly
+    out[i] = e[i] >= 0 ? static_cast<float>(e[i]) : flog2(params[i]);
   out[9] = log2CeilM[e[0]];
   out[10] = log2CeilN[e[1]];
   out[11] = log2KTiles[e[7] + e[4]];

@@ -1110,6 +1110,19 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
   for (int s : m->screenSizes_)
     m->maxWidth_ = std::max(m->maxWidth_, s);
 
+  // inSupport's tables (the parameters' ranges end at 1024; a file may
+  // name larger values, which then take binary searches).
+  bool small = true;
+  for (const std::vector<int> &vals : m->support_)
+    small &= vals.empty() || vals.back() <= 4096;
+  if (small)
+    for (const std::vector<int> &vals : m->support_) {
+      std::vector<uint8_t> has(vals.empty() ? 0 : size_t(vals.back()) + 1, 0);
+      for (int v : vals)
+        has[size_t(v)] = 1;
+      m->supportHas_.push_back(std::move(has));
+    }
+
   // Numbers within bounds can still add up to nonsense (or overflow):
   // every member must predict finite, bounded values on the probe set.
   std::string probe;
@@ -1319,9 +1332,19 @@ bool MLPModel::inSupport(const GemmConfig &c) const {
   if (support_.empty())
     return true;
   const std::array<int, 9> params = featureValues(c);
-  for (int i = 0; i < 9; ++i)
-    if (!std::binary_search(support_[i].begin(), support_[i].end(), params[i]))
+  if (supportHas_.empty()) { // values too large for tables
+    for (int i = 0; i < 9; ++i)
+      if (!std::binary_search(support_[i].begin(), support_[i].end(),
+                              params[i]))
+        return false;
+    return true;
+  }
+  for (int i = 0; i < 9; ++i) {
+    const std::vector<uint8_t> &has = supportHas_[size_t(i)];
+    if (params[i] < 0 || size_t(params[i]) >= has.size() ||
+        !has[size_t(params[i])])
       return false;
+  }
   return true;
 }
 

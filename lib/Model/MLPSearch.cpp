@@ -1780,10 +1780,21 @@ MLPRanker::listFor(DType dtype, const ChipLimits &chip, unsigned vecMask) {
   // A conv model's list keeps what the conv kernel rules admit (they read
   // the configuration alone; the shape's rules are the vec mask).
   bool conv = model->op() == ModelOp::Conv;
-  for (const GemmConfig &c : legalConfigs(dtype, chip, model->family()))
-    if ((vecMask >> log2Of(c.vec)) & 1u && model->inSupport(c) &&
-        (!conv || meetsConvKernelRules(c)))
-      list->push_back(c);
+  const std::vector<GemmConfig> &legal =
+      legalConfigs(dtype, chip, model->family());
+  // Marked first, then copied into a vector of the exact size (no growth).
+  std::vector<uint8_t> take(legal.size());
+  size_t count = 0;
+  for (size_t i = 0; i < legal.size(); ++i) {
+    const GemmConfig &c = legal[i];
+    take[i] = (vecMask >> log2Of(c.vec)) & 1u && model->inSupport(c) &&
+              (!conv || meetsConvKernelRules(c));
+    count += take[i];
+  }
+  list->reserve(count);
+  for (size_t i = 0; i < legal.size(); ++i)
+    if (take[i])
+      list->push_back(legal[i]);
   return cache.lists[key] = list;
 }
 

@@ -150,9 +150,25 @@ isaac::legalConfigs(DType dtype, const ChipLimits &chip, GemmFamily family) {
   auto it = cache.find(key);
   if (it != cache.end())
     return it->second;
+  // Chunks, then one vector of the exact size: a growing vector would copy
+  // (and fault in) several times the final size (a few 10^5 configurations
+  // of 60 bytes), once per compiling process.
+  constexpr size_t kChunk = 16384;
+  std::vector<std::vector<GemmConfig>> chunks;
+  forEachLegalConfig(family, dtype, chip, [&](const GemmConfig &c) {
+    if (chunks.empty() || chunks.back().size() == kChunk) {
+      chunks.emplace_back();
+      chunks.back().reserve(kChunk);
+    }
+    chunks.back().push_back(c);
+  });
   std::vector<GemmConfig> out;
-  forEachLegalConfig(family, dtype, chip,
-                     [&](const GemmConfig &c) { out.push_back(c); });
+  out.reserve(
+      chunks.empty() ? 0 : (chunks.size() - 1) * kChunk + chunks.back().size());
+  for (std::vector<GemmConfig> &chunk : chunks) {
+    out.insert(out.end(), chunk.begin(), chunk.end());
+    std::vector<GemmConfig>().swap(chunk);
+  }
   return cache.emplace(key, std::move(out)).first->second;
 }
 

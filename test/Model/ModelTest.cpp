@@ -1245,6 +1245,21 @@ static int runMLPKernelCheck(const char *path, const char *shapes) {
     if (model->inSupport(c))
       inside.push_back(c);
   size_t checked = 0;
+  // The search's features (FeatureBuilder's tables) are computeFeatures'
+  // bit for bit on every configuration.
+  for (const GemmShape &s : list) {
+    FeatureBuilder fb(s, model->numSMs());
+    size_t bad = 0;
+    float a[kNumFeatures], b[kNumFeatures];
+    for (const GemmConfig &c : inside) {
+      fb.fill(c, a);
+      computeFeatures(s, c, model->numSMs(), b);
+      bad += std::memcmp(a, b, sizeof a) != 0;
+    }
+    expect(bad == 0, shapeStr(s) + ": " + std::to_string(bad) +
+                         " configurations' features differ from "
+                         "computeFeatures");
+  }
   // The members, then the screen (index numMembers()) where there is one.
   const size_t nets = model->numMembers() + (model->screenKeep() ? 1 : 0);
   for (const GemmShape &s : list)

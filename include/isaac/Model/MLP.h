@@ -212,6 +212,9 @@ private:
   int numSMs_ = 0;
   std::vector<int> sizes_;
   std::vector<std::vector<int>> support_;
+  /// supportHas_[i][v]: v is in support_[i] (inSupport's test, once per
+  /// configuration of a search's space).
+  std::vector<std::vector<uint8_t>> supportHas_;
   std::vector<int> stagesSupport_{
       gemmParamInfo(GemmParam::stages).defaultValue};
   std::vector<float> inMean_, inStd_;
