@@ -1230,6 +1230,17 @@ static int runMLPTopKDiff(const char *path, const char *shapes, unsigned k,
   return same == list.size() ? 0 : 1;
 }
 
+/// The legal configurations of the model's family inside its support, in
+/// the order of legalConfigs(): the search's S.
+static std::vector<GemmConfig> supportedConfigs(const MLPModel &model,
+                                                const ChipLimits &chip) {
+  std::vector<GemmConfig> inside;
+  for (const GemmConfig &c : legalConfigs(model.dtype(), chip, model.family()))
+    if (model.inSupport(c))
+      inside.push_back(c);
+  return inside;
+}
+
 /// scoreLegalSpace (the search's scores, on 1 and on all threads) against
 /// MLPModel::predict, member by member, bit for bit, on every legal
 /// configuration of the support of each input of `shapes`.
@@ -1239,11 +1250,7 @@ static int runMLPKernelCheck(const char *path, const char *shapes) {
   std::vector<GemmShape> list;
   if (!model || !readShapes(shapes, model->dtype(), list))
     return 1;
-  std::vector<GemmConfig> inside;
-  for (const GemmConfig &c :
-       legalConfigs(model->dtype(), *chip, model->family()))
-    if (model->inSupport(c))
-      inside.push_back(c);
+  const std::vector<GemmConfig> inside = supportedConfigs(*model, *chip);
   size_t checked = 0;
   // The search's features (FeatureBuilder's tables) are computeFeatures'
   // bit for bit on every configuration.
@@ -1306,11 +1313,7 @@ static int runMLPSpaceDump(const char *path, const char *shapes,
   std::vector<GemmShape> list;
   if (!model || !readShapes(shapes, model->dtype(), list))
     return 1;
-  std::vector<GemmConfig> inside;
-  for (const GemmConfig &c :
-       legalConfigs(model->dtype(), *chip, model->family()))
-    if (model->inSupport(c))
-      inside.push_back(c);
+  const std::vector<GemmConfig> inside = supportedConfigs(*model, *chip);
   FILE *f = std::fopen(out, "wb");
   if (!f) {
     std::fprintf(stderr, "error: cannot write %s\n", out);
