@@ -331,9 +331,11 @@ uint32_t isaac::mlpChecksum(const char *data, size_t n) {
 }
 
 namespace {
+/// A record: its line number and its words, views into the file's text
+/// (which outlives the parse).
 struct Line {
   int number;
-  std::vector<std::string> tokens;
+  std::vector<std::string_view> tokens;
 };
 
 /// The characters istream's `>>` separates words at (the "C" locale).
@@ -343,8 +345,9 @@ inline bool isSpace(char c) {
 }
 
 /// Words of [b, e), as `istream >> std::string` splits them. (A model file
-/// has ~10^5 of them: a stream per line took most of the loading time.)
-void splitWs(const char *b, const char *e, std::vector<std::string> &out) {
+/// has ~10^5 of them: a stream per line, then a string per word, took most
+/// of the loading time.)
+void splitWs(const char *b, const char *e, std::vector<std::string_view> &out) {
   out.clear();
   while (b < e) {
     while (b < e && isSpace(*b))
@@ -353,13 +356,8 @@ void splitWs(const char *b, const char *e, std::vector<std::string> &out) {
     while (b < e && !isSpace(*b))
       ++b;
     if (b > w)
-      out.emplace_back(w, b);
+      out.emplace_back(w, size_t(b - w));
   }
-}
-std::vector<std::string> splitWs(const std::string &s) {
-  std::vector<std::string> out;
-  splitWs(s.data(), s.data() + s.size(), out);
-  return out;
 }
 
 int hexDigit(char c) {
@@ -376,23 +374,25 @@ int hexDigit(char c) {
 /// (`-0x1.8p-3`), computed exactly; false for anything else (strtod reads
 /// those). Every value it accepts is exactly representable, so it is
 /// strtod's.
-bool parseHexFloat(const std::string &t, double &v) {
-  const char *p = t.c_str();
-  bool neg = *p == '-';
-  if (*p == '-' || *p == '+')
-    ++p;
-  if (p[0] != '0' || (p[1] != 'x' && p[1] != 'X'))
+bool parseHexFloat(std::string_view t, double &v) {
+  size_t i = 0;
+  // The character at i, or '\0' past the end.
+  auto at = [&](size_t j) { return j < t.size() ? t[j] : '\0'; };
+  bool neg = at(i) == '-';
+  if (at(i) == '-' || at(i) == '+')
+    ++i;
+  if (at(i) != '0' || (at(i + 1) != 'x' && at(i + 1) != 'X'))
     return false;
-  p += 2;
+  i += 2;
   uint64_t mant = 0;
   int digits = 0, frac = 0;
   bool dot = false, any = false;
-  for (;; ++p) {
-    if (*p == '.' && !dot) {
+  for (;; ++i) {
+    if (at(i) == '.' && !dot) {
       dot = true;
       continue;
     }
-    int d = hexDigit(*p);
+    int d = hexDigit(at(i));
     if (d < 0)
       break;
     any = true;
@@ -405,19 +405,19 @@ bool parseHexFloat(const std::string &t, double &v) {
     mant = mant * 16 + uint64_t(d);
     frac += dot;
   }
-  if (!any || (*p != 'p' && *p != 'P'))
+  if (!any || (at(i) != 'p' && at(i) != 'P'))
     return false;
-  ++p;
-  bool eneg = *p == '-';
-  if (*p == '-' || *p == '+')
-    ++p;
-  if (*p < '0' || *p > '9')
+  ++i;
+  bool eneg = at(i) == '-';
+  if (at(i) == '-' || at(i) == '+')
+    ++i;
+  if (at(i) < '0' || at(i) > '9')
     return false;
   long e = 0;
-  for (; *p >= '0' && *p <= '9'; ++p)
-    if ((e = e * 10 + (*p - '0')) > 100000)
+  for (; at(i) >= '0' && at(i) <= '9'; ++i)
+    if ((e = e * 10 + (at(i) - '0')) > 100000)
       return false;
-  if (*p != '\0')
+  if (i != t.size())
     return false;
   long exp2 = (eneg ? -e : e) - 4L * frac;
   // mant < 2^52 is exact in a double; so is the scaled value unless it
@@ -430,24 +430,26 @@ bool parseHexFloat(const std::string &t, double &v) {
   return true;
 }
 
-bool parseNumber(const std::string &t, double &v) {
+bool parseNumber(std::string_view t, double &v) {
   if (t.empty())
     return false;
   if (!parseHexFloat(t, v)) {
+    const std::string s(t); // strtod reads up to a NUL
     char *end = nullptr;
-    v = std::strtod(t.c_str(), &end);
-    if (end != t.c_str() + t.size())
+    v = std::strtod(s.c_str(), &end);
+    if (end != s.c_str() + s.size())
       return false;
   }
   return std::isfinite(v);
 }
 
-bool parseInt(const std::string &t, long &v) {
+bool parseInt(std::string_view t, long &v) {
   if (t.empty())
     return false;
+  const std::string s(t);
   char *end = nullptr;
-  v = std::strtol(t.c_str(), &end, 10);
-  return end == t.c_str() + t.size();
+  v = std::strtol(s.c_str(), &end, 10);
+  return end == s.c_str() + s.size();
 }
 
 /// "1000" or "0.000977": a bound as messages print it.
@@ -486,7 +488,8 @@ public:
     }
     const Line &l = lines[pos];
     if (l.tokens[0] != key) {
-      error = where(l) + "expected '" + key + "', got '" + l.tokens[0] + "'";
+      error = where(l) + "expected '" + key + "', got '" +
+              std::string(l.tokens[0]) + "'";
       return nullptr;
     }
     if (nargs >= 0 && long(l.tokens.size()) - 1 != nargs) {
@@ -508,8 +511,8 @@ public:
     out.resize(n);
     for (size_t i = 0; i < n; ++i)
       if (!parseNumber(l.tokens[first + i], out[i])) {
-        error =
-            where(l) + "'" + l.tokens[first + i] + "' is not a finite number";
+        error = where(l) + "'" + std::string(l.tokens[first + i]) +
+                "' is not a finite number";
         return false;
       }
     return true;
@@ -521,7 +524,7 @@ public:
               std::string &error) const {
     for (size_t i = 0; i < v.size(); ++i)
       if (!(v[i] >= lo && v[i] <= hi)) {
-        error = where(l) + what + " '" + l.tokens[first + i] +
+        error = where(l) + what + " '" + std::string(l.tokens[first + i]) +
                 "' is outside [" + boundStr(lo) + ", " + boundStr(hi) +
                 "] (docs/model-format.md, \"Bounds\")";
         return false;
@@ -609,8 +612,9 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
                                           std::string &error) {
   // Magic and version, before anything else.
   size_t eol = text.find('\n');
-  std::vector<std::string> head =
-      splitWs(text.substr(0, eol == std::string::npos ? text.size() : eol));
+  std::vector<std::string_view> head;
+  splitWs(text.data(),
+          text.data() + (eol == std::string::npos ? text.size() : eol), head);
   if (head.empty() || head[0] != "isaac-mlp") {
     error = name +
             ": not an isaac MLP model (the first line must be "
@@ -624,8 +628,8 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
     return nullptr;
   }
   if (version < kMLPOldestFormatVersion || version > kMLPFormatVersion) {
-    error = name + ": unsupported model format version " + head[1] +
-            " (this build reads versions " +
+    error = name + ": unsupported model format version " +
+            std::string(head[1]) + " (this build reads versions " +
             std::to_string(kMLPOldestFormatVersion) + " to " +
             std::to_string(kMLPFormatVersion) + ")";
     return nullptr;
@@ -641,11 +645,11 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
     spans.push_back({b, e});
     b = e + 1;
   }
-  auto wordsOf = [&](int i, std::vector<std::string> &out) {
+  auto wordsOf = [&](int i, std::vector<std::string_view> &out) {
     splitWs(text.data() + spans[i].first, text.data() + spans[i].second, out);
   };
   int endIdx = int(spans.size()) - 1;
-  std::vector<std::string> endTok;
+  std::vector<std::string_view> endTok;
   while (endIdx >= 0 && (wordsOf(endIdx, endTok), endTok.empty()))
     --endIdx;
   if (endTok.empty() || endTok[0] != "end") {
@@ -658,7 +662,8 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
             ": malformed 'end' line, expected 'end <crc32 as 8 hex digits>'";
     return nullptr;
   }
-  uint32_t want = uint32_t(std::strtoul(endTok[1].c_str(), nullptr, 16));
+  uint32_t want =
+      uint32_t(std::strtoul(std::string(endTok[1]).c_str(), nullptr, 16));
   uint32_t got = mlpChecksum(text.data(), spans[endIdx].first);
   if (want != got) {
     char buf[96];
@@ -672,7 +677,7 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
 
   std::vector<Line> lines;
   lines.reserve(size_t(std::max(endIdx, 0)));
-  std::vector<std::string> t;
+  std::vector<std::string_view> t;
   for (int i = 1; i < endIdx; ++i) {
     wordsOf(i, t);
     if (t.empty() || t[0][0] == '#')
@@ -694,7 +699,7 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
         known = true;
       }
     if (!known) {
-      error = r.where(*l) + "unknown dtype '" + l->tokens[1] + "'";
+      error = r.where(*l) + "unknown dtype '" + std::string(l->tokens[1]) + "'";
       return nullptr;
     }
   }
@@ -705,14 +710,15 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
     return nullptr;
   long sms = 0;
   if (!parseInt(l->tokens[1], sms) || sms < 1 || sms > 100000) {
-    error = r.where(*l) + "bad multiprocessor count '" + l->tokens[1] + "'";
+    error = r.where(*l) + "bad multiprocessor count '" +
+            std::string(l->tokens[1]) + "'";
     return nullptr;
   }
   m->numSMs_ = int(sms);
   if (!(l = r.expect("target", 1, error)))
     return nullptr;
   if (l->tokens[1] != "log2-tflops") {
-    error = r.where(*l) + "unknown target '" + l->tokens[1] +
+    error = r.where(*l) + "unknown target '" + std::string(l->tokens[1]) +
             "' (this build predicts log2-tflops)";
     return nullptr;
   }
@@ -725,7 +731,7 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
   }
   m->synthetic_ = l->tokens[1] == "synthetic";
   for (size_t i = 1; i < l->tokens.size(); ++i)
-    m->data_ += (i > 1 ? " " : "") + l->tokens[i];
+    m->data_ += (i > 1 ? " " : "") + std::string(l->tokens[i]);
 
   // An optional `family <name>`: the kernel family the model ranks. The
   // features name the family's parameters, which the mma and wgmma
@@ -738,8 +744,8 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
       return nullptr;
     declaredFamily = parseGemmFamily(l->tokens[1]);
     if (!declaredFamily) {
-      error = r.where(*l) + "unknown kernel family '" + l->tokens[1] +
-              "' (simt, mma or wgmma)";
+      error = r.where(*l) + "unknown kernel family '" +
+              std::string(l->tokens[1]) + "' (simt, mma or wgmma)";
       return nullptr;
     }
   }
@@ -760,7 +766,7 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
       if (!parseInt(l->tokens[i], v) || v < lo || v > hi ||
           (!values.empty() && v <= values.back())) {
         error = r.where(*l) + subject + " values must be " + what + ", got '" +
-                l->tokens[i] + "'";
+                std::string(l->tokens[i]) + "'";
         return false;
       }
       values.push_back(int(v));
@@ -848,8 +854,8 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
     };
     std::string have;
     for (size_t i = 2; i < l->tokens.size(); ++i)
-      have += std::string(i > 2 ? " " : "") + l->tokens[i];
-    const std::string &count = l->tokens.size() >= 2 ? l->tokens[1] : "";
+      have += std::string(i > 2 ? " " : "") + std::string(l->tokens[i]);
+    const std::string count(l->tokens.size() >= 2 ? l->tokens[1] : "");
     bool found = false;
     for (int f = 0; f < kNumGemmFamilies && !found; ++f) {
       GemmFamily family = static_cast<GemmFamily>(f);
@@ -913,7 +919,8 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
   for (size_t i = 1; i < l->tokens.size(); ++i) {
     long v = 0;
     if (!parseInt(l->tokens[i], v) || v < 1 || v > 16384) {
-      error = r.where(*l) + "bad layer size '" + l->tokens[i] + "'";
+      error =
+          r.where(*l) + "bad layer size '" + std::string(l->tokens[i]) + "'";
       return nullptr;
     }
     m->sizes_.push_back(int(v));
@@ -978,8 +985,8 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
     if (!(l = r.expect("members", 1, error)))
       return nullptr;
     if (!parseInt(l->tokens[1], members) || members < 1 || members > 64) {
-      error =
-          r.where(*l) + "'members' must be 1 to 64, got '" + l->tokens[1] + "'";
+      error = r.where(*l) + "'members' must be 1 to 64, got '" +
+              std::string(l->tokens[1]) + "'";
       return nullptr;
     }
   }
@@ -1007,9 +1014,9 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
         for (int i = 0; i <= L.in; ++i)
           if (!(std::fabs(v[i]) <= kMLPMaxAbsWeight)) {
             error = r.where(*row) + (i < L.in ? "weight" : "bias") + " '" +
-                    row->tokens[i] + "' of layer " + std::to_string(li) +
-                    ", neuron " + std::to_string(o) + " is outside [-" +
-                    boundStr(kMLPMaxAbsWeight) + ", " +
+                    std::string(row->tokens[i]) + "' of layer " +
+                    std::to_string(li) + ", neuron " + std::to_string(o) +
+                    " is outside [-" + boundStr(kMLPMaxAbsWeight) + ", " +
                     boundStr(kMLPMaxAbsWeight) +
                     "] (docs/model-format.md, \"Bounds\")";
             return false;
@@ -1054,7 +1061,8 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
     for (size_t i = 2; i < l->tokens.size(); ++i) {
       long w = 0;
       if (!parseInt(l->tokens[i], w) || w < 1 || w > 16384) {
-        error = r.where(*l) + "bad layer size '" + l->tokens[i] + "'";
+        error =
+            r.where(*l) + "bad layer size '" + std::string(l->tokens[i]) + "'";
         return nullptr;
       }
       if (i > 2)
@@ -1076,7 +1084,7 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
   }
   if (!r.atEnd()) {
     const Line *extra = r.next(error, "");
-    error = r.where(*extra) + "unexpected '" + extra->tokens[0] +
+    error = r.where(*extra) + "unexpected '" + std::string(extra->tokens[0]) +
             "' after the last layer";
     return nullptr;
   }
