@@ -916,33 +916,40 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
     error = r.where(*l) + "'layers' needs 2 to 65 sizes";
     return nullptr;
   }
-  for (size_t i = 1; i < l->tokens.size(); ++i) {
-    long v = 0;
-    if (!parseInt(l->tokens[i], v) || v < 1 || v > 16384) {
-      error =
-          r.where(*l) + "bad layer size '" + std::string(l->tokens[i]) + "'";
-      return nullptr;
-    }
-    m->sizes_.push_back(int(v));
-  }
   const int nf = m->op_ == ModelOp::Conv ? kNumConvFeatures : kNumFeatures;
-  if (m->sizes_.front() != nf || m->sizes_.back() != 1) {
-    error = r.where(*l) + "the first layer size must be " + std::to_string(nf) +
-            " (features) and the last 1";
-    return nullptr;
-  }
-  {
+  // Layer widths from token `from` of `line` (the `layers` record's, or the
+  // screen's), from the features to one output; `whose` names them in a
+  // message ("the " or "the screen's ").
+  auto readWidths = [&](const Line &line, size_t from, std::vector<int> &out,
+                        const char *whose) {
+    for (size_t i = from; i < line.tokens.size(); ++i) {
+      long w = 0;
+      if (!parseInt(line.tokens[i], w) || w < 1 || w > 16384) {
+        error = r.where(line) + "bad layer size '" +
+                std::string(line.tokens[i]) + "'";
+        return false;
+      }
+      out.push_back(int(w));
+    }
+    if (out.front() != nf || out.back() != 1) {
+      error = r.where(line) + whose + "first layer size must be " +
+              std::to_string(nf) + " (features) and the last 1";
+      return false;
+    }
     // Every parameter takes at least two characters of text: refuse sizes
     // the file cannot hold before allocating anything for them.
     size_t params = 0;
-    for (size_t i = 0; i + 1 < m->sizes_.size(); ++i)
-      params += size_t(m->sizes_[i] + 1) * m->sizes_[i + 1];
+    for (size_t i = 0; i + 1 < out.size(); ++i)
+      params += size_t(out[i] + 1) * size_t(out[i + 1]);
     if (params > text.size() / 2) {
-      error = r.where(*l) + "layer sizes need " + std::to_string(params) +
+      error = r.where(line) + "layer sizes need " + std::to_string(params) +
               " parameters, more than the file holds";
-      return nullptr;
+      return false;
     }
-  }
+    return true;
+  };
+  if (!readWidths(*l, 1, m->sizes_, "the "))
+    return nullptr;
 
   // Standardization: means and standard deviations of log2 sizes and of
   // log2 TFLOPS, within the bounds of docs/model-format.md.
@@ -1057,28 +1064,8 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
       return nullptr;
     }
     m->screenKeep_ = size_t(keep);
-    size_t params = 0;
-    for (size_t i = 2; i < l->tokens.size(); ++i) {
-      long w = 0;
-      if (!parseInt(l->tokens[i], w) || w < 1 || w > 16384) {
-        error =
-            r.where(*l) + "bad layer size '" + std::string(l->tokens[i]) + "'";
-        return nullptr;
-      }
-      if (i > 2)
-        params += size_t(m->screenSizes_.back() + 1) * size_t(w);
-      m->screenSizes_.push_back(int(w));
-    }
-    if (m->screenSizes_.front() != nf || m->screenSizes_.back() != 1) {
-      error = r.where(*l) + "the screen's first layer size must be " +
-              std::to_string(nf) + " (features) and the last 1";
+    if (!readWidths(*l, 2, m->screenSizes_, "the screen's "))
       return nullptr;
-    }
-    if (params > text.size() / 2) {
-      error = r.where(*l) + "layer sizes need " + std::to_string(params) +
-              " parameters, more than the file holds";
-      return nullptr;
-    }
     if (!readNet(m->screenSizes_, screen, nullptr))
       return nullptr;
   }

@@ -93,7 +93,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -727,30 +726,41 @@ inline uint32_t floatKey(float f) {
   return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
 }
 
-/// The indices of the P largest of y in increasing order, where they are
-/// determined: empty on a tie between the P-th and the (P+1)-th largest,
-/// a NaN, or P >= y.size(). The two come from a histogram of the top
-/// 16 bits of order-preserving keys, then std::nth_element on the keys of
-/// the bins that hold them.
-std::vector<uint32_t> determinedLargest(const std::vector<float> &y, size_t P) {
-  if (P >= y.size())
-    return {};
+/// The keys (floatKey) of the k largest numbers of y (NaN skipped), with
+/// the k-th largest at [k - 1] and the larger ones before it, in no order;
+/// empty if y has at most k - 1 numbers. A histogram of the keys' top 16
+/// bits finds the bins that hold them; std::nth_element orders those.
+std::vector<uint32_t> largestKeys(const std::vector<float> &y, size_t k) {
   std::vector<uint32_t> hist(65536, 0);
-  for (float v : y) {
-    if (std::isnan(v))
-      return {};
-    ++hist[floatKey(v) >> 16];
-  }
+  size_t numbers = 0;
+  for (float v : y)
+    if (!std::isnan(v)) {
+      ++hist[floatKey(v) >> 16];
+      ++numbers;
+    }
+  if (k == 0 || numbers < k)
+    return {};
   size_t above = 0, bin = hist.size();
-  while (bin > 0 && above + hist[bin - 1] < P + 1)
+  while (bin > 0 && above + hist[bin - 1] < k)
     above += hist[--bin];
-  const uint32_t lo = uint32_t(bin - 1) << 16; // >= P + 1 keys above
+  const uint32_t lo = uint32_t(bin - 1) << 16; // >= k keys above
   std::vector<uint32_t> keys;
   for (float v : y)
-    if (floatKey(v) >= lo)
+    if (!std::isnan(v) && floatKey(v) >= lo)
       keys.push_back(floatKey(v));
-  std::nth_element(keys.begin(), keys.begin() + long(P), keys.end(),
+  std::nth_element(keys.begin(), keys.begin() + long(k - 1), keys.end(),
                    std::greater<uint32_t>());
+  return keys;
+}
+
+/// The indices of the P largest of y in increasing order, where they are
+/// determined: empty on a tie between the P-th and the (P+1)-th largest,
+/// a NaN, or P >= y.size().
+std::vector<uint32_t> determinedLargest(const std::vector<float> &y, size_t P) {
+  if (P >= y.size() ||
+      std::any_of(y.begin(), y.end(), [](float v) { return std::isnan(v); }))
+    return {};
+  std::vector<uint32_t> keys = largestKeys(y, P + 1);
   const uint32_t next = keys[P];
   const uint32_t kth = *std::min_element(keys.begin(), keys.begin() + long(P));
   std::vector<uint32_t> T;
@@ -1919,40 +1929,6 @@ MLPRanker::searchIn(Context &ctx, const GemmShape &shape,
       pos[i] = keyed[i].second;
   };
 
-  // The positions of the P largest of y (P < n). Scores of -infinity
-  // stand for configurations proven (or screened) out. On a tie across the
-  // cut (or a NaN) the set is what std::nth_element makes of the scores in
-  // the order of S, as the reference does: `complete` first replaces the
-  // proven-out scores by their exact values, then it runs on all of them.
-  auto largest = [&](std::vector<float> &y, size_t P,
-                     const std::function<void()> &complete,
-                     const std::vector<uint32_t> *sub = nullptr,
-                     const std::vector<float> *subY = nullptr) {
-    // With `sub`: y is -infinity but at the positions sub lists (with the
-    // scores subY, more than P), so the P largest are among those.
-    std::vector<uint32_t> T =
-        sub ? determinedLargest(*subY, P) : determinedLargest(y, P);
-    if (sub)
-      for (uint32_t &i : T)
-        i = (*sub)[i];
-    if (T.size() != P) {
-      complete();
-      tieAtCut = true;
-      std::vector<uint32_t> legal = ctx.legalOrder();
-      std::vector<float> yl(n);
-      for (size_t i = 0; i < n; ++i)
-        yl[i] = y[legal[i]];
-      std::vector<uint32_t> order(n);
-      std::iota(order.begin(), order.end(), 0u);
-      std::nth_element(order.begin(), order.begin() + long(P), order.end(),
-                       [&](uint32_t a, uint32_t b) { return yl[a] > yl[b]; });
-      T.clear();
-      for (size_t i = 0; i < P; ++i)
-        T.push_back(legal[order[i]]);
-    }
-    return T;
-  };
-
   if (members > 1 && prescreen > 0 && n > prescreen) {
     // The pre-screen: the first member scores S, the ensemble its
     // `prescreen` best. Only the best P + 1 first-member scores matter:
@@ -1971,33 +1947,13 @@ MLPRanker::searchIn(Context &ctx, const GemmShape &shape,
       std::vector<float> ys;
       prunedConfigs = ctx.scoreAll(screenNet, ys);
       // Every configuration scoring at least the keep-th largest score
-      // (ties at the cut all kept: no order decides), NaN none.
-      {
-        std::vector<uint32_t> hist(65536, 0);
-        size_t finite = 0;
-        for (float v : ys)
-          if (!std::isnan(v)) {
-            ++hist[floatKey(v) >> 16];
-            ++finite;
-          }
-        uint32_t cut = 0;
-        if (finite > keep) {
-          size_t above = 0, bin = hist.size();
-          while (bin > 0 && above + hist[bin - 1] < keep)
-            above += hist[--bin];
-          const uint32_t lo = uint32_t(bin - 1) << 16; // >= keep keys above
-          std::vector<uint32_t> keys;
-          for (float v : ys)
-            if (!std::isnan(v) && floatKey(v) >= lo)
-              keys.push_back(floatKey(v));
-          std::nth_element(keys.begin(), keys.begin() + long(keep - 1),
-                           keys.end(), std::greater<uint32_t>());
-          cut = keys[keep - 1];
-        }
-        for (size_t p = 0; p < n; ++p)
-          if (!std::isnan(ys[p]) && floatKey(ys[p]) >= cut)
-            kept.push_back(uint32_t(p));
-      }
+      // (ties at the cut all kept: no order decides), NaN none; all of
+      // them where at most `keep` are numbers.
+      const std::vector<uint32_t> keys = largestKeys(ys, keep);
+      const uint32_t cut = keys.empty() ? 0 : keys[keep - 1];
+      for (size_t p = 0; p < n; ++p)
+        if (!std::isnan(ys[p]) && floatKey(ys[p]) >= cut)
+          kept.push_back(uint32_t(p));
       const double screenMs =
           std::chrono::duration<double, std::milli>(clock() - tSpace).count();
       // `kept` is in the order of positions: blocks of the list share their
@@ -2030,15 +1986,36 @@ MLPRanker::searchIn(Context &ctx, const GemmShape &shape,
         prunedConfigs = ctx.scoreAll(0, y0, P);
     }
     tScored = clock();
-    // With the screen, the scores outside its `keep` are not the first
-    // member's: they stay out.
-    std::vector<uint32_t> T = largest(
-        y0, P,
-        [&] {
-          if (!screened)
-            ctx.scoreAll(0, y0);
-        },
-        screened ? &kept : nullptr, screened ? &keptY : nullptr);
+    // The positions of the P best first-member scores. With the screen
+    // they are among the kept ones (the others stay at -infinity, not
+    // ranked). On a tie across the cut (or a NaN) the set is what
+    // std::nth_element makes of the scores in the order of S, as the
+    // reference does: on all of them (without the screen, the pruned ones
+    // scored exactly first).
+    std::vector<uint32_t> T;
+    if (screened) {
+      T = determinedLargest(keptY, P);
+      for (uint32_t &i : T)
+        i = kept[i];
+    } else {
+      T = determinedLargest(y0, P);
+    }
+    if (T.size() != P) {
+      if (!screened)
+        ctx.scoreAll(0, y0);
+      tieAtCut = true;
+      std::vector<uint32_t> legal = ctx.legalOrder();
+      std::vector<float> y(n);
+      for (size_t i = 0; i < n; ++i)
+        y[i] = y0[legal[i]];
+      std::vector<uint32_t> order(n);
+      std::iota(order.begin(), order.end(), 0u);
+      std::nth_element(order.begin(), order.begin() + long(P), order.end(),
+                       [&](uint32_t a, uint32_t b) { return y[a] > y[b]; });
+      T.clear();
+      for (size_t i = 0; i < P; ++i)
+        T.push_back(legal[order[i]]);
+    }
     sortLegal(T);
     // The ensemble's mean on T (the first member's scores are y0's), then
     // searchBest over T in the order of S.

@@ -996,6 +996,18 @@ static bool readShapes(const std::string &spec, DType dtype,
   return true;
 }
 
+/// loadModelForChip, then the inputs of `shapes` (readShapes) in the
+/// model's element type; null when either fails (with a message).
+static std::shared_ptr<MLPModel>
+loadModelAndShapes(const char *path, const std::string &shapes,
+                   std::optional<ChipLimits> &chip,
+                   std::vector<GemmShape> &list) {
+  std::shared_ptr<MLPModel> model = loadModelForChip(path, chip);
+  if (!model || !readShapes(shapes, model->dtype(), list))
+    return nullptr;
+  return model;
+}
+
 static std::string shapeStr(const GemmShape &s) {
   return std::to_string(s.m) + " " + std::to_string(s.n) + " " +
          std::to_string(s.k) + " " + s.layout.str() + " " +
@@ -1005,11 +1017,10 @@ static std::string shapeStr(const GemmShape &s) {
 static int runMLPPrescreen(const char *path, const std::string &shapes,
                            size_t prescreen) {
   std::optional<ChipLimits> chip;
-  std::shared_ptr<MLPModel> model = loadModelForChip(path, chip);
-  if (!model)
-    return 1;
   std::vector<GemmShape> list;
-  if (!readShapes(shapes, model->dtype(), list))
+  std::shared_ptr<MLPModel> model =
+      loadModelAndShapes(path, shapes, chip, list);
+  if (!model)
     return 1;
   size_t same1 = 0, same10 = 0;
   double tFull = 0, tPre = 0;
@@ -1046,9 +1057,10 @@ static int runMLPPrescreen(const char *path, const std::string &shapes,
 /// then the configurations best first.
 static int runMLPTopK(const char *path, const char *shapes, unsigned k) {
   std::optional<ChipLimits> chip;
-  std::shared_ptr<MLPModel> model = loadModelForChip(path, chip);
   std::vector<GemmShape> list;
-  if (!model || !readShapes(shapes, model->dtype(), list))
+  std::shared_ptr<MLPModel> model =
+      loadModelAndShapes(path, shapes, chip, list);
+  if (!model)
     return 1;
   CostFn cost = makeMLPCost(model, *chip);
   for (const GemmShape &s : list) {
@@ -1191,9 +1203,10 @@ static std::vector<Ranked> referenceSearch(const MLPModel &model,
 static int runMLPTopKDiff(const char *path, const char *shapes, unsigned k,
                           size_t prescreen) {
   std::optional<ChipLimits> chip;
-  std::shared_ptr<MLPModel> model = loadModelForChip(path, chip);
   std::vector<GemmShape> list;
-  if (!model || !readShapes(shapes, model->dtype(), list))
+  std::shared_ptr<MLPModel> model =
+      loadModelAndShapes(path, shapes, chip, list);
+  if (!model)
     return 1;
   CostFn one = makeMLPCost(model, *chip, prescreen, 1);
   CostFn all = makeMLPCost(model, *chip, prescreen);
@@ -1246,9 +1259,10 @@ static std::vector<GemmConfig> supportedConfigs(const MLPModel &model,
 /// configuration of the support of each input of `shapes`.
 static int runMLPKernelCheck(const char *path, const char *shapes) {
   std::optional<ChipLimits> chip;
-  std::shared_ptr<MLPModel> model = loadModelForChip(path, chip);
   std::vector<GemmShape> list;
-  if (!model || !readShapes(shapes, model->dtype(), list))
+  std::shared_ptr<MLPModel> model =
+      loadModelAndShapes(path, shapes, chip, list);
+  if (!model)
     return 1;
   const std::vector<GemmConfig> inside = supportedConfigs(*model, *chip);
   size_t checked = 0;
@@ -1309,9 +1323,10 @@ static int runMLPSpaceDump(const char *path, const char *shapes,
                            const char *out, size_t sample, size_t top,
                            uint64_t seed) {
   std::optional<ChipLimits> chip;
-  std::shared_ptr<MLPModel> model = loadModelForChip(path, chip);
   std::vector<GemmShape> list;
-  if (!model || !readShapes(shapes, model->dtype(), list))
+  std::shared_ptr<MLPModel> model =
+      loadModelAndShapes(path, shapes, chip, list);
+  if (!model)
     return 1;
   const std::vector<GemmConfig> inside = supportedConfigs(*model, *chip);
   FILE *f = std::fopen(out, "wb");

@@ -36,17 +36,14 @@ except ImportError:  # pragma: no cover
     sys.exit("train_screen.py: needs numpy (Debian: apt-get install "
              "python3-numpy)")
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The trainer's network (initialization, forward pass) and writer (exact
+# float32 hex, the checksummed `end` record).
+from train import MLP, hexf, sealed  # noqa: E402
+
 
 def log(*a):
     print(*a, file=sys.stderr, flush=True)
-
-
-def hexf(x):
-    """Exact hexadecimal of a float32 value, as train.py writes them."""
-    mant, exp = float(np.float32(x)).hex().split("p")
-    if "." in mant:
-        mant = mant.rstrip("0").rstrip(".")
-    return mant + "p" + exp
 
 
 def read_model(path):
@@ -119,30 +116,9 @@ def draw_inputs(seed, count):
     return out
 
 
-class Net:
-    def __init__(self, sizes, rng):
-        self.W, self.b = [], []
-        for i in range(len(sizes) - 1):
-            w = rng.standard_normal((sizes[i], sizes[i + 1])) * \
-                math.sqrt(2.0 / sizes[i])
-            if i == len(sizes) - 2:
-                w *= 0.1
-            self.W.append(w.astype(np.float32))
-            self.b.append(np.zeros(sizes[i + 1], np.float32))
-
-    def forward(self, x, keep=False):
-        acts, h = [x], x
-        for i, (w, b) in enumerate(zip(self.W, self.b)):
-            h = h @ w + b
-            if i < len(self.W) - 1:
-                np.maximum(h, 0, out=h)
-            acts.append(h)
-        return (h[:, 0], acts) if keep else h[:, 0]
-
-
 def train(x, y, wt, sizes, args):
     rng = np.random.default_rng(args.seed)
-    net = Net(sizes, rng)
+    net = MLP(sizes, rng, [])
     params = net.W + net.b
     mom = [np.zeros_like(p) for p in params]
     vel = [np.zeros_like(p) for p in params]
@@ -241,9 +217,8 @@ def main(argv=None):
         out.append(f"layer {i}")
         for o in range(w.shape[1]):
             out.append(" ".join(hexf(v) for v in w[:, o]) + " " + hexf(b[o]))
-    body = ("\n".join(out) + "\n").encode()
     with open(args.out, "wb") as f:
-        f.write(body + b"end %08x\n" % (zlib.crc32(body) & 0xFFFFFFFF))
+        f.write(sealed(out))
     log(f"train_screen.py: wrote {args.out}")
 
 
