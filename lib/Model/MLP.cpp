@@ -331,18 +331,29 @@ uint32_t isaac::mlpChecksum(const char *data, size_t n) {
 }
 
 namespace {
-/// A record: its line number and its words, views into the file's text
-/// (which outlives the parse).
+/// A record: its line number and its text (a view into the file's text,
+/// which outlives the parse). Its words are split on first use: the weight
+/// rows, nine tenths of a model's bytes, are read by Reader::numbers
+/// straight from the text.
 struct Line {
+  Line(int number, std::string_view text) : number(number), text(text) {}
   int number;
-  std::vector<std::string_view> tokens;
+  std::string_view text;
+  const std::vector<std::string_view> &tokens() const;
+
+private:
+  mutable std::vector<std::string_view> words;
+  mutable bool split = false;
 };
 
 /// The characters istream's `>>` separates words at (the "C" locale).
-inline bool isSpace(char c) {
-  return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\v' ||
-         c == '\f';
-}
+constexpr std::array<bool, 256> kSpaces = [] {
+  std::array<bool, 256> t{};
+  for (char c : {' ', '\n', '\t', '\r', '\v', '\f'})
+    t[static_cast<unsigned char>(c)] = true;
+  return t;
+}();
+inline bool isSpace(char c) { return kSpaces[static_cast<unsigned char>(c)]; }
 
 /// Words of [b, e), as `istream >> std::string` splits them. (A model file
 /// has ~10^5 of them: a stream per line, then a string per word, took most
@@ -360,71 +371,82 @@ void splitWs(const char *b, const char *e, std::vector<std::string_view> &out) {
   }
 }
 
-int hexDigit(char c) {
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F')
-    return c - 'A' + 10;
-  return -1;
+const std::vector<std::string_view> &Line::tokens() const {
+  if (!split) {
+    splitWs(text.data(), text.data() + text.size(), words);
+    split = true;
+  }
+  return words;
 }
+
+/// Each character's hexadecimal digit value, or -1.
+constexpr std::array<int8_t, 256> kHexDigits = [] {
+  std::array<int8_t, 256> t{};
+  for (int c = 0; c < 256; ++c)
+    t[size_t(c)] = c >= '0' && c <= '9'   ? int8_t(c - '0')
+                   : c >= 'a' && c <= 'f' ? int8_t(c - 'a' + 10)
+                   : c >= 'A' && c <= 'F' ? int8_t(c - 'A' + 10)
+                                          : int8_t(-1);
+  return t;
+}();
 
 /// The value of a C99 hexadecimal float the trainer writes
 /// (`-0x1.8p-3`), computed exactly; false for anything else (strtod reads
 /// those). Every value it accepts is exactly representable, so it is
-/// strtod's.
+/// strtod's. (A model holds ~10^5 of them: this is most of its loading.)
 bool parseHexFloat(std::string_view t, double &v) {
-  size_t i = 0;
-  // The character at i, or '\0' past the end.
-  auto at = [&](size_t j) { return j < t.size() ? t[j] : '\0'; };
-  bool neg = at(i) == '-';
-  if (at(i) == '-' || at(i) == '+')
-    ++i;
-  if (at(i) != '0' || (at(i + 1) != 'x' && at(i + 1) != 'X'))
+  const char *p = t.data(), *end = p + t.size();
+  auto digit = [](char c) { return kHexDigits[static_cast<unsigned char>(c)]; };
+  bool neg = p < end && *p == '-';
+  if (p < end && (*p == '-' || *p == '+'))
+    ++p;
+  if (end - p < 2 || p[0] != '0' || (p[1] != 'x' && p[1] != 'X'))
     return false;
-  i += 2;
+  p += 2;
+  // Digits before and after the point; `digits` counts from the first
+  // non-zero one (leading zeros carry no precision).
   uint64_t mant = 0;
-  int digits = 0, frac = 0;
-  bool dot = false, any = false;
-  for (;; ++i) {
-    if (at(i) == '.' && !dot) {
-      dot = true;
-      continue;
-    }
-    int d = hexDigit(at(i));
-    if (d < 0)
-      break;
-    any = true;
-    if (mant == 0 && d == 0) { // leading zeros carry no precision
-      frac += dot;
-      continue;
-    }
-    if (++digits > 13) // past 52 bits: leave it to strtod
-      return false;
+  int digits = 0, frac = 0, any = 0;
+  auto take = [&](int d) {
     mant = mant * 16 + uint64_t(d);
-    frac += dot;
-  }
-  if (!any || (at(i) != 'p' && at(i) != 'P'))
+    digits += mant != 0;
+  };
+  for (int d; p < end && (d = digit(*p)) >= 0; ++p, ++any)
+    take(d);
+  if (p < end && *p == '.')
+    for (int d; ++p < end && (d = digit(*p)) >= 0; ++frac, ++any)
+      take(d);
+  if (digits > 13) // past 52 bits: leave it to strtod
     return false;
-  ++i;
-  bool eneg = at(i) == '-';
-  if (at(i) == '-' || at(i) == '+')
-    ++i;
-  if (at(i) < '0' || at(i) > '9')
+  if (!any || p == end || (*p != 'p' && *p != 'P'))
+    return false;
+  ++p;
+  bool eneg = p < end && *p == '-';
+  if (p < end && (*p == '-' || *p == '+'))
+    ++p;
+  if (p == end || *p < '0' || *p > '9')
     return false;
   long e = 0;
-  for (; at(i) >= '0' && at(i) <= '9'; ++i)
-    if ((e = e * 10 + (at(i) - '0')) > 100000)
+  for (; p < end && *p >= '0' && *p <= '9'; ++p)
+    if ((e = e * 10 + (*p - '0')) > 100000)
       return false;
-  if (i != t.size())
+  if (p != end)
     return false;
   long exp2 = (eneg ? -e : e) - 4L * frac;
+  if (mant == 0) {
+    v = neg ? -0.0 : 0.0;
+    return true;
+  }
   // mant < 2^52 is exact in a double; so is the scaled value unless it
   // leaves the normal range, where strtod's rounding decides.
-  if (mant != 0 && (exp2 < -1000 || exp2 > 1000))
+  if (exp2 < -1000 || exp2 > 1000)
     return false;
-  v = std::ldexp(double(mant), int(exp2));
+  // 2^exp2 is a normal double: the product is ldexp's, exact (or infinite,
+  // which the caller refuses).
+  uint64_t bits = uint64_t(exp2 + 1023) << 52;
+  double scale;
+  std::memcpy(&scale, &bits, sizeof scale);
+  v = double(mant) * scale;
   if (neg)
     v = -v;
   return true;
@@ -468,12 +490,12 @@ public:
   bool atEnd() const { return pos >= lines.size(); }
   /// Whether the next line's first token is `key`.
   bool nextIs(const char *key) const {
-    return !atEnd() && lines[pos].tokens[0] == key;
+    return !atEnd() && lines[pos].tokens()[0] == key;
   }
   /// Next line as exactly `key <index>` (`member 2`, `layer 0`).
   const Line *expectIndexed(const char *key, size_t index, std::string &error) {
     const Line *l = expect(key, 1, error);
-    if (l && l->tokens[1] != std::to_string(index)) {
+    if (l && l->tokens()[1] != std::to_string(index)) {
       error =
           where(*l) + "expected '" + key + " " + std::to_string(index) + "'";
       return nullptr;
@@ -487,14 +509,14 @@ public:
       return nullptr;
     }
     const Line &l = lines[pos];
-    if (l.tokens[0] != key) {
+    if (l.tokens()[0] != key) {
       error = where(l) + "expected '" + key + "', got '" +
-              std::string(l.tokens[0]) + "'";
+              std::string(l.tokens()[0]) + "'";
       return nullptr;
     }
-    if (nargs >= 0 && long(l.tokens.size()) - 1 != nargs) {
+    if (nargs >= 0 && long(l.tokens().size()) - 1 != nargs) {
       error = where(l) + "'" + key + "' takes " + std::to_string(nargs) +
-              " value(s), got " + std::to_string(l.tokens.size() - 1);
+              " value(s), got " + std::to_string(l.tokens().size() - 1);
       return nullptr;
     }
     ++pos;
@@ -503,19 +525,41 @@ public:
   /// Next line as exactly `n` numbers.
   bool numbers(size_t n, std::vector<double> &out, size_t first, const Line &l,
                std::string &error) const {
-    if (l.tokens.size() - first != n) {
+    out.resize(n);
+    // A weight row, read from its text without splitting it first; any
+    // fault is reported by the general path below.
+    if (first == 0 && numbersFast(n, out, l))
+      return true;
+    const std::vector<std::string_view> &t = l.tokens();
+    if (t.size() - first != n) {
       error = where(l) + "expected " + std::to_string(n) + " numbers, got " +
-              std::to_string(l.tokens.size() - first);
+              std::to_string(t.size() - first);
       return false;
     }
-    out.resize(n);
     for (size_t i = 0; i < n; ++i)
-      if (!parseNumber(l.tokens[first + i], out[i])) {
-        error = where(l) + "'" + std::string(l.tokens[first + i]) +
+      if (!parseNumber(t[first + i], out[i])) {
+        error = where(l) + "'" + std::string(t[first + i]) +
                 "' is not a finite number";
         return false;
       }
     return true;
+  }
+  /// Whether `l` is exactly `n` finite numbers, into `out` (sized `n`).
+  static bool numbersFast(size_t n, std::vector<double> &out, const Line &l) {
+    const char *p = l.text.data(), *end = p + l.text.size();
+    size_t i = 0;
+    while (true) {
+      while (p < end && isSpace(*p))
+        ++p;
+      if (p == end)
+        return i == n;
+      const char *w = p;
+      while (p < end && !isSpace(*p))
+        ++p;
+      if (i == n || !parseNumber(std::string_view(w, size_t(p - w)), out[i]))
+        return false;
+      ++i;
+    }
   }
   /// Checks that numbers()'s values, read from `l` from token `first`, lie
   /// in [lo, hi]; `what` names them in the message.
@@ -524,7 +568,7 @@ public:
               std::string &error) const {
     for (size_t i = 0; i < v.size(); ++i)
       if (!(v[i] >= lo && v[i] <= hi)) {
-        error = where(l) + what + " '" + std::string(l.tokens[first + i]) +
+        error = where(l) + what + " '" + std::string(l.tokens()[first + i]) +
                 "' is outside [" + boundStr(lo) + ", " + boundStr(hi) +
                 "] (docs/model-format.md, \"Bounds\")";
         return false;
@@ -675,15 +719,18 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
     return nullptr;
   }
 
+  // Records: the lines between the header and `end` that are neither blank
+  // nor comments.
   std::vector<Line> lines;
   lines.reserve(size_t(std::max(endIdx, 0)));
-  std::vector<std::string_view> t;
   for (int i = 1; i < endIdx; ++i) {
-    wordsOf(i, t);
-    if (t.empty() || t[0][0] == '#')
+    const char *b = text.data() + spans[i].first,
+               *e = text.data() + spans[i].second;
+    while (b < e && isSpace(*b))
+      ++b;
+    if (b == e || *b == '#')
       continue;
-    lines.push_back({i + 1, std::move(t)});
-    t = {};
+    lines.emplace_back(i + 1, std::string_view(b, size_t(e - b)));
   }
   Reader r(std::move(lines), name);
   std::unique_ptr<MLPModel> m(new MLPModel());
@@ -694,44 +741,45 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
   {
     bool known = false;
     for (DType t : {DType::F32, DType::F64, DType::F16, DType::BF16})
-      if (l->tokens[1] == dtypeName(t)) {
+      if (l->tokens()[1] == dtypeName(t)) {
         m->dtype_ = t;
         known = true;
       }
     if (!known) {
-      error = r.where(*l) + "unknown dtype '" + std::string(l->tokens[1]) + "'";
+      error =
+          r.where(*l) + "unknown dtype '" + std::string(l->tokens()[1]) + "'";
       return nullptr;
     }
   }
   if (!(l = r.expect("chip", 1, error)))
     return nullptr;
-  m->chip_ = l->tokens[1];
+  m->chip_ = l->tokens()[1];
   if (!(l = r.expect("num-sms", 1, error)))
     return nullptr;
   long sms = 0;
-  if (!parseInt(l->tokens[1], sms) || sms < 1 || sms > 100000) {
+  if (!parseInt(l->tokens()[1], sms) || sms < 1 || sms > 100000) {
     error = r.where(*l) + "bad multiprocessor count '" +
-            std::string(l->tokens[1]) + "'";
+            std::string(l->tokens()[1]) + "'";
     return nullptr;
   }
   m->numSMs_ = int(sms);
   if (!(l = r.expect("target", 1, error)))
     return nullptr;
-  if (l->tokens[1] != "log2-tflops") {
-    error = r.where(*l) + "unknown target '" + std::string(l->tokens[1]) +
+  if (l->tokens()[1] != "log2-tflops") {
+    error = r.where(*l) + "unknown target '" + std::string(l->tokens()[1]) +
             "' (this build predicts log2-tflops)";
     return nullptr;
   }
   if (!(l = r.expect("data", -1, error)))
     return nullptr;
-  if (l->tokens.size() < 2 ||
-      (l->tokens[1] != "synthetic" && l->tokens[1] != "measured")) {
+  if (l->tokens().size() < 2 ||
+      (l->tokens()[1] != "synthetic" && l->tokens()[1] != "measured")) {
     error = r.where(*l) + "'data' must start with 'synthetic' or 'measured'";
     return nullptr;
   }
-  m->synthetic_ = l->tokens[1] == "synthetic";
-  for (size_t i = 1; i < l->tokens.size(); ++i)
-    m->data_ += (i > 1 ? " " : "") + std::string(l->tokens[i]);
+  m->synthetic_ = l->tokens()[1] == "synthetic";
+  for (size_t i = 1; i < l->tokens().size(); ++i)
+    m->data_ += (i > 1 ? " " : "") + std::string(l->tokens()[i]);
 
   // An optional `family <name>`: the kernel family the model ranks. The
   // features name the family's parameters, which the mma and wgmma
@@ -742,10 +790,10 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
   if (r.nextIs("family")) {
     if (!(l = r.expect("family", 1, error)))
       return nullptr;
-    declaredFamily = parseGemmFamily(l->tokens[1]);
+    declaredFamily = parseGemmFamily(l->tokens()[1]);
     if (!declaredFamily) {
       error = r.where(*l) + "unknown kernel family '" +
-              std::string(l->tokens[1]) + "' (simt, mma or wgmma)";
+              std::string(l->tokens()[1]) + "' (simt, mma or wgmma)";
       return nullptr;
     }
   }
@@ -761,12 +809,12 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
   // [lo, hi] (`what` says so in the error).
   auto readValues = [&](long lo, long hi, const std::string &subject,
                         const std::string &what, std::vector<int> &values) {
-    for (size_t i = 2; i < l->tokens.size(); ++i) {
+    for (size_t i = 2; i < l->tokens().size(); ++i) {
       long v = 0;
-      if (!parseInt(l->tokens[i], v) || v < lo || v > hi ||
+      if (!parseInt(l->tokens()[i], v) || v < lo || v > hi ||
           (!values.empty() && v <= values.back())) {
         error = r.where(*l) + subject + " values must be " + what + ", got '" +
-                std::string(l->tokens[i]) + "'";
+                std::string(l->tokens()[i]) + "'";
         return false;
       }
       values.push_back(int(v));
@@ -779,8 +827,8 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
         return nullptr;
       std::vector<GemmFamily> fits;
       for (GemmFamily f : supportFamilies)
-        if (l->tokens.size() >= 3 &&
-            l->tokens[1] == gemmParamInfo(featureParams(f)[pi]).name)
+        if (l->tokens().size() >= 3 &&
+            l->tokens()[1] == gemmParamInfo(featureParams(f)[pi]).name)
           fits.push_back(f);
       if (fits.empty()) {
         const std::array<GemmParam, 9> &want =
@@ -809,7 +857,7 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
         return nullptr;
       std::vector<GemmFamily> fits;
       for (GemmFamily f : supportFamilies)
-        if (l->tokens.size() >= 3 && l->tokens[1] == "stages" &&
+        if (l->tokens().size() >= 3 && l->tokens()[1] == "stages" &&
             gemmParamExtraFeature(f, GemmParam::stages))
           fits.push_back(f);
       if (fits.empty()) {
@@ -853,9 +901,9 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
       return out;
     };
     std::string have;
-    for (size_t i = 2; i < l->tokens.size(); ++i)
-      have += std::string(i > 2 ? " " : "") + std::string(l->tokens[i]);
-    const std::string count(l->tokens.size() >= 2 ? l->tokens[1] : "");
+    for (size_t i = 2; i < l->tokens().size(); ++i)
+      have += std::string(i > 2 ? " " : "") + std::string(l->tokens()[i]);
+    const std::string count(l->tokens().size() >= 2 ? l->tokens()[1] : "");
     bool found = false;
     for (int f = 0; f < kNumGemmFamilies && !found; ++f) {
       GemmFamily family = static_cast<GemmFamily>(f);
@@ -883,7 +931,7 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
     if (!found) {
       // Name the definition the file looks closest to: conv's if it
       // starts like one.
-      bool conv = l->tokens.size() > 3 && l->tokens[3] == "log2_p";
+      bool conv = l->tokens().size() > 3 && l->tokens()[3] == "log2_p";
       error = r.where(*l) + "the model's features differ from this build's (";
       if (conv) {
         for (int f = 0; f < kNumGemmFamilies; ++f)
@@ -912,7 +960,7 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
 
   if (!(l = r.expect("layers", -1, error)))
     return nullptr;
-  if (l->tokens.size() < 3 || l->tokens.size() > 66) {
+  if (l->tokens().size() < 3 || l->tokens().size() > 66) {
     error = r.where(*l) + "'layers' needs 2 to 65 sizes";
     return nullptr;
   }
@@ -922,11 +970,11 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
   // message ("the " or "the screen's ").
   auto readWidths = [&](const Line &line, size_t from, std::vector<int> &out,
                         const char *whose) {
-    for (size_t i = from; i < line.tokens.size(); ++i) {
+    for (size_t i = from; i < line.tokens().size(); ++i) {
       long w = 0;
-      if (!parseInt(line.tokens[i], w) || w < 1 || w > 16384) {
+      if (!parseInt(line.tokens()[i], w) || w < 1 || w > 16384) {
         error = r.where(line) + "bad layer size '" +
-                std::string(line.tokens[i]) + "'";
+                std::string(line.tokens()[i]) + "'";
         return false;
       }
       out.push_back(int(w));
@@ -991,9 +1039,9 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
   if (version >= 2) {
     if (!(l = r.expect("members", 1, error)))
       return nullptr;
-    if (!parseInt(l->tokens[1], members) || members < 1 || members > 64) {
+    if (!parseInt(l->tokens()[1], members) || members < 1 || members > 64) {
       error = r.where(*l) + "'members' must be 1 to 64, got '" +
-              std::string(l->tokens[1]) + "'";
+              std::string(l->tokens()[1]) + "'";
       return nullptr;
     }
   }
@@ -1021,7 +1069,7 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
         for (int i = 0; i <= L.in; ++i)
           if (!(std::fabs(v[i]) <= kMLPMaxAbsWeight)) {
             error = r.where(*row) + (i < L.in ? "weight" : "bias") + " '" +
-                    std::string(row->tokens[i]) + "' of layer " +
+                    std::string(row->tokens()[i]) + "' of layer " +
                     std::to_string(li) + ", neuron " + std::to_string(o) +
                     " is outside [-" + boundStr(kMLPMaxAbsWeight) + ", " +
                     boundStr(kMLPMaxAbsWeight) +
@@ -1052,8 +1100,8 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
     l = r.expect("screen", -1, error);
     m->screenLine_ = l->number;
     long keep = 0;
-    if (l->tokens.size() < 5 || l->tokens.size() > 67 ||
-        !parseInt(l->tokens[1], keep) || keep < 1 || keep > (1 << 24)) {
+    if (l->tokens().size() < 5 || l->tokens().size() > 67 ||
+        !parseInt(l->tokens()[1], keep) || keep < 1 || keep > (1 << 24)) {
       error = r.where(*l) + "'screen' needs the configurations it keeps (1 "
                             "to 16777216) and 3 to 65 layer sizes";
       return nullptr;
@@ -1071,7 +1119,7 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
   }
   if (!r.atEnd()) {
     const Line *extra = r.next(error, "");
-    error = r.where(*extra) + "unexpected '" + std::string(extra->tokens[0]) +
+    error = r.where(*extra) + "unexpected '" + std::string(extra->tokens()[0]) +
             "' after the last layer";
     return nullptr;
   }

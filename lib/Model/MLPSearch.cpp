@@ -1801,6 +1801,11 @@ MLPRanker::listFor(DType dtype, const ChipLimits &chip, unsigned vecMask) {
               (!conv || meetsConvKernelRules(c));
     count += take[i];
   }
+  // Every legal configuration kept: the list is legalConfigs()'s own
+  // (cached for the process, never freed), not a copy of its megabytes.
+  if (count == legal.size())
+    return cache.lists[key] = std::shared_ptr<const std::vector<GemmConfig>>(
+               std::shared_ptr<void>(), &legal);
   list->reserve(count);
   for (size_t i = 0; i < legal.size(); ++i)
     if (take[i])

@@ -41,6 +41,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include <future>
 #include <map>
 #include <optional>
 
@@ -357,9 +358,26 @@ struct SelectConfigPass
                         : f != family;
     };
     // Parsed once per process (and file content), with its search tables.
+    // A tensor-core model searches a list of the legal configurations of
+    // its family (on a chip with wgmma, the shipped 16-bit models are of
+    // that family); the list does not depend on the model, so it is
+    // enumerated on another core while this one parses the file (each is
+    // a few milliseconds of a GEMM's selection).
+    const ::isaac::ChipInfo *info = ::isaac::findChip(limits.chip);
+    ::isaac::GemmFamily listFamily = sixteenBit && info && info->hasWgmma
+                                         ? ::isaac::GemmFamily::Wgmma
+                                         : family;
+    std::future<void> legalList;
+    if (listFamily != ::isaac::GemmFamily::Simt &&
+        op->getContext()->isMultithreadingEnabled())
+      legalList = std::async(std::launch::async, [dtype, &limits, listFamily] {
+        (void)::isaac::legalConfigs(dtype, limits, listFamily);
+      });
     std::string err;
     std::shared_ptr<const ::isaac::MLPModel> m =
         ::isaac::MLPModel::loadShared(path, err);
+    if (legalList.valid())
+      legalList.wait();
     if (m)
       err = modelMismatch(*m, path, modelChip, dtype, ::isaac::ModelOp::Gemm);
     if (m && err.empty() && wrongFamily(m->family()))
