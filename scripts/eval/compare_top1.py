@@ -14,7 +14,12 @@ R,S,SH,SW` lines as pack-top1.sh OP=conv writes them): one row per layer
 of the CSV, isaac over the better cuDNN format; 1x1 stride-1 layers are
 left out (the pipeline makes GEMMs of them, which no conv model ranks).
 
-    compare_top1.py CSV LABEL=LIST [LABEL=LIST ...] [--md]
+A label written LABEL@N (e.g. `top10@10=LIST`) scores the best of each
+problem's first N kernels of LIST that passed instead of its first one:
+the re-benchmarked top N of the same ranking, against the same vendor
+times (the CSV must hold those N: isaac-bench --candidates LIST --topk N).
+
+    compare_top1.py CSV LABEL[@N]=LIST [LABEL[@N]=LIST ...] [--md]
     compare_top1.py --first LIST [--conv]   (each problem's first line)
 """
 
@@ -55,6 +60,22 @@ def top1s(path, conv=False):
     return [(key, name) for key, name, _ in first_lines(path, conv)]
 
 
+def ranked(path, conv=False):
+    """{problem key: [kernels in file order]} of a list (first_lines'
+    keys), each kernel once."""
+    out = {}
+    for line in open(path):
+        f = line.split()
+        if len(f) != (5 if conv else 4):
+            continue
+        m, n, k, name = f[:4]
+        key = (int(m), int(n), int(k)) + types_layout(name, conv) + \
+            tuple(f[4:])
+        if name not in out.setdefault(key, []):
+            out[key].append(name)
+    return out
+
+
 def conv_layers(rows):
     """(problem key, layer name, {kernel: row}) of each timed layer of a
     conv CSV, in order; 1x1 stride-1 layers left out."""
@@ -93,11 +114,16 @@ def main(argv):
         sys.exit("usage:\n" + "\n".join(__doc__.strip().splitlines()[-2:]))
     table = list(csv.DictReader(open(argv[0])))
     conv = bool(table) and "gemm_m" in table[0]
-    labels, lists = [], []
+    labels, lists, depths = [], [], []
     for a in argv[1:]:
         label, path = a.split("=", 1)
+        label, _, depth = label.partition("@")
+        if depth and (not depth.isdigit() or int(depth) < 1):
+            sys.exit("compare_top1.py: '%s': N of LABEL@N must be a positive "
+                     "integer" % a)
         labels.append(label)
-        lists.append(dict(top1s(path, conv)))
+        depths.append(int(depth or 1))
+        lists.append(ranked(path, conv))
     # (problem key, row label, {kernel: row}) per row of the comparison.
     problems = []
     if conv:
@@ -128,13 +154,15 @@ def main(argv):
     for key, title, kernels in problems:
         types = key[3]
         cells = [title, types]
-        for label, lst in zip(labels, lists):
-            name = lst.get(key) or (conv and loose_lookup(lst, key))
-            r = kernels.get(name) if name else None
-            if not r or r.get("status") != "PASS":
+        for label, lst, depth in zip(labels, lists, depths):
+            names = lst.get(key) or (conv and loose_lookup(lst, key)) or []
+            rs = [kernels.get(name) for name in names[:depth]]
+            passed = [r for r in rs if r and r.get("status") == "PASS"]
+            if not passed:
+                r = rs[0] if rs else None
                 cells.append("missing" if not r else r.get("status"))
                 continue
-            x = float(r[ratio])
+            x = max(float(r[ratio]) for r in passed)
             ratios[(label, types)].append(x)
             ratios[(label, "all")].append(x)
             cells.append(f"{x:.3f}")
