@@ -35,11 +35,10 @@ def types_layout(name, conv):
     return parts[2], parts[4 if conv else 3]
 
 
-def first_lines(path, conv=False):
-    """(problem key, kernel, line) of each problem's first line of a list,
-    in file order: its top-1. The problem is M N K, the kernel name's types
-    and layout, and a convolution's filter and strides."""
-    seen, out = set(), []
+def list_lines(path, conv=False):
+    """(problem key, kernel, line) of every line of a list, in file order.
+    The problem is M N K, the kernel name's types and layout, and a
+    convolution's filter and strides."""
     for line in open(path):
         f = line.split()
         if len(f) != (5 if conv else 4):
@@ -47,30 +46,25 @@ def first_lines(path, conv=False):
         m, n, k, name = f[:4]
         key = (int(m), int(n), int(k)) + types_layout(name, conv) + \
             tuple(f[4:])
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append((key, name, line.rstrip("\n")))
+        yield key, name, line.rstrip("\n")
+
+
+def first_lines(path, conv=False):
+    """(problem key, kernel, line) of each problem's first line of a list,
+    in file order: its top-1."""
+    seen, out = set(), []
+    for key, name, line in list_lines(path, conv):
+        if key not in seen:
+            seen.add(key)
+            out.append((key, name, line))
     return out
 
 
-def top1s(path, conv=False):
-    """((M, N, K, types, layout[, R,S,SH,SW]), kernel) of each problem's
-    first line, in file order."""
-    return [(key, name) for key, name, _ in first_lines(path, conv)]
-
-
 def ranked(path, conv=False):
-    """{problem key: [kernels in file order]} of a list (first_lines'
-    keys), each kernel once."""
+    """{problem key: [kernels in file order]} of a list, each kernel once:
+    the first is the problem's top-1."""
     out = {}
-    for line in open(path):
-        f = line.split()
-        if len(f) != (5 if conv else 4):
-            continue
-        m, n, k, name = f[:4]
-        key = (int(m), int(n), int(k)) + types_layout(name, conv) + \
-            tuple(f[4:])
+    for key, name, _ in list_lines(path, conv):
         if name not in out.setdefault(key, []):
             out[key].append(name)
     return out
