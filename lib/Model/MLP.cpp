@@ -637,7 +637,9 @@ std::shared_ptr<const MLPModel> MLPModel::loadShared(const std::string &path,
     std::shared_ptr<const MLPModel> model;
   };
   static std::mutex mutex;
-  static std::map<std::string, Entry> cache;
+  // Never destroyed: the models and their search caches (lists of a few
+  // 10^5 configurations) would be freed at exit for nothing.
+  static auto &cache = *new std::map<std::string, Entry>();
   std::string text;
   if (!readFile(path, text, error))
     return nullptr;

@@ -142,8 +142,10 @@ void isaac::forEachLegalConfig(
 const std::vector<GemmConfig> &
 isaac::legalConfigs(DType dtype, const ChipLimits &chip, GemmFamily family) {
   static std::mutex mutex;
-  static std::map<std::tuple<int, int, std::string>, std::vector<GemmConfig>>
-      cache;
+  // Never destroyed: freeing a few 10^5 configurations per list at exit
+  // would cost the compiling process milliseconds for nothing.
+  static auto &cache = *new std::map<std::tuple<int, int, std::string>,
+                                     std::vector<GemmConfig>>();
   std::lock_guard<std::mutex> lock(mutex);
   auto key = std::make_tuple(static_cast<int>(family), static_cast<int>(dtype),
                              chip.chip);
