@@ -342,8 +342,8 @@ struct Line {
   const std::vector<std::string_view> &tokens() const;
 
 private:
+  /// Empty until first split (a record has at least one word).
   mutable std::vector<std::string_view> words;
-  mutable bool split = false;
 };
 
 /// The characters istream's `>>` separates words at (the "C" locale).
@@ -355,27 +355,28 @@ constexpr std::array<bool, 256> kSpaces = [] {
 }();
 inline bool isSpace(char c) { return kSpaces[static_cast<unsigned char>(c)]; }
 
-/// Words of [b, e), as `istream >> std::string` splits them. (A model file
-/// has ~10^5 of them: a stream per line, then a string per word, took most
-/// of the loading time.)
+/// The next word of [p, e) as `istream >> std::string` reads it (empty at
+/// the end), p moved past it.
+std::string_view nextWord(const char *&p, const char *e) {
+  while (p < e && isSpace(*p))
+    ++p;
+  const char *w = p;
+  while (p < e && !isSpace(*p))
+    ++p;
+  return std::string_view(w, size_t(p - w));
+}
+
+/// Words of [b, e). (A model file has ~10^5 of them: a stream per line,
+/// then a string per word, took most of the loading time.)
 void splitWs(const char *b, const char *e, std::vector<std::string_view> &out) {
   out.clear();
-  while (b < e) {
-    while (b < e && isSpace(*b))
-      ++b;
-    const char *w = b;
-    while (b < e && !isSpace(*b))
-      ++b;
-    if (b > w)
-      out.emplace_back(w, size_t(b - w));
-  }
+  for (std::string_view w; !(w = nextWord(b, e)).empty();)
+    out.push_back(w);
 }
 
 const std::vector<std::string_view> &Line::tokens() const {
-  if (!split) {
+  if (words.empty())
     splitWs(text.data(), text.data() + text.size(), words);
-    split = true;
-  }
   return words;
 }
 
@@ -548,18 +549,10 @@ public:
   static bool numbersFast(size_t n, std::vector<double> &out, const Line &l) {
     const char *p = l.text.data(), *end = p + l.text.size();
     size_t i = 0;
-    while (true) {
-      while (p < end && isSpace(*p))
-        ++p;
-      if (p == end)
-        return i == n;
-      const char *w = p;
-      while (p < end && !isSpace(*p))
-        ++p;
-      if (i == n || !parseNumber(std::string_view(w, size_t(p - w)), out[i]))
+    for (std::string_view w; !(w = nextWord(p, end)).empty(); ++i)
+      if (i == n || !parseNumber(w, out[i]))
         return false;
-      ++i;
-    }
+    return i == n;
   }
   /// Checks that numbers()'s values, read from `l` from token `first`, lie
   /// in [lo, hi]; `what` names them in the message.
@@ -726,13 +719,13 @@ std::unique_ptr<MLPModel> MLPModel::parse(const std::string &text,
   std::vector<Line> lines;
   lines.reserve(size_t(std::max(endIdx, 0)));
   for (int i = 1; i < endIdx; ++i) {
-    const char *b = text.data() + spans[i].first,
+    const char *p = text.data() + spans[i].first,
                *e = text.data() + spans[i].second;
-    while (b < e && isSpace(*b))
-      ++b;
-    if (b == e || *b == '#')
+    std::string_view first = nextWord(p, e);
+    if (first.empty() || first[0] == '#')
       continue;
-    lines.emplace_back(i + 1, std::string_view(b, size_t(e - b)));
+    lines.emplace_back(
+        i + 1, std::string_view(first.data(), size_t(e - first.data())));
   }
   Reader r(std::move(lines), name);
   std::unique_ptr<MLPModel> m(new MLPModel());
