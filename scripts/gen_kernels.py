@@ -65,6 +65,13 @@
       and 8 slices that sum inside the launch (kc = 1) as variants (and,
       where the first has kc = 1, its form without): the in-cluster
       split-K exploration of docs/perf.md.
+  gen_kernels.py ws CONFIGURED.mlir LIST > cands.mlir
+      as candidates, with each op's first three candidates, each followed
+      (wgmma family) by its other form: warp-specialized (ws = 1, where
+      legal) or plain: the producer-warpgroup exploration of docs/perf.md.
+  gen_kernels.py wgmma-ws > ws.mlir
+      the warp-specialized wgmma kernels' GPU check (sm_90a): WGMMA_WS and
+      the fused WGMMA_WS_FUSED.
   gen_kernels.py epilogue-cpu PTX_DIR [ROWS] > values.mlir
       a CPU program (for mlir-runner) that evaluates the epilogue program
       of every fused kernel in PTX_DIR on ROWS (default 2048) deterministic
@@ -198,6 +205,30 @@ MMA_FUSED = [
     ("bf16", "silu", _mma(128, 64, 64, 32, 32, 1, 1, 8, 4), "tn", True),
     ("f64", "bias_col_relu", _mma(64, 32, 32, 16, 16, 1, 1, 2, 3), "nt", False),
     ("f64", "bias_col_relu", _mma(32, 32, 16, 16, 16, 2, 4, 2, 4), "tn", True),
+]
+
+# Warp-specialized wgmma kernels (ws = 1, sm_90a): a producer warpgroup
+# issues the TMA copies. One or two computing warpgroups (wm = 128: two
+# 64-row tiles stacked in one; the last two take the producer's registers),
+# KL = 2, KG 4 and 32 (both split-K modes, tile
+# counters), every layout, f16/bf16 operands with f16, bf16 and f32 C, and
+# fused epilogues (WGMMA_WS_FUSED).
+WGMMA_WS = [
+    ("f16", "f16", "nt", _wgmma(64, 256, 64, 256, 64, 1, 1, 8, 4) + ", ws = 1"),
+    ("bf16", "f32", "nn", _wgmma(128, 128, 64, 128, 64, 1, 1, 8, 4) + ", ws = 1"),
+    ("f16", "f16", "tn", _wgmma(64, 64, 64, 64, 64, 2, 4, 8, 4) + ", ws = 1"),
+    ("bf16", "bf16", "tt", _wgmma(256, 64, 128, 64, 64, 1, 1, 8, 3) + ", ws = 1"),
+    ("f16", "f32", "nt", _wgmma(64, 32, 64, 32, 32, 1, 32, 8, 5) + ", ws = 1"),
+    ("f16", "f16", "nn", _wgmma(64, 16, 64, 16, 64, 1, 1, 8, 6) + ", ws = 1"),
+    ("bf16", "bf16", "nt", _wgmma(128, 64, 64, 64, 64, 1, 2, 4, 4) + ", ws = 1"),
+    # Two warpgroups of 64x256 and of 128x128 (four 64-row tiles): the
+    # producer gives its registers to them (setmaxnreg 40 / 232).
+    ("f16", "f16", "nt", _wgmma(128, 256, 64, 256, 64, 1, 1, 8, 4) + ", ws = 1"),
+    ("bf16", "f32", "tn", _wgmma(256, 128, 128, 128, 64, 1, 1, 8, 3) + ", ws = 1"),
+]
+WGMMA_WS_FUSED = [
+    ("f16", "bias_relu_f16", _wgmma(128, 128, 64, 128, 64, 1, 1, 8, 4) + ", ws = 1", "nt", False),
+    ("bf16", "residual_gelu_tanh", _wgmma(64, 64, 64, 64, 64, 1, 32, 8, 4) + ", ws = 1", "tn", True),
 ]
 
 # Large tiles for 2048^3-class problems (the first is what the analytic
@@ -428,6 +459,17 @@ def mma():
         acc = "f64" if ab == "f64" else "f32"
         sys.stdout.write(fused_func("mf%d_%s" % (i, epilogue), acc, layout,
                                     config, epilogue, batched, ab))
+
+
+def wgmma_ws():
+    """The warp-specialized wgmma check set (sm_90a)."""
+    sys.stdout.write('module attributes {isaac.target = "sm_90a"} {\n')
+    for i, (ab, c, layout, config) in enumerate(WGMMA_WS):
+        sys.stdout.write(gemm(i, ab, layout, config, c))
+    for i, (ab, epilogue, config, layout, batched) in enumerate(WGMMA_WS_FUSED):
+        sys.stdout.write(fused_func("wf%d_%s" % (i, epilogue), "f32", layout,
+                                    config, epilogue, batched, ab))
+    sys.stdout.write("}\n")
 
 
 def fused():
@@ -809,6 +851,19 @@ def kc_variants(configs):
     return out
 
 
+def ws_variants(configs, n=3):
+    """The first `n` configurations, each followed, for wgmma, by its other
+    form: warp-specialized (ws = 1; kept where legal: not with cm > 1 or
+    kc) or, where the selection made it so, plain."""
+    out = []
+    for c in configs[:n]:
+        out.append(c)
+        if "family = wgmma" in c:
+            out.append(with_params(c, ws=None) if "ws = 1" in c
+                       else with_params(c, ws=1))
+    return out
+
+
 def conv_candidates(path, listing=None, expand=None):
     text = open(path).read().replace("\n", " ")
     text = re.sub(r"\s+", " ", text)
@@ -958,6 +1013,10 @@ if __name__ == "__main__":
         candidates(sys.argv[2], sys.argv[3], kc_variants)
     elif len(sys.argv) == 4 and sys.argv[1] == "conv-kc":
         conv_candidates(sys.argv[2], sys.argv[3], kc_variants)
+    elif len(sys.argv) == 4 and sys.argv[1] == "ws":
+        candidates(sys.argv[2], sys.argv[3], ws_variants)
+    elif sys.argv[1:] == ["wgmma-ws"]:
+        wgmma_ws()
     elif len(sys.argv) == 4 and sys.argv[1] == "top1":
         top1(sys.argv[2], sys.argv[3])
     elif sys.argv[1:] == ["fused"]:

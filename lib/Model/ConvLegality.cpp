@@ -104,6 +104,11 @@ static void checkConvKernelRules(const GemmConfig &c, Report &r) {
              ": simt convolutions pipeline 2 stages (register prefetch); "
              "deeper cp.async pipelines are GEMM kernels only";
     });
+  if (c.ws)
+    r.fail("conv-ws", [&] {
+      return std::string("ws = 1: warp-specialized kernels are GEMM kernels "
+                         "only");
+    });
   if (c.family != GemmFamily::Mma)
     return;
   int copies = mmaCopiesPerThreadA(c);

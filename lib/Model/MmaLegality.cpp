@@ -139,10 +139,10 @@ int isaac::mmaSharedMemoryBytes(const GemmConfig &c, DType dtype) {
 static int ceilDiv(int a, int b) { return (a + b - 1) / b; }
 
 int isaac::mmaCopiesPerThreadA(const GemmConfig &c) {
-  return ceilDiv(c.ml * c.u / c.vec, c.threads());
+  return ceilDiv(c.ml * c.u / c.vec, c.computeThreads());
 }
 int isaac::mmaCopiesPerThreadB(const GemmConfig &c) {
-  return ceilDiv(c.nl * c.u / c.vec, c.threads());
+  return ceilDiv(c.nl * c.u / c.vec, c.computeThreads());
 }
 
 int isaac::estimateMmaRegisters(const GemmConfig &c, DType ab) {

@@ -219,6 +219,17 @@ GemmConfig isaac::withClusterSplitK(const GemmConfig &c, DType dtype,
   return isLegal(inCluster, dtype, chip) ? inCluster : c;
 }
 
+GemmConfig isaac::withWarpSpecialization(const GemmConfig &c,
+                                         const GemmShape &shape,
+                                         const ChipLimits &chip) {
+  if (c.family != GemmFamily::Wgmma || c.ws || c.kc || c.cm > 1 ||
+      c.sliceDepth(shape.k) / c.u < c.stages)
+    return c;
+  GemmConfig specialized = c;
+  specialized.ws = 1;
+  return isLegal(specialized, shape.dtype, chip) ? specialized : c;
+}
+
 static std::vector<Ranked> searchSpace(const GemmShape &shape,
                                        const ChipLimits &chip,
                                        const CostFn &cost, unsigned k,
@@ -250,6 +261,7 @@ std::vector<Ranked> isaac::searchBest(const GemmShape &shape,
                                       size_t *evaluated) {
   std::vector<Ranked> best = searchSpace(shape, chip, cost, k, evaluated);
   for (Ranked &r : best)
-    r.config = withClusterSplitK(r.config, shape.dtype, chip);
+    r.config = withWarpSpecialization(
+        withClusterSplitK(r.config, shape.dtype, chip), shape, chip);
   return best;
 }

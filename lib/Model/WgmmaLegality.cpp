@@ -20,13 +20,18 @@
 //   cluster-chip, cluster-k
 //                     the warp-tiled families' cluster rules
 //                     (lib/Model/MmaLegality.cpp: checkClusterRules)
-//   threads-per-block 128 * (ml/wm) * (nl/wn) * kl at most the chip's limit
+//   threads-per-block 128 * ((ml/wm) * (nl/wn) * kl + ws) at most the chip's
+//                     limit
 //   vector-width      vec elements are 4, 8 or 16 bytes (a cp.async size)
 //   shared-memory     every stage (and the KL and cluster partials), then
 //                     the TMA loop's mbarriers, in the chip's dynamic
 //                     shared memory per block
 //   registers         the estimate within 255 per thread and the block's
-//                     register file
+//                     register file (ws = 1: the producer's threads
+//                     too; where the computing threads need more than
+//                     64K / threads, what setmaxnreg gives them,
+//                     wgmmaRegisterSplit)
+//   warp-specialized  ws = 1 (a producer warpgroup) with cm = 1, kc = 0
 //
 // None depends on the layout: an operand stored M- or N-major gets a
 // swizzle atom as wide as its warpgroup's extent (Wgmma.h), so every
@@ -46,10 +51,44 @@ using namespace isaac;
 
 int isaac::estimateWgmmaRegisters(const GemmConfig &c, DType) {
   int acc = c.wm * c.wn / kWarpgroupThreads;
+  // A warp-specialized kernel's computing threads copy only on its
+  // cp.async path, but ptxas allocates for both paths (without the copies'
+  // share, a 128x256 block of two 64x256 warpgroups spilled 0.8 KB).
   int copies = mmaCopiesPerThreadA(c) + mmaCopiesPerThreadB(c);
   // Descriptors, indices, predicates, loop state and the epilogue.
   const int overhead = 40;
   return acc + 2 * copies + overhead;
+}
+
+/// The producer warpgroup's registers after its setmaxnreg.dec (CUTLASS's
+/// warp-specialized kernels keep 40): its thread's loop state, tile
+/// coordinates and the tensor maps' addresses.
+static constexpr int kProducerRegisters = 40;
+/// The most setmaxnreg gives a computing thread (a multiple of 8 below the
+/// 255 registers a thread addresses).
+static constexpr int kMaxConsumerRegisters = 240;
+
+/// ptxas's bound for a block of `threads`: 64K registers shared, at most
+/// 255 a thread, in setmaxnreg's multiples of 8.
+static int registerBound(int threads, int regsPerBlock) {
+  return std::min(255, regsPerBlock / threads) / 8 * 8;
+}
+
+WgmmaRegisterSplit isaac::wgmmaRegisterSplit(const GemmConfig &c, DType ab) {
+  WgmmaRegisterSplit s;
+  const int regsPerBlock = 65536; // every chip with wgmma (sm_90a)
+  if (!c.ws)
+    return s;
+  int bound = registerBound(c.threads(), regsPerBlock);
+  if (estimateWgmmaRegisters(c, ab) <= bound)
+    return s;
+  s.kernel = bound;
+  s.producer = kProducerRegisters;
+  s.consumer =
+      std::min(kMaxConsumerRegisters,
+               (c.threads() * bound - kWarpgroupThreads * kProducerRegisters) /
+                   c.computeThreads() / 8 * 8);
+  return s;
 }
 
 void isaac::checkWgmmaRules(const GemmConfig &c, DType dtype,
@@ -130,12 +169,34 @@ void isaac::checkWgmmaRules(const GemmConfig &c, DType dtype,
       }))
     return;
 
+  if (c.ws && (c.cm > 1 || c.kc) && !r.fail("warp-specialized", [&] {
+        return "ws = 1 needs cm = 1 and kc = 0, not cm = " +
+               std::to_string(c.cm) + ", kc = " + std::to_string(c.kc) +
+               " (the producer warpgroup leaves after its copies; cluster "
+               "barriers wait for every thread of the cluster)";
+      }))
+    return;
+
   if (!checkClusterRules(c, chip, info, r))
     return;
 
+  // With ws = 1 the producer's threads count, and the computing ones may
+  // take the producer's registers (wgmmaRegisterSplit).
+  int registers = estimateWgmmaRegisters(c, dtype);
+  if (c.ws) {
+    WgmmaRegisterSplit split = wgmmaRegisterSplit(c, dtype);
+    if (split.kernel && registers > split.consumer && !r.fail("registers", [&] {
+          return "ws = 1: the computing threads need about " +
+                 std::to_string(registers) + " registers; with the " +
+                 "producer's given back (setmaxnreg) they get " +
+                 std::to_string(split.consumer);
+        }))
+      return;
+    if (split.kernel)
+      registers = split.kernel;
+  }
   checkWarpTiledResources(c, dtype, chip, info, kWarpgroupThreads,
-                          wgmmaGroupsM(c), wgmmaGroupsN(c),
-                          estimateWgmmaRegisters(c, dtype), r);
+                          wgmmaGroupsM(c), wgmmaGroupsN(c), registers, r);
 }
 
 void isaac::forEachLegalWgmmaConfig(

@@ -247,7 +247,19 @@ public:
                               LLVM::AsmDialectAttr(), ArrayAttr());
   }
 
-  void barrier() { gpu::BarrierOp::create(b, loc); }
+  /// A barrier of the threads that compute: the block's (barrier 0, every
+  /// thread), or with `computeThreads` set (a warp-specialized kernel,
+  /// whose producer warpgroup leaves after its copies) named barrier 1 of
+  /// that many threads, which the producer never reaches.
+  void barrier() {
+    if (!computeThreads) {
+      gpu::BarrierOp::create(b, loc);
+      return;
+    }
+    NVVM::BarrierOp::create(b, loc, Type(), ci32(1), ci32(computeThreads),
+                            NVVM::BarrierReductionAttr(), Value());
+  }
+  int computeThreads = 0;
 
   /// `cp.async` of `bytes` (4, 8 or 16) from global `src` to shared `dst`;
   /// with `srcSize`, only that many bytes are read and the rest zero-filled.

@@ -128,7 +128,7 @@ public:
       : e(b, loc, spec.accType()), spec(spec), conv(conv), c(spec.config),
         wgmma(c.family == ::isaac::GemmFamily::Wgmma),
         smem(::isaac::getMmaSharedLayout(c, spec.dtype)),
-        esz(::isaac::dtypeBytes(spec.dtype)), threads(c.threads()),
+        esz(::isaac::dtypeBytes(spec.dtype)), threads(c.computeThreads()),
         instr(*::isaac::mmaInstruction(spec.dtype, spec.chip)), kStep(instr.k),
         planA(c, spec.dtype, c.ml, /*contigIsK=*/!spec.layout.transA, 0,
               threads),
@@ -138,6 +138,10 @@ public:
         outTy(getScalarType(b.getContext(), spec.outType())) {
     if (spec.epilogue)
       epilogue.emplace(*spec.epilogue);
+    // The producer warpgroup of a warp-specialized block leaves after its
+    // copies: the block's barriers are the computing threads'.
+    if (c.ws)
+      e.computeThreads = threads;
     if (wgmma) {
       planA.wg = ::isaac::getWgmmaOperandLayout(c, spec.dtype, /*isB=*/false,
                                                 planA.contigIsK);
@@ -242,6 +246,26 @@ private:
   /// once the wgmmas that read it are done, and the issuing thread waits
   /// for that before refilling it. Returns the accumulators as mainLoop.
   SmallVector<Value> tmaMainLoop(Value nTiles, int stageElems);
+  /// Thread 0's initialization of the stage barriers (full: one arrival,
+  /// the copies' thread's; empty: one per computing warp of each block of
+  /// the cluster), and the tensor maps' prefetch.
+  void initStageBarriers();
+  /// Warp specialization (ws = 1): the TMA loop split between the
+  /// producer warpgroup's thread, which fills each stage once the
+  /// computing warps have released it (producerLoop), and the computing
+  /// warpgroups, which wait for each stage, multiply and release it
+  /// (consumerLoop, which returns the accumulators as mainLoop).
+  void producerLoop(Value nTiles, int stageElems);
+  /// The kernel's body from its main loop on, warp-specialized: the
+  /// stage barriers (TMA), then the producer's copies and the computing
+  /// warpgroups' main loop (TMA or cp.async, as useTma says) and `finish`.
+  /// Where the computing threads need more registers than the kernel's
+  /// bound, the producer gives its own to them first (setmaxnreg,
+  /// wgmmaRegisterSplit).
+  void buildWarpSpecialized(Value useTma, Value nTiles, Value nFull,
+                            int stageElems,
+                            function_ref<void(SmallVector<Value>)> finish);
+  SmallVector<Value> consumerLoop(Value nTiles, int stageElems);
   /// Thread 0's copies of K tile `t` into stage `stage`: the stage's
   /// expected bytes on its full barrier, then one bulk tensor copy per
   /// column block of each operand's tile (a box of the tensor map).
@@ -1121,17 +1145,12 @@ void MmaBuilder::copyConvInput(Value k, Value stageByte, Value full) {
 /// copies run.
 static constexpr int kSuspendHintNs = 0x989680;
 
-SmallVector<Value> MmaBuilder::tmaMainLoop(Value nTiles, int stageElems) {
+void MmaBuilder::initStageBarriers() {
   OpBuilder &b = e.b;
   Location loc = e.loc;
   int S = c.stages;
-  Value leader = e.eq(tid, e.ci32(0));
-  // How many tiles behind the one multiplied the stage refilled lies.
-  const int lag = c.cm > 1 ? 2 : 1;
-  // Each warp of each block of the cluster arrives once per tile on the
-  // empty barrier of its stage.
   int warps = threads / 32;
-  ifThen(b, loc, leader, [&] {
+  ifThen(b, loc, e.eq(tid, e.ci32(0)), [&] {
     // The maps' first use waits for their fetch from parameter space:
     // started here, it overlaps the barriers' initialization.
     for (Value map : {tmA, tmB})
@@ -1148,6 +1167,132 @@ SmallVector<Value> MmaBuilder::tmaMainLoop(Value nTiles, int stageElems) {
     if (c.cm > 1)
       NVVM::FenceMbarrierInitOp::create(b, loc);
   });
+}
+
+void MmaBuilder::producerLoop(Value nTiles, int stageElems) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  int S = c.stages;
+  // Tile t goes into stage t % S once tile t - S, which used it before,
+  // was released: the (t / S - 1)-th completion of the stage's empty
+  // barrier, parity (t / S + 1) % 2 -- the parity of t's own full-barrier
+  // wait flipped.
+  auto loop = scf::ForOp::create(b, loc, e.ci32(0), nTiles, e.ci32(1),
+                                 ValueRange{e.ci32(0), e.ci32(0)});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value t = loop.getInductionVar();
+  Value stage = loop.getRegionIterArgs()[0];
+  Value phase = loop.getRegionIterArgs()[1];
+  ifThen(b, loc, e.sle(e.ci32(S), t), [&] {
+    NVVM::MBarrierTryWaitParityOp::create(
+        b, loc, stageBarrier(e.add(stage, e.ci32(S))),
+        arith::XOrIOp::create(b, loc, phase, e.ci32(1)),
+        e.ci32(kSuspendHintNs));
+  });
+  issueTmaTile(t, stage, stageElems);
+  Value last = e.eq(stage, e.ci32(S - 1));
+  scf::YieldOp::create(
+      b, loc,
+      ValueRange{arith::SelectOp::create(b, loc, last, e.ci32(0),
+                                         e.add(stage, e.ci32(1))),
+                 arith::SelectOp::create(
+                     b, loc, last,
+                     arith::XOrIOp::create(b, loc, phase, e.ci32(1)), phase)});
+}
+
+SmallVector<Value> MmaBuilder::consumerLoop(Value nTiles, int stageElems) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  int S = c.stages;
+  SmallVector<Value> init = initWgmmaAccumulators();
+  int nCarried = init.size();
+  init.push_back(e.ci32(0)); // stage of tile t
+  init.push_back(e.ci32(0)); // phase parity of that stage's barriers
+  auto loop = scf::ForOp::create(b, loc, e.ci32(0), nTiles, e.ci32(1), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value t = loop.getInductionVar();
+    ValueRange iter = loop.getRegionIterArgs();
+    Value stage = iter[nCarried], phase = iter[nCarried + 1];
+    NVVM::MBarrierTryWaitParityOp::create(b, loc, stageBarrier(stage), phase,
+                                          e.ci32(kSuspendHintNs));
+    SmallVector<Value> acc =
+        wgmmaStage(e.mul(stage, e.ci32(stageElems)), iter.take_front(nCarried));
+    // Tile t - 1's wgmmas are done (this warp's): the warp releases its
+    // stage, which the producer refills with tile t - 1 + S.
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
+    Value first = e.eq(stage, e.ci32(0));
+    Value prevStage = arith::SelectOp::create(b, loc, first, e.ci32(S - 1),
+                                              e.sub(stage, e.ci32(1)));
+    ifThen(b, loc, e.land(e.slt(e.ci32(0), t), e.eq(lane, e.ci32(0))),
+           [&] { releaseStage(e.add(prevStage, e.ci32(S))); });
+    Value last = e.eq(stage, e.ci32(S - 1));
+    acc.push_back(arith::SelectOp::create(b, loc, last, e.ci32(0),
+                                          e.add(stage, e.ci32(1))));
+    acc.push_back(arith::SelectOp::create(
+        b, loc, last, arith::XOrIOp::create(b, loc, phase, e.ci32(1)), phase));
+    scf::YieldOp::create(b, loc, acc);
+  }
+  // No wgmma in flight; every copy has landed (each was waited for). The
+  // barrier frees the stages for the KL partials and the flag.
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  e.barrier();
+  return flattenWgmmaAccumulators(loop.getResults().take_front(nCarried));
+}
+
+void MmaBuilder::buildWarpSpecialized(
+    Value useTma, Value nTiles, Value nFull, int stageElems,
+    function_ref<void(SmallVector<Value>)> finish) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  ifThen(b, loc, useTma, [&] { initStageBarriers(); });
+  // Every thread, the producer's too: the barriers are initialized before
+  // any copy or wait.
+  gpu::BarrierOp::create(b, loc);
+  // The last warpgroup produces (the computing threads keep ids 0 ..
+  // threads - 1, as without it).
+  Value producer = e.sle(e.ci32(threads), tid);
+  auto split = scf::IfOp::create(b, loc, producer, /*withElse=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  ::isaac::WgmmaRegisterSplit regs = ::isaac::wgmmaRegisterSplit(c, spec.dtype);
+  b.setInsertionPointToStart(split.thenBlock());
+  if (regs.kernel)
+    NVVM::SetMaxRegisterOp::create(b, loc, regs.producer,
+                                   NVVM::SetMaxRegisterAction::decrease);
+  // One thread issues every copy; on the cp.async path (no tensor maps)
+  // the producer has nothing to do.
+  ifThen(b, loc, e.land(useTma, e.eq(tid, e.ci32(threads))),
+         [&] { producerLoop(nTiles, stageElems); });
+  b.setInsertionPointToStart(split.elseBlock());
+  if (regs.kernel)
+    NVVM::SetMaxRegisterOp::create(b, loc, regs.consumer,
+                                   NVVM::SetMaxRegisterAction::increase);
+  int nAcc = (c.wm / ::isaac::kWgmmaM) * (c.wn / 2);
+  auto ifOp = scf::IfOp::create(b, loc, SmallVector<Type>(nAcc, e.elemTy),
+                                useTma, /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    scf::YieldOp::create(b, loc, consumerLoop(nTiles, stageElems));
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(b, loc, mainLoop(nTiles, nFull, stageElems));
+  }
+  finish(
+      SmallVector<Value>(ifOp.getResults().begin(), ifOp.getResults().end()));
+}
+
+SmallVector<Value> MmaBuilder::tmaMainLoop(Value nTiles, int stageElems) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  int S = c.stages;
+  Value leader = e.eq(tid, e.ci32(0));
+  // How many tiles behind the one multiplied the stage refilled lies.
+  const int lag = c.cm > 1 ? 2 : 1;
+  // Each warp of each block of the cluster arrives once per tile on the
+  // empty barrier of its stage.
+  initStageBarriers();
   // The barriers' initialization is visible to every thread (and to the
   // async proxy's complete_tx) after the block barrier; with a cluster, to
   // its other blocks (their multicasts and arrivals) after the cluster's.
@@ -1737,96 +1882,107 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
 
   // Stage offsets are in elements of A and B.
   int stageElems = smem.stageBytes / esz;
-  SmallVector<Value> acc;
-  if (wgmma) {
-    // The launch passes tensor maps when TMA can address both operands
-    // (docs/abi.md, "Tensor maps"); otherwise the cp.async loop copies
-    // them, with its alignment checks and scalar fallback (a convolution's
-    // input: its taps).
-    unsigned first = args.size() - ::isaac::abi::kNumTmaGemmArgs;
-    tmA = args[first + ::isaac::abi::tma::tmA];
-    tmB = args[first + ::isaac::abi::tma::tmB];
-    batchIdx = batch;
-    Value useTma = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne,
-                                        args[first + ::isaac::abi::tma::useTma],
-                                        e.ci32(0));
-    int nAcc = (c.wm / ::isaac::kWgmmaM) * (c.wn / 2);
-    auto ifOp = scf::IfOp::create(b, loc, SmallVector<Type>(nAcc, e.elemTy),
-                                  useTma, /*withElse=*/true);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      if (taps)
-        tmaPixel = taps->pixelOf(m0);
-      scf::YieldOp::create(b, loc, tmaMainLoop(nTiles, stageElems));
-      b.setInsertionPointToStart(ifOp.elseBlock());
-      scf::YieldOp::create(b, loc, mainLoop(nTiles, nFull, stageElems));
-    }
-    acc.assign(ifOp.getResults().begin(), ifOp.getResults().end());
-  } else {
-    acc = mainLoop(nTiles, nFull, stageElems);
-  }
-  int nAcc = acc.size();
+  // The rest of the kernel, from the accumulators: the KL groups' sum,
+  // the epilogue and the split-K fix-up.
+  auto finish = [&](SmallVector<Value> acc) {
+    int nAcc = acc.size();
 
-  // KL partials: groups 1..KL-1 park their accumulators in shared memory
-  // (lane fastest: conflict-free), group 0 sums them in group order.
-  int accBytes = ::isaac::dtypeBytes(spec.accType());
-  Value isGroup0 = e.eq(klId, e.ci32(0));
-  if (c.kl > 1) {
-    auto slot = [&](Value group, int x) {
-      Value warpIn = e.remu(warp, e.ci32(groupWarps));
-      Value idx =
-          e.add(e.mul(e.add(e.mul(e.sub(group, e.ci32(1)), e.ci32(groupWarps)),
-                            warpIn),
-                      e.ci32(nAcc * 32)),
-                e.add(e.ci32(x * 32), lane));
-      return e.gep(smemPtr, idx, e.elemTy);
-    };
-    {
-      auto ifOp = scf::IfOp::create(b, loc, isGroup0, /*withElse=*/true);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifOp.elseBlock());
-      for (int x = 0; x < nAcc; ++x)
-        LLVM::StoreOp::create(b, loc, acc[x], slot(klId, x), accBytes);
-    }
-    e.barrier();
-    SmallVector<Type> accTypes(nAcc, e.elemTy);
-    auto ifOp = scf::IfOp::create(b, loc, accTypes, isGroup0,
-                                  /*withElse=*/true);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      SmallVector<Value> sum(acc);
-      for (int grp = 1; grp < c.kl; ++grp)
+    // KL partials: groups 1..KL-1 park their accumulators in shared memory
+    // (lane fastest: conflict-free), group 0 sums them in group order.
+    int accBytes = ::isaac::dtypeBytes(spec.accType());
+    Value isGroup0 = e.eq(klId, e.ci32(0));
+    if (c.kl > 1) {
+      auto slot = [&](Value group, int x) {
+        Value warpIn = e.remu(warp, e.ci32(groupWarps));
+        Value idx = e.add(
+            e.mul(e.add(e.mul(e.sub(group, e.ci32(1)), e.ci32(groupWarps)),
+                        warpIn),
+                  e.ci32(nAcc * 32)),
+            e.add(e.ci32(x * 32), lane));
+        return e.gep(smemPtr, idx, e.elemTy);
+      };
+      {
+        auto ifOp = scf::IfOp::create(b, loc, isGroup0, /*withElse=*/true);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(ifOp.elseBlock());
         for (int x = 0; x < nAcc; ++x)
-          sum[x] = e.fadd(sum[x],
-                          LLVM::LoadOp::create(b, loc, e.elemTy,
-                                               slot(e.ci32(grp), x), accBytes));
-      scf::YieldOp::create(b, loc, sum);
-      b.setInsertionPointToStart(ifOp.elseBlock());
-      scf::YieldOp::create(b, loc, acc);
+          LLVM::StoreOp::create(b, loc, acc[x], slot(klId, x), accBytes);
+      }
+      e.barrier();
+      SmallVector<Type> accTypes(nAcc, e.elemTy);
+      auto ifOp = scf::IfOp::create(b, loc, accTypes, isGroup0,
+                                    /*withElse=*/true);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+        SmallVector<Value> sum(acc);
+        for (int grp = 1; grp < c.kl; ++grp)
+          for (int x = 0; x < nAcc; ++x)
+            sum[x] = e.fadd(sum[x], LLVM::LoadOp::create(b, loc, e.elemTy,
+                                                         slot(e.ci32(grp), x),
+                                                         accBytes));
+        scf::YieldOp::create(b, loc, sum);
+        b.setInsertionPointToStart(ifOp.elseBlock());
+        scf::YieldOp::create(b, loc, acc);
+      }
+      acc.assign(ifOp.getResults().begin(), ifOp.getResults().end());
     }
-    acc.assign(ifOp.getResults().begin(), ifOp.getResults().end());
-  }
 
-  Value stores = isGroup0;
-  if (c.kc)
-    stores = sumClusterSlices(acc, isGroup0, gSlice);
-  auto epilogueAndFixup = [&] {
-    ifThen(b, loc, stores,
-           [&] { emitEpilogue(acc, gSlice, batch, W, S, alpha, beta); });
-    if (S && c.splitsAcrossGrid())
-      emitSplitKFixup(batch, isGroup0, W, S, beta);
+    Value stores = isGroup0;
+    if (c.kc)
+      stores = sumClusterSlices(acc, isGroup0, gSlice);
+    auto epilogueAndFixup = [&] {
+      ifThen(b, loc, stores,
+             [&] { emitEpilogue(acc, gSlice, batch, W, S, alpha, beta); });
+      if (S && c.splitsAcrossGrid())
+        emitSplitKFixup(batch, isGroup0, W, S, beta);
+    };
+    // The grid's x is rounded up to whole clusters: the blocks past M only
+    // helped load their cluster's B tiles (their own A tiles zero).
+    if (c.cm > 1)
+      ifThen(b, loc, e.slt(m0, M), epilogueAndFixup);
+    else
+      epilogueAndFixup();
+    // kc: no block leaves while another may still read its sums.
+    if (c.kc)
+      NVVM::ClusterWaitOp::create(b, loc, UnitAttr());
   };
-  // The grid's x is rounded up to whole clusters: the blocks past M only
-  // helped load their cluster's B tiles (their own A tiles zero).
-  if (c.cm > 1)
-    ifThen(b, loc, e.slt(m0, M), epilogueAndFixup);
-  else
-    epilogueAndFixup();
-  // kc: no block leaves while another may still read its sums.
-  if (c.kc)
-    NVVM::ClusterWaitOp::create(b, loc, UnitAttr());
+
+  if (!wgmma) {
+    finish(mainLoop(nTiles, nFull, stageElems));
+    gpu::ReturnOp::create(b, loc);
+    return;
+  }
+  // The launch passes tensor maps when TMA can address both operands
+  // (docs/abi.md, "Tensor maps"); otherwise the cp.async loop copies
+  // them, with its alignment checks and scalar fallback (a convolution's
+  // input: its taps).
+  unsigned first = args.size() - ::isaac::abi::kNumTmaGemmArgs;
+  tmA = args[first + ::isaac::abi::tma::tmA];
+  tmB = args[first + ::isaac::abi::tma::tmB];
+  batchIdx = batch;
+  Value useTma =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne,
+                           args[first + ::isaac::abi::tma::useTma], e.ci32(0));
+  int nAcc = (c.wm / ::isaac::kWgmmaM) * (c.wn / 2);
+  if (c.ws) {
+    buildWarpSpecialized(useTma, nTiles, nFull, stageElems, finish);
+    gpu::ReturnOp::create(b, loc);
+    return;
+  }
+  auto ifOp = scf::IfOp::create(b, loc, SmallVector<Type>(nAcc, e.elemTy),
+                                useTma, /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    if (taps)
+      tmaPixel = taps->pixelOf(m0);
+    scf::YieldOp::create(b, loc, tmaMainLoop(nTiles, stageElems));
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(b, loc, mainLoop(nTiles, nFull, stageElems));
+  }
+  finish(
+      SmallVector<Value>(ifOp.getResults().begin(), ifOp.getResults().end()));
   gpu::ReturnOp::create(b, loc);
 }
 
@@ -1869,6 +2025,12 @@ gpu::GPUFuncOp mlir::isaac::buildMmaGemmKernel(OpBuilder &builder,
   if (spec.config.kc)
     func->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
                   builder.getDenseI32ArrayAttr({1, 1, spec.config.kg}));
+  // A warp-specialized block whose computing threads need more registers
+  // than 64K / threads starts every thread at that bound: the pool its
+  // warpgroups trade through setmaxnreg (wgmmaRegisterSplit).
+  if (int regs = ::isaac::wgmmaRegisterSplit(spec.config, spec.dtype).kernel)
+    func->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                  builder.getI32IntegerAttr(regs));
   MmaBuilder gen(builder, loc, spec, conv);
   gen.buildBody(func, smemName);
   return func;

@@ -126,3 +126,39 @@ func.func @cluster_k(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64
   return
 }
 }
+
+// -----
+
+// warp-specialized: the producer warpgroup leaves after its copies, so no
+// cluster, whose barriers wait for every thread of every block.
+module attributes {isaac.target = "sm_90a"} {
+func.func @ws_cluster(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x64xf16>) {
+  // expected-error @below {{illegal isaac.config for f16 on sm_90a (rule warp-specialized): ws = 1 needs cm = 1 and kc = 0, not cm = 2, kc = 0 (the producer warpgroup leaves after its copies; cluster barriers wait for every thread of the cluster)}}
+  linalg.matmul ins(%A, %B : memref<64x64xf16>, memref<64x64xf16>) outs(%C : memref<64x64xf16>) {isaac.config = #isaac.gemm<family = wgmma, ml = 64, nl = 64, wm = 64, wn = 64, u = 64, kl = 1, kg = 1, vec = 8, stages = 4, cm = 2, ws = 1>}
+  return
+}
+}
+
+// -----
+
+// registers with ws = 1: four computing warpgroups and the producer (640
+// threads) leave 96 registers a thread; the producer's given back
+// (setmaxnreg) make 104 for the computing ones, below the estimate.
+module attributes {isaac.target = "sm_90a"} {
+func.func @ws_registers(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x64xf16>) {
+  // expected-error @below {{illegal isaac.config for f16 on sm_90a (rule registers): ws = 1: the computing threads need about 116 registers; with the producer's given back (setmaxnreg) they get 104}}
+  linalg.matmul ins(%A, %B : memref<64x64xf16>, memref<64x64xf16>) outs(%C : memref<64x64xf16>) {isaac.config = #isaac.gemm<family = wgmma, ml = 256, nl = 128, wm = 64, wn = 128, u = 64, kl = 1, kg = 1, vec = 8, stages = 4, ws = 1>}
+  return
+}
+}
+
+// -----
+
+// ws is the wgmma family's only.
+module attributes {isaac.target = "sm_90a"} {
+func.func @ws_mma(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x64xf16>) {
+  // expected-error @below {{#isaac.gemm parameter 'ws' is not a parameter of the mma family}}
+  linalg.matmul ins(%A, %B : memref<64x64xf16>, memref<64x64xf16>) outs(%C : memref<64x64xf16>) {isaac.config = #isaac.gemm<family = mma, ml = 64, nl = 64, wm = 32, wn = 32, u = 32, kl = 1, kg = 1, vec = 8, stages = 3, ws = 1>}
+  return
+}
+}

@@ -6,7 +6,7 @@
 // searched in the mma family.
 // RUN: rm -rf %t && isaac-opt %s --isaac-pipeline="chip=sm_90a ptx-dir=%t" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: %python %isaac_src/test/PTX/Inputs/ptxas_all.py %ptxas sm_90a %t 7 | FileCheck %s --check-prefix=ASM
-// ASM: ptxas sm_90a: 9 kernels, 0 failed
+// ASM: ptxas sm_90a: 11 kernels, 0 failed
 // REMARK: remark: isaac: configuration chosen by the trained model {{.*}}sm_90a{{/|\\}}gemm-bf16.mlp (trained on measurements)
 //
 // The large tile: 128-byte swizzle atoms aligned to 1024 bytes, the stage
@@ -201,6 +201,48 @@
 // KC-NEXT: ret;
 // RUN: not grep -q "isaac_splitk_reduce\|isaac_scale" %t/isaac_gemm_f16_nn_wgmma_ml64_nl32_wm64_wn32_u64_kl1_kg4_v8_st4_kc1.ptx
 //
+// Warp-specialized (ws = 1): a producer warpgroup after the computing one
+// (256 threads); thread 0 initializes the stage barriers (empty: the 4
+// computing warps), every thread meets at barrier 0, then thread 128 alone
+// issues the TMA copies (tile t into stage t % 4 once the empty barrier
+// says tile t - 4 was released) while the computing warps wait for each
+// stage, multiply and release it; their barriers are named barrier 1 of
+// 128 threads, which the producer never reaches. 64 accumulators a thread
+// fit 64K / 256 registers: no setmaxnreg.
+// RUN: FileCheck %s --check-prefix=WS --input-file=%t/isaac_gemm_f16_nn_wgmma_ml64_nl64_wm64_wn64_u64_kl1_kg1_v8_st4_ws1.ptx
+// WS: // isaac.kernel name=isaac_gemm_f16_nn_wgmma_ml64_nl64_wm64_wn64_u64_kl1_kg1_v8_st4_ws1 {{.*}} stages=4 ws=1 threads=256
+// WS-NOT: .maxnreg
+// WS: .maxntid 256, 1, 1
+// WS: mov.b32 [[EMPTY:%r[0-9]+]], 4;
+// WS: mbarrier.init.shared.b64 [{{.*}}_smem+65568], [[EMPTY]];
+// WS: bar.sync 0;
+// WS-NEXT: setp.lt.u32 {{%p[0-9]+}}, [[TID:%r[0-9]+]], 128;
+// WS: setp.ne.b32 {{%p[0-9]+}}, [[TID]], 128;
+// WS: mbarrier.arrive.expect_tx.shared.b64
+// WS: cp.async.bulk.tensor.3d
+// RUN: FileCheck %s --check-prefix=WSLOOP --input-file=%t/isaac_gemm_f16_nn_wgmma_ml64_nl64_wm64_wn64_u64_kl1_kg1_v8_st4_ws1.ptx
+// WSLOOP-DAG: wgmma.wait_group.sync.aligned 1;
+// WSLOOP-DAG: mbarrier.arrive.shared.b64
+// WSLOOP-DAG: bar.sync 1, 128;
+// RUN: not grep -q "setmaxnreg" %t/isaac_gemm_f16_nn_wgmma_ml64_nl64_wm64_wn64_u64_kl1_kg1_v8_st4_ws1.ptx
+// RUN: grep -cE "bar.sync\s+0;" %t/isaac_gemm_f16_nn_wgmma_ml64_nl64_wm64_wn64_u64_kl1_kg1_v8_st4_ws1.ptx | FileCheck %s --check-prefix=ONE
+// ONE: 1
+// Two computing warpgroups of 64x256 (128 accumulators a thread) and the
+// producer: 384 threads, 168 registers each at the start (.maxnreg); the
+// producer gives its down to 40 and the computing ones take 232, which
+// ptxas compiles them under (no spill).
+// RUN: FileCheck %s --check-prefix=SPLIT --input-file=%t/isaac_gemm_f16_nt_wgmma_ml128_nl256_wm64_wn256_u64_kl1_kg1_v8_st4_ws1.ptx
+// SPLIT: threads=384
+// SPLIT: .maxnreg 168
+// SPLIT: setmaxnreg.dec.sync.aligned.u32 40;
+// SPLIT: cp.async.bulk.tensor.3d
+// SPLIT: setmaxnreg.inc.sync.aligned.u32 232;
+// SPLIT: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+// SPLIT: bar.sync 1, 256;
+// RUN: %ptxas -arch=sm_90a -v %t/isaac_gemm_f16_nt_wgmma_ml128_nl256_wm64_wn256_u64_kl1_kg1_v8_st4_ws1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// NOSPILL: 0 bytes spill stores, 0 bytes spill loads
+// NOSPILL-NEXT: Used 168 registers
+//
 // The fused bias + relu epilogue (in f16, NaN-propagating as maximumf) after
 // the last wgmma group.
 // RUN: cat %t/isaac_gemm_f16_nn_wgmma_ml64_nl64_wm64_wn64_u64_kl1_kg1_v8_st4_ep*.ptx | FileCheck %s --check-prefix=EPI
@@ -233,6 +275,10 @@ func.func @layouts(%A: memref<257x130xf16>, %At: memref<130x257xf16>,
     {isaac.config = #isaac.gemm<family = wgmma, ml = 64, nl = 64, wm = 64, wn = 64, u = 64, kl = 1, kg = 2, vec = 8, stages = 4, cm = 2>}
   linalg.matmul indexing_maps = [#nn_a, #nn_b, #c] ins(%A, %B : memref<257x130xf16>, memref<130x129xf16>) outs(%H : memref<257x129xf16>)
     {isaac.config = #isaac.gemm<family = wgmma, ml = 64, nl = 32, wm = 64, wn = 32, u = 64, kl = 1, kg = 4, vec = 8, stages = 4, kc = 1>}
+  linalg.matmul indexing_maps = [#nn_a, #nn_b, #c] ins(%A, %B : memref<257x130xf16>, memref<130x129xf16>) outs(%H : memref<257x129xf16>)
+    {isaac.config = #isaac.gemm<family = wgmma, ml = 64, nl = 64, wm = 64, wn = 64, u = 64, kl = 1, kg = 1, vec = 8, stages = 4, ws = 1>}
+  linalg.matmul indexing_maps = [#nn_a, #t_b, #c] ins(%A, %Bt : memref<257x130xf16>, memref<129x130xf16>) outs(%H : memref<257x129xf16>)
+    {isaac.config = #isaac.gemm<family = wgmma, ml = 128, nl = 256, wm = 64, wn = 256, u = 64, kl = 1, kg = 1, vec = 8, stages = 4, ws = 1>}
   return
 }
 

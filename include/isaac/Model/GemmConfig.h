@@ -160,13 +160,19 @@ struct GemmConfig {
   int threadsN() const { return nl / ns; }
   /// Threads per block: (ml/ms)·(nl/ns)·kl (simt), one warp per WM×WN tile
   /// of each of the KL groups, 32·(ml/wm)·(nl/wn)·kl (mma); one warpgroup
-  /// per WM×WN tile, 128·(ml/wm)·(nl/wn)·kl (wgmma).
+  /// per WM×WN tile, 128·(ml/wm)·(nl/wn)·kl (wgmma), plus the producer
+  /// warpgroup when ws = 1.
   int threads() const {
     if (family == GemmFamily::Mma)
       return 32 * (ml / wm) * (nl / wn) * kl;
     if (family == GemmFamily::Wgmma)
-      return 128 * (ml / wm) * (nl / wn) * kl;
+      return 128 * ((ml / wm) * (nl / wn) * kl + ws);
     return threadsM() * threadsN() * kl;
+  }
+  /// The threads that compute C: all but a wgmma block's producer
+  /// warpgroup (ws = 1).
+  int computeThreads() const {
+    return family == GemmFamily::Wgmma ? threads() - 128 * ws : threads();
   }
   /// K-depth each thread reduces per staged tile (simt).
   int depthPerThread() const { return u / kl; }

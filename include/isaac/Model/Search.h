@@ -104,9 +104,19 @@ struct RankerCost {
 GemmConfig withClusterSplitK(const GemmConfig &c, DType dtype,
                              const ChipLimits &chip);
 
+/// `c`, or the same warp-specialized (ws = 1) where legal and where its
+/// blocks run the TMA loop: a wgmma configuration (no cluster) whose
+/// blocks have at least `stages` K tiles on `shape` (fewer, and the
+/// runtime keeps them on cp.async, where the producer warpgroup would only
+/// cost occupancy). A measured rule, as withClusterSplitK (no model reads
+/// ws): docs/perf.md, "Warp specialization", has the numbers.
+GemmConfig withWarpSpecialization(const GemmConfig &c, const GemmShape &shape,
+                                  const ChipLimits &chip);
+
 /// The `k` configurations with the lowest cost, best first (equal costs in
 /// the order of legalConfigs()), in the space of searchFamily(shape.dtype,
-/// shape.tf32, chip), each as withClusterSplitK makes it. Configurations
+/// shape.tf32, chip), each as withClusterSplitK and then
+/// withWarpSpecialization make it. Configurations
 /// that cannot help the shape (splitsKUselessly) and configurations the
 /// cost model declines (infinite cost) are skipped. `evaluated`, if given,
 /// receives how many configurations were ranked.

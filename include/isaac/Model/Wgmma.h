@@ -104,6 +104,23 @@ inline int wgmmaBoxRows(const WgmmaOperandLayout &l, const GemmConfig &c,
 /// and a fixed allowance.
 int estimateWgmmaRegisters(const GemmConfig &c, DType ab);
 
+/// The registers of a warp-specialized block (ws = 1), whose last
+/// warpgroup is the producer: one of its threads issues every stage's TMA
+/// copies. ptxas compiles a kernel under one bound, 64K / threads; where
+/// the computing threads need more (the estimate above it), the kernel
+/// starts every thread at that bound (`kernel`: its .maxnreg), the
+/// producer gives registers back to the block's pool (setmaxnreg.dec to
+/// `producer`) and the computing warpgroups take them (setmaxnreg.inc to
+/// `consumer`), which ptxas then compiles their code under (measured: a
+/// 128x256 block of two 64x256 warpgroups spills 788 bytes at 168
+/// registers without the split, none with it). The pool holds threads *
+/// kernel registers, enough for both: an inc it cannot serve would wait
+/// forever. `kernel` = 0: no split (the estimate fits the bound).
+struct WgmmaRegisterSplit {
+  int kernel = 0, producer = 0, consumer = 0;
+};
+WgmmaRegisterSplit wgmmaRegisterSplit(const GemmConfig &c, DType ab);
+
 /// Calls `visit` for every legal wgmma configuration for operands of type
 /// `dtype` on `chip`, in a fixed order: nested loops over ml, wm, nl, wn,
 /// kl, u, vec, stages, kg (outermost first).

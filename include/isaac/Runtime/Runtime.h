@@ -113,7 +113,8 @@ typedef struct isaacKernelInfo {
      parameter the kernel's family does not use holds its default). */
   int32_t ml, nl, ms, ns, u, ks, kl, kg, vec;
   int32_t threads;                /* per block: (ml/ms)*(nl/ns)*kl (simt),
-                                     32*(ml/wm)*(nl/wn)*kl (mma) */
+                                     32*(ml/wm)*(nl/wn)*kl (mma),
+                                     128*((ml/wm)*(nl/wn)*kl+ws) (wgmma) */
   int32_t smem;                   /* shared memory in bytes; 0 when unknown */
   char chip[ISAAC_CHIP_NAME_MAX]; /* e.g. "sm_90"; "" when unknown */
   /* The fused epilogue's ID, "" for a kernel without one. */
@@ -160,6 +161,9 @@ typedef struct isaacKernelInfo {
      cluster along grid z and sum inside the launch (no workspace, no
      helper kernel, deterministic); 0 otherwise (docs/abi.md). */
   int32_t kc;
+  /* wgmma: 1 when the block's last warpgroup is a producer that issues
+     the TMA copies (warp-specialized); threads counts it. */
+  int32_t ws;
 } isaacKernelInfo;
 
 /* isaacKernelInfo.op. */
