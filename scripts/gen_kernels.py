@@ -66,6 +66,7 @@
       where the first has kc = 1, its form without): the in-cluster
       split-K exploration of docs/perf.md.
   gen_kernels.py ws CONFIGURED.mlir LIST > cands.mlir
+  gen_kernels.py conv-ws CONFIGURED.mlir LIST > cands.mlir
       as candidates, with each op's first three candidates, each followed
       (wgmma family) by its other form: warp-specialized (ws = 1, where
       legal) or plain: the producer-warpgroup exploration of docs/perf.md.
@@ -747,7 +748,7 @@ CONV_MMA = [
 # operand types, C of the operands' type (KG > 1: tile counters or the
 # workspace) and f32 (KG > 1: both modes); vec 8, 4 and 2; stages 3..6;
 # KL 1/2; one to four warpgroups, 64- and 128-row warpgroup tiles, N tiles
-# from 16 to 256.
+# from 16 to 256; warp-specialized ones (ws = 1).
 CONV_WGMMA = [
     ("f16", "f16", "hwcf", _wgmma(128, 128, 64, 128, 64, 1, 1, 8, 4)),
     ("f16", "f32", "fhwc", _wgmma(64, 64, 64, 64, 64, 1, 4, 8, 4)),
@@ -758,6 +759,11 @@ CONV_WGMMA = [
     ("f16", "f32", "hwcf", _wgmma(128, 256, 64, 256, 64, 1, 1, 8, 3)),
     ("bf16", "f32", "fhwc", _wgmma(128, 32, 128, 32, 64, 1, 16, 8, 4)),
     ("f16", "f16", "hwcf", _wgmma(64, 32, 64, 32, 64, 1, 32, 8, 4)),
+    # Warp-specialized (a producer warpgroup issues the im2col TMA copies):
+    # one and two computing warpgroups (the latter with setmaxnreg), KG 32.
+    ("f16", "f16", "hwcf", _wgmma(128, 128, 64, 128, 64, 1, 1, 8, 4) + ", ws = 1"),
+    ("bf16", "f32", "fhwc", _wgmma(64, 64, 64, 64, 64, 1, 32, 8, 4) + ", ws = 1"),
+    ("f16", "f16", "fhwc", _wgmma(128, 256, 64, 256, 64, 1, 1, 8, 3) + ", ws = 1"),
 ]
 
 
@@ -1015,6 +1021,8 @@ if __name__ == "__main__":
         conv_candidates(sys.argv[2], sys.argv[3], kc_variants)
     elif len(sys.argv) == 4 and sys.argv[1] == "ws":
         candidates(sys.argv[2], sys.argv[3], ws_variants)
+    elif len(sys.argv) == 4 and sys.argv[1] == "conv-ws":
+        conv_candidates(sys.argv[2], sys.argv[3], ws_variants)
     elif sys.argv[1:] == ["wgmma-ws"]:
         wgmma_ws()
     elif len(sys.argv) == 4 and sys.argv[1] == "top1":

@@ -97,6 +97,16 @@ static int blocksPerSM(const ChipPerf &p, const ChipLimits &chip, int t,
                    chip.regsPerBlock / (regs * t)});
 }
 
+int isaac::residentBlocksPerSM(const GemmConfig &c, DType ab,
+                               const ChipLimits &chip) {
+  int regs = c.family == GemmFamily::Wgmma ? estimateWgmmaRegisters(c, ab)
+                                           : estimateMmaRegisters(c, ab);
+  if (int start = wgmmaRegisterSplit(c, ab).kernel)
+    regs = start;
+  return blocksPerSM(getChipPerf(chip), chip, c.threads(), regs,
+                     getMmaSharedLayout(c, ab).bytes);
+}
+
 /// The analytic model of the mma family: per stage of depth U, a block
 /// spends the larger of its tensor-core time, its shared-memory time
 /// (ldmatrix reads and cp.async writes) and its issue time; `stages - 1`
@@ -123,10 +133,7 @@ static double mmaCost(const GemmShape &s, const GemmConfig &c,
 
   // Occupancy.
   int t = c.threads();
-  int perSM = blocksPerSM(p, chip, t,
-                          wgmma ? estimateWgmmaRegisters(c, s.dtype)
-                                : estimateMmaRegisters(c, s.dtype),
-                          getMmaSharedLayout(c, s.dtype).bytes);
+  int perSM = residentBlocksPerSM(c, s.dtype, chip);
   if (perSM <= 0)
     return INFINITY;
   int64_t kSlice = c.sliceDepth(s.k);

@@ -104,11 +104,6 @@ static void checkConvKernelRules(const GemmConfig &c, Report &r) {
              ": simt convolutions pipeline 2 stages (register prefetch); "
              "deeper cp.async pipelines are GEMM kernels only";
     });
-  if (c.ws)
-    r.fail("conv-ws", [&] {
-      return std::string("ws = 1: warp-specialized kernels are GEMM kernels "
-                         "only");
-    });
   if (c.family != GemmFamily::Mma)
     return;
   int copies = mmaCopiesPerThreadA(c);
@@ -160,6 +155,18 @@ bool isaac::isConvLegal(const GemmConfig &c, const ConvShape &shape,
   return !r.broken;
 }
 
+GemmConfig isaac::withConvWarpSpecialization(const GemmConfig &c,
+                                             const ConvShape &shape,
+                                             const ChipLimits &chip) {
+  // The input must be the im2col map's, or the launch takes the cp.async
+  // loop (where the producer only costs occupancy).
+  if (!shape.im2colMappable(c.u))
+    return c;
+  return withWarpSpecialization(
+      c, shape.gemmShape(), chip,
+      [&](const GemmConfig &s) { return isConvLegal(s, shape, chip); });
+}
+
 std::vector<Ranked> isaac::searchBestConv(const ConvShape &shape,
                                           const ChipLimits &chip,
                                           const CostFn &cost, unsigned k) {
@@ -195,9 +202,13 @@ std::vector<Ranked> isaac::searchBestConvAsGemm(const ConvShape &shape,
   for (unsigned want = std::max(8 * k, 64u);; want *= 8) {
     std::vector<Ranked> ranked = searchBest(g, chip, cost, want);
     std::vector<Ranked> out;
-    for (const Ranked &r : ranked) {
+    for (Ranked r : ranked) {
       if (!meetsConvRules(r.config, shape) || !meetsConvKernelRules(r.config))
         continue;
+      // searchBest's warp-specialization rule reads the GEMM; the
+      // convolution's input decides too (withConvWarpSpecialization,
+      // which the selection applies).
+      r.config.ws = 0;
       out.push_back(r);
       if (out.size() == k)
         return out;

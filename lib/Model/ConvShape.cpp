@@ -33,6 +33,19 @@ std::optional<ConvLayout> isaac::parseConvLayout(std::string_view token) {
   return std::nullopt;
 }
 
+bool ConvShape::im2colMappable(int64_t u) const {
+  if (u < 1 || c % u != 0 || strideW > 8 || strideH > 8)
+    return false;
+  auto inCorner = [](int64_t v) { return v >= -128 && v <= 127; };
+  // The last output pixel's position is the box's last: W - 1 + upper.
+  int64_t lowerW = -padLeft, lowerH = -padTop;
+  int64_t upperW = lowerW + (q - 1) * strideW - (w - 1);
+  int64_t upperH = lowerH + (p - 1) * strideH - (h - 1);
+  return inCorner(lowerW) && inCorner(lowerH) && inCorner(upperW) &&
+         inCorner(upperH) && dilationW * (s - 1) <= 127 &&
+         dilationH * (r - 1) <= 127;
+}
+
 int64_t ConvShape::outputSize(int64_t in, int64_t padLo, int64_t padHi,
                               int64_t filter, int64_t stride,
                               int64_t dilation) {

@@ -2,6 +2,7 @@
 
 #include "isaac/Model/Search.h"
 
+#include "isaac/Model/AnalyticModel.h"
 #include "isaac/Model/Mma.h"
 #include "isaac/Model/Wgmma.h"
 
@@ -219,15 +220,28 @@ GemmConfig isaac::withClusterSplitK(const GemmConfig &c, DType dtype,
   return isLegal(inCluster, dtype, chip) ? inCluster : c;
 }
 
-GemmConfig isaac::withWarpSpecialization(const GemmConfig &c,
-                                         const GemmShape &shape,
-                                         const ChipLimits &chip) {
-  if (c.family != GemmFamily::Wgmma || c.ws || c.kc || c.cm > 1 ||
-      c.sliceDepth(shape.k) / c.u < c.stages)
+GemmConfig isaac::withWarpSpecialization(
+    const GemmConfig &c, const GemmShape &shape, const ChipLimits &chip,
+    const std::function<bool(const GemmConfig &)> &legal) {
+  if (!warpSpecializes(c, shape.k))
     return c;
   GemmConfig specialized = c;
   specialized.ws = 1;
-  return isLegal(specialized, shape.dtype, chip) ? specialized : c;
+  if (!(legal ? legal(specialized) : isLegal(specialized, shape.dtype, chip)))
+    return c;
+  // Measured (docs/perf.md): the producer pays where the blocks a wave
+  // holds stay the same (deep-K splits of one wave, large tiles of one
+  // block an SM: 1.01-1.23x), not where it halves them (small tiles of
+  // a many-block convolution: 0.66-0.9x).
+  int plain = residentBlocksPerSM(c, shape.dtype, chip);
+  int withProducer = residentBlocksPerSM(specialized, shape.dtype, chip);
+  auto cdiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
+  int64_t blocks =
+      cdiv(shape.m, c.ml) * cdiv(shape.n, c.nl) * shape.batch * c.kg;
+  if (withProducer < plain &&
+      blocks > int64_t(std::max(chip.numSMs, 1)) * withProducer)
+    return c;
+  return specialized;
 }
 
 static std::vector<Ranked> searchSpace(const GemmShape &shape,

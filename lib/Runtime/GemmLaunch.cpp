@@ -641,12 +641,11 @@ bool encodeTensorMap(const Driver &d, const isaacKernelInfo &info,
 /// ML pixels. The pixels are the output pixels' traversed at the
 /// convolution's strides inside a bounding box of exactly P x Q positions,
 /// from (-padL, -padT); the kernel moves them by each tap's dilated
-/// offsets. False where the map cannot describe the convolution: a K tile
-/// must be U channels of one tap (C a multiple of U), strides at most 8,
-/// corners inside [-128, 127] (rank 4), taps' offsets below 128 (the
-/// kernel passes them as 16-bit im2col offsets; kept to the corners'
-/// range), or where the address or strides are not TMA's, or the driver
-/// refuses the map.
+/// offsets. False where the map cannot describe the convolution
+/// (ConvShape::im2colMappable: a K tile must be U channels of one tap,
+/// strides at most 8, corners inside [-128, 127] (rank 4), taps' offsets
+/// below 128, which the kernel passes as 16-bit im2col offsets), or where
+/// the address or strides are not TMA's, or the driver refuses the map.
 bool encodeIm2colMap(const Driver &d, const isaacKernelInfo &info,
                      const isaacGemmArgs &a, const ConvGeometry &g,
                      CUtensorMap &map) {
@@ -654,18 +653,18 @@ bool encodeIm2colMap(const Driver &d, const isaacKernelInfo &info,
   if (!isWgmmaType(ab) || !d.cuTensorMapEncodeIm2col)
     return false;
   const uint64_t esz = dtypeSize(info.dtype);
-  if (g.c % static_cast<uint32_t>(info.u) != 0 || g.strideW > 8 ||
-      g.strideH > 8 || reinterpret_cast<uintptr_t>(a.A) % kTmaAlign)
+  ConvShape shape;
+  shape.n = g.n, shape.h = g.h, shape.w = g.w, shape.c = g.c;
+  shape.k = g.k, shape.r = g.r, shape.s = g.s, shape.p = g.p, shape.q = g.q;
+  shape.strideH = g.strideH, shape.strideW = g.strideW;
+  shape.dilationH = g.dilationH, shape.dilationW = g.dilationW;
+  shape.padTop = g.padTop, shape.padLeft = g.padLeft;
+  if (!shape.im2colMappable(info.u) ||
+      reinterpret_cast<uintptr_t>(a.A) % kTmaAlign)
     return false;
-  auto inCorner = [](int64_t v) { return v >= -128 && v <= 127; };
   int64_t lowerW = -int64_t(g.padLeft), lowerH = -int64_t(g.padTop);
-  // The last output pixel's position is the box's last: W - 1 + upper.
   int64_t upperW = lowerW + int64_t(g.q - 1) * g.strideW - (int64_t(g.w) - 1);
   int64_t upperH = lowerH + int64_t(g.p - 1) * g.strideH - (int64_t(g.h) - 1);
-  if (!inCorner(lowerW) || !inCorner(lowerH) || !inCorner(upperW) ||
-      !inCorner(upperH) || int64_t(g.dilationW) * (g.s - 1) > 127 ||
-      int64_t(g.dilationH) * (g.r - 1) > 127)
-    return false;
   uint64_t globalDim[4] = {g.c, g.w, g.h, g.n};
   uint64_t globalStrides[3] = {g.c * esz, g.c * esz * g.w,
                                g.c * esz * g.w * g.h};

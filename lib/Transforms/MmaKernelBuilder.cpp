@@ -254,7 +254,7 @@ private:
   /// producer warpgroup's thread, which fills each stage once the
   /// computing warps have released it (producerLoop), and the computing
   /// warpgroups, which wait for each stage, multiply and release it
-  /// (consumerLoop, which returns the accumulators as mainLoop).
+  /// (multiplyStages without a refill).
   void producerLoop(Value nTiles, int stageElems);
   /// The kernel's body from its main loop on, warp-specialized: the
   /// stage barriers (TMA), then the producer's copies and the computing
@@ -265,7 +265,18 @@ private:
   void buildWarpSpecialized(Value useTma, Value nTiles, Value nFull,
                             int stageElems,
                             function_ref<void(SmallVector<Value>)> finish);
-  SmallVector<Value> consumerLoop(Value nTiles, int stageElems);
+  /// The TMA loop of the computing warps (both main loops on TMA): per K
+  /// tile, wait for its stage's full barrier, multiply, wait for tile
+  /// t - 1's wgmmas and release that stage; then `refill(t, stage, phase,
+  /// previous stage, its phase)`, where tmaMainLoop's thread 0 refills a
+  /// stage (a warp-specialized block has none: its producer refills). Ends
+  /// with no wgmma in flight and the stages free (stagesBarrier); returns
+  /// the accumulators as mainLoop.
+  SmallVector<Value> multiplyStages(
+      Value nTiles, int stageElems,
+      function_ref<void(Value, Value, Value, Value, Value)> refill = nullptr);
+  /// The stage and phase parity of the tile after the one in `stage`.
+  std::pair<Value, Value> nextStage(Value stage, Value phase);
   /// Thread 0's copies of K tile `t` into stage `stage`: the stage's
   /// expected bytes on its full barrier, then one bulk tensor copy per
   /// column block of each operand's tile (a box of the tensor map).
@@ -1191,17 +1202,24 @@ void MmaBuilder::producerLoop(Value nTiles, int stageElems) {
         e.ci32(kSuspendHintNs));
   });
   issueTmaTile(t, stage, stageElems);
-  Value last = e.eq(stage, e.ci32(S - 1));
-  scf::YieldOp::create(
-      b, loc,
-      ValueRange{arith::SelectOp::create(b, loc, last, e.ci32(0),
-                                         e.add(stage, e.ci32(1))),
-                 arith::SelectOp::create(
-                     b, loc, last,
-                     arith::XOrIOp::create(b, loc, phase, e.ci32(1)), phase)});
+  auto [nextStageIdx, nextPhase] = nextStage(stage, phase);
+  scf::YieldOp::create(b, loc, ValueRange{nextStageIdx, nextPhase});
 }
 
-SmallVector<Value> MmaBuilder::consumerLoop(Value nTiles, int stageElems) {
+std::pair<Value, Value> MmaBuilder::nextStage(Value stage, Value phase) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  Value last = e.eq(stage, e.ci32(c.stages - 1));
+  return {
+      arith::SelectOp::create(b, loc, last, e.ci32(0), e.add(stage, e.ci32(1))),
+      arith::SelectOp::create(b, loc, last,
+                              arith::XOrIOp::create(b, loc, phase, e.ci32(1)),
+                              phase)};
+}
+
+SmallVector<Value> MmaBuilder::multiplyStages(
+    Value nTiles, int stageElems,
+    function_ref<void(Value, Value, Value, Value, Value)> refill) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
   int S = c.stages;
@@ -1220,25 +1238,32 @@ SmallVector<Value> MmaBuilder::consumerLoop(Value nTiles, int stageElems) {
                                           e.ci32(kSuspendHintNs));
     SmallVector<Value> acc =
         wgmmaStage(e.mul(stage, e.ci32(stageElems)), iter.take_front(nCarried));
-    // Tile t - 1's wgmmas are done (this warp's): the warp releases its
-    // stage, which the producer refills with tile t - 1 + S.
+    // The wgmmas of tile t - 1 are done (this warp's): the warp releases
+    // its stage, to be refilled with tile t - 1 + S once every warp has.
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
     Value first = e.eq(stage, e.ci32(0));
     Value prevStage = arith::SelectOp::create(b, loc, first, e.ci32(S - 1),
                                               e.sub(stage, e.ci32(1)));
-    ifThen(b, loc, e.land(e.slt(e.ci32(0), t), e.eq(lane, e.ci32(0))),
+    Value prevPhase = arith::SelectOp::create(
+        b, loc, first, arith::XOrIOp::create(b, loc, phase, e.ci32(1)), phase);
+    // Lane r of each warp releases the stage in block r of the cluster.
+    Value releasing =
+        c.cm > 1 ? e.slt(lane, e.ci32(c.cm)) : e.eq(lane, e.ci32(0));
+    ifThen(b, loc, e.land(e.slt(e.ci32(0), t), releasing),
            [&] { releaseStage(e.add(prevStage, e.ci32(S))); });
-    Value last = e.eq(stage, e.ci32(S - 1));
-    acc.push_back(arith::SelectOp::create(b, loc, last, e.ci32(0),
-                                          e.add(stage, e.ci32(1))));
-    acc.push_back(arith::SelectOp::create(
-        b, loc, last, arith::XOrIOp::create(b, loc, phase, e.ci32(1)), phase));
+    if (refill)
+      refill(t, stage, phase, prevStage, prevPhase);
+    auto [nextStageIdx, nextPhase] = nextStage(stage, phase);
+    acc.push_back(nextStageIdx);
+    acc.push_back(nextPhase);
     scf::YieldOp::create(b, loc, acc);
   }
-  // No wgmma in flight; every copy has landed (each was waited for). The
-  // barrier frees the stages for the KL partials and the flag.
+  // Every copy has landed (each was waited for) and no wgmma is in flight;
+  // the barrier frees the stages for the KL partials and the flag. With a
+  // cluster, the other blocks' last arrivals on this block's barriers must
+  // have happened before any block reuses its stages or exits.
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-  e.barrier();
+  stagesBarrier();
   return flattenWgmmaAccumulators(loop.getResults().take_front(nCarried));
 }
 
@@ -1263,8 +1288,11 @@ void MmaBuilder::buildWarpSpecialized(
                                    NVVM::SetMaxRegisterAction::decrease);
   // One thread issues every copy; on the cp.async path (no tensor maps)
   // the producer has nothing to do.
-  ifThen(b, loc, e.land(useTma, e.eq(tid, e.ci32(threads))),
-         [&] { producerLoop(nTiles, stageElems); });
+  ifThen(b, loc, e.land(useTma, e.eq(tid, e.ci32(threads))), [&] {
+    if (taps)
+      tmaPixel = taps->pixelOf(m0);
+    producerLoop(nTiles, stageElems);
+  });
   b.setInsertionPointToStart(split.elseBlock());
   if (regs.kernel)
     NVVM::SetMaxRegisterOp::create(b, loc, regs.consumer,
@@ -1275,7 +1303,7 @@ void MmaBuilder::buildWarpSpecialized(
   {
     OpBuilder::InsertionGuard inner(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
-    scf::YieldOp::create(b, loc, consumerLoop(nTiles, stageElems));
+    scf::YieldOp::create(b, loc, multiplyStages(nTiles, stageElems));
     b.setInsertionPointToStart(ifOp.elseBlock());
     scf::YieldOp::create(b, loc, mainLoop(nTiles, nFull, stageElems));
   }
@@ -1303,70 +1331,34 @@ SmallVector<Value> MmaBuilder::tmaMainLoop(Value nTiles, int stageElems) {
       ifThen(b, loc, e.slt(e.ci32(st), nTiles),
              [&] { issueTmaTile(e.ci32(st), e.ci32(st), stageElems); });
   });
-  SmallVector<Value> init = initWgmmaAccumulators();
-  int nCarried = init.size();
-  init.push_back(e.ci32(0)); // stage of tile t
-  init.push_back(e.ci32(0)); // phase parity of that stage's barriers
-  auto loop = scf::ForOp::create(b, loc, e.ci32(0), nTiles, e.ci32(1), init);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value t = loop.getInductionVar();
-    ValueRange iter = loop.getRegionIterArgs();
-    Value stage = iter[nCarried], phase = iter[nCarried + 1];
-    NVVM::MBarrierTryWaitParityOp::create(b, loc, stageBarrier(stage), phase,
-                                          e.ci32(kSuspendHintNs));
-    SmallVector<Value> acc =
-        wgmmaStage(e.mul(stage, e.ci32(stageElems)), iter.take_front(nCarried));
-    // The wgmmas of tile t - 1 are done (this warp's): its stage may be
-    // refilled, with tile t - 1 + S, once every warp says so.
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
-    Value first = e.eq(stage, e.ci32(0));
-    Value prevStage = arith::SelectOp::create(b, loc, first, e.ci32(S - 1),
-                                              e.sub(stage, e.ci32(1)));
-    Value prevPhase = arith::SelectOp::create(
-        b, loc, first, arith::XOrIOp::create(b, loc, phase, e.ci32(1)), phase);
-    Value hasPrev = e.slt(e.ci32(0), t);
-    // Lane r of each warp releases the stage in block r of the cluster.
-    Value releasing =
-        c.cm > 1 ? e.slt(lane, e.ci32(c.cm)) : e.eq(lane, e.ci32(0));
-    ifThen(b, loc, e.land(hasPrev, releasing),
-           [&] { releaseStage(e.add(prevStage, e.ci32(S))); });
-    // The stage refilled now: tile t - 1's. In a cluster, tile t - 2's:
-    // every block must have released it, and waiting for the others' tile
-    // t - 1 would hold this block's next wgmmas (thread 0 is in them) to
-    // the cluster's slowest block at every tile.
-    Value refillStage = prevStage, refillPhase = prevPhase, canRefill = hasPrev;
-    if (lag == 2) {
-      Value wraps = e.slt(stage, e.ci32(2));
-      refillStage = arith::SelectOp::create(
-          b, loc, wraps, e.add(stage, e.ci32(S - 2)), e.sub(stage, e.ci32(2)));
-      refillPhase = arith::SelectOp::create(
-          b, loc, wraps, arith::XOrIOp::create(b, loc, phase, e.ci32(1)),
-          phase);
-      canRefill = e.slt(e.ci32(1), t);
-    }
-    Value next = e.add(t, e.ci32(S - lag));
-    ifThen(b, loc, e.land(e.land(canRefill, leader), e.slt(next, nTiles)), [&] {
-      NVVM::MBarrierTryWaitParityOp::create(
-          b, loc, stageBarrier(e.add(refillStage, e.ci32(S))), refillPhase,
-          e.ci32(kSuspendHintNs));
-      issueTmaTile(next, refillStage, stageElems);
-    });
-    Value last = e.eq(stage, e.ci32(S - 1));
-    acc.push_back(arith::SelectOp::create(b, loc, last, e.ci32(0),
-                                          e.add(stage, e.ci32(1))));
-    acc.push_back(arith::SelectOp::create(
-        b, loc, last, arith::XOrIOp::create(b, loc, phase, e.ci32(1)), phase));
-    scf::YieldOp::create(b, loc, acc);
-  }
-  // Every copy has landed (each was waited for) and no wgmma is in flight;
-  // the barrier frees the stages for the KL partials and the flag. With a
-  // cluster, the other blocks' last arrivals on this block's barriers must
-  // have happened before any block reuses its stages or exits.
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-  stagesBarrier();
-  return flattenWgmmaAccumulators(loop.getResults().take_front(nCarried));
+  return multiplyStages(
+      nTiles, stageElems,
+      [&](Value t, Value stage, Value phase, Value prevStage, Value prevPhase) {
+        // The stage refilled now: tile t - 1's. In a cluster, tile t - 2's:
+        // every block must have released it, and waiting for the others'
+        // tile t - 1 would hold this block's next wgmmas (thread 0 is in
+        // them) to the cluster's slowest block at every tile.
+        Value refillStage = prevStage, refillPhase = prevPhase,
+              canRefill = e.slt(e.ci32(0), t);
+        if (lag == 2) {
+          Value wraps = e.slt(stage, e.ci32(2));
+          refillStage = arith::SelectOp::create(b, loc, wraps,
+                                                e.add(stage, e.ci32(S - 2)),
+                                                e.sub(stage, e.ci32(2)));
+          refillPhase = arith::SelectOp::create(
+              b, loc, wraps, arith::XOrIOp::create(b, loc, phase, e.ci32(1)),
+              phase);
+          canRefill = e.slt(e.ci32(1), t);
+        }
+        Value next = e.add(t, e.ci32(S - lag));
+        ifThen(b, loc, e.land(e.land(canRefill, leader), e.slt(next, nTiles)),
+               [&] {
+                 NVVM::MBarrierTryWaitParityOp::create(
+                     b, loc, stageBarrier(e.add(refillStage, e.ci32(S))),
+                     refillPhase, e.ci32(kSuspendHintNs));
+                 issueTmaTile(next, refillStage, stageElems);
+               });
+      });
 }
 
 void MmaBuilder::releaseStage(Value index) {

@@ -738,10 +738,13 @@ struct SelectConfigPass
                       << chip;
       return failure();
     }
-    // The measured split-K rule of the GEMM search (searchBest applies it
-    // to the GEMM rankings; the conv models' rankings get it here).
+    // The measured split-K and warp-specialization rules of the GEMM
+    // search (searchBest applies them to the GEMM rankings; the conv
+    // models' rankings get them here).
     for (::isaac::Ranked &r : best)
-      r.config = ::isaac::withClusterSplitK(r.config, ab, limits);
+      r.config = ::isaac::withConvWarpSpecialization(
+          ::isaac::withClusterSplitK(r.config, ab, limits), match.shape,
+          limits);
     ::isaac::GemmShape g = match.shape.gemmShape();
     ConvSearch out;
     out.best = std::move(best);

@@ -5,7 +5,11 @@
 // (the ICA-like GEMM: 60000 deep, each of KG slices many tiles), and never
 // where they have fewer (K = 32: one tile, the cp.async loop, where the
 // producer would only cost occupancy), nor with a cluster split (kc = 1:
-// DeepBench's first choices).
+// DeepBench's first choices). Convolutions take the rule on their implicit
+// GEMM where TMA's im2col mode maps the input (C a multiple of U) and the
+// producer costs no wave: ResNet-50's 3x3 256-channel layer (its first
+// choice, a 128x128 tile of two warpgroups, one block an SM either way),
+// not Table 5's single-channel Conv1 (C = 1: the cp.async loop).
 //
 // RUN: isaac-opt %s --isaac-select-config="chip=sm_90a topk=3" -mlir-print-local-scope 2>/dev/null | FileCheck %s --check-prefix=SELECT
 // RUN: isaac-opt %s --isaac-pipeline="chip=sm_90a" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPE
@@ -16,6 +20,10 @@ module attributes {isaac.target = "sm_90a"} {
 // SELECT-LABEL: func.func @lapack
 // SELECT-NOT: ws = 1
 // SELECT-LABEL: func.func @deepbench
+// SELECT-NOT: ws = 1
+// SELECT-LABEL: func.func @rn50_3x3
+// SELECT: isaac.config = #isaac.gemm<family = wgmma, ml = 128, nl = 128, {{.*}}, ws = 1>
+// SELECT-LABEL: func.func @table5_conv1
 // SELECT-NOT: ws = 1
 // SELECT: }
 // PIPE-NOT: error
@@ -29,6 +37,16 @@ func.func @lapack(%A: memref<4096x32xf16>, %B: memref<32x4096xf16>, %C: memref<4
 }
 func.func @deepbench(%A: memref<2560x2560xf16>, %B: memref<2560x16xf16>, %C: memref<2560x16xf16>) {
   linalg.matmul ins(%A, %B : memref<2560x2560xf16>, memref<2560x16xf16>) outs(%C : memref<2560x16xf16>)
+  return
+}
+func.func @rn50_3x3(%I: memref<32x16x16x256xf16>, %F: memref<3x3x256x256xf16>, %O: memref<32x14x14x256xf16>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%I, %F : memref<32x16x16x256xf16>, memref<3x3x256x256xf16>) outs(%O : memref<32x14x14x256xf16>)
+  return
+}
+func.func @table5_conv1(%I: memref<16x83x360x1xf16>, %F: memref<5x20x1x32xf16>, %O: memref<16x79x341x32xf16>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%I, %F : memref<16x83x360x1xf16>, memref<5x20x1x32xf16>) outs(%O : memref<16x79x341x32xf16>)
   return
 }
 }

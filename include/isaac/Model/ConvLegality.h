@@ -70,6 +70,15 @@ bool meetsConvKernelRules(const GemmConfig &c);
 bool isConvLegal(const GemmConfig &c, const ConvShape &shape,
                  const ChipLimits &chip);
 
+/// withWarpSpecialization for a convolution, on its implicit GEMM: `c`
+/// warp-specialized where its blocks run the TMA loop on `shape` (at
+/// least `stages` K tiles and an input TMA's im2col mode describes,
+/// ConvShape::im2colMappable), where the producer costs no wave and where
+/// that is conv-legal.
+GemmConfig withConvWarpSpecialization(const GemmConfig &c,
+                                      const ConvShape &shape,
+                                      const ChipLimits &chip);
+
 /// searchBest for a convolution: the legal space of the family a GEMM of
 /// its types is searched in (searchFamily: simt for f32, mma for f16, bf16,
 /// TF32 and, on chips with fast DMMA, f64), less

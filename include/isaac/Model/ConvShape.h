@@ -80,6 +80,14 @@ struct ConvShape {
   /// (`t`). The selection ranks configurations on this shape.
   GemmShape gemmShape() const;
 
+  /// Whether TMA's im2col mode describes this input for K tiles of `u`
+  /// channels (the wgmma kernels' TMA loop): C a multiple of U (a tile is
+  /// U channels of one tap), strides at most 8, the corners of the box the
+  /// output pixels' first taps traverse within [-128, 127] and the taps'
+  /// dilated offsets at most 127. A launch's map also needs TMA's
+  /// alignment of the input's address and strides.
+  bool im2colMappable(int64_t u) const;
+
   /// Why the shape is not a convolution isaac can describe (the first
   /// broken rule, in words fit for a diagnostic), or the empty string.
   /// Rules: every size, stride and dilation at least 1, pads at least 0;

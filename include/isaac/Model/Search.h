@@ -104,14 +104,25 @@ struct RankerCost {
 GemmConfig withClusterSplitK(const GemmConfig &c, DType dtype,
                              const ChipLimits &chip);
 
-/// `c`, or the same warp-specialized (ws = 1) where legal and where its
-/// blocks run the TMA loop: a wgmma configuration (no cluster) whose
-/// blocks have at least `stages` K tiles on `shape` (fewer, and the
-/// runtime keeps them on cp.async, where the producer warpgroup would only
-/// cost occupancy). A measured rule, as withClusterSplitK (no model reads
-/// ws): docs/perf.md, "Warp specialization", has the numbers.
-GemmConfig withWarpSpecialization(const GemmConfig &c, const GemmShape &shape,
-                                  const ChipLimits &chip);
+/// `c`, or the same warp-specialized (ws = 1) where legal (`legal`; by
+/// default isLegal for shape.dtype) and where measured faster: a wgmma
+/// configuration (no cluster) whose blocks run the TMA loop on `shape`
+/// (at least `stages` K tiles; fewer, and the runtime keeps them on
+/// cp.async, where the producer warpgroup only costs occupancy), and
+/// whose producer warpgroup costs no wave: an SM holds as many of its
+/// blocks as without it (residentBlocksPerSM), or all of the grid's
+/// blocks fit in one wave anyway. A measured rule, as withClusterSplitK
+/// (no model reads ws): docs/perf.md, "Warp specialization".
+GemmConfig withWarpSpecialization(
+    const GemmConfig &c, const GemmShape &shape, const ChipLimits &chip,
+    const std::function<bool(const GemmConfig &)> &legal = nullptr);
+/// The condition of that rule on the configuration and the reduction
+/// depth `k` (legality aside): a wgmma configuration without a cluster
+/// whose blocks have at least `stages` K tiles.
+inline bool warpSpecializes(const GemmConfig &c, int64_t k) {
+  return c.family == GemmFamily::Wgmma && !c.ws && !c.kc && c.cm == 1 &&
+         c.sliceDepth(k) / c.u >= c.stages;
+}
 
 /// The `k` configurations with the lowest cost, best first (equal costs in
 /// the order of legalConfigs()), in the space of searchFamily(shape.dtype,
