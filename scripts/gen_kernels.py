@@ -211,7 +211,7 @@ MMA_FUSED = [
 # Warp-specialized wgmma kernels (ws = 1, sm_90a): a producer warpgroup
 # issues the TMA copies. One or two computing warpgroups (wm = 128: two
 # 64-row tiles stacked in one; the last two take the producer's registers),
-# KL = 2, KG 4 and 32 (both split-K modes, tile
+# KL = 2, K split inside a cluster (kc = 1), KG 4 and 32 (both split-K modes, tile
 # counters), every layout, f16/bf16 operands with f16, bf16 and f32 C, and
 # fused epilogues (WGMMA_WS_FUSED).
 WGMMA_WS = [
@@ -226,6 +226,10 @@ WGMMA_WS = [
     # producer gives its registers to them (setmaxnreg 40 / 232).
     ("f16", "f16", "nt", _wgmma(128, 256, 64, 256, 64, 1, 1, 8, 4) + ", ws = 1"),
     ("bf16", "f32", "tn", _wgmma(256, 128, 128, 128, 64, 1, 1, 8, 3) + ", ws = 1"),
+    # K split into a cluster's slices (kc = 1), whose barriers the producer
+    # takes part in.
+    ("f16", "f16", "tn", _wgmma(64, 32, 64, 32, 64, 1, 4, 8, 4) + ", kc = 1, ws = 1"),
+    ("bf16", "f32", "nn", _wgmma(128, 16, 128, 16, 64, 1, 8, 8, 5) + ", kc = 1, ws = 1"),
 ]
 WGMMA_WS_FUSED = [
     ("f16", "bias_relu_f16", _wgmma(128, 128, 64, 128, 64, 1, 1, 8, 4) + ", ws = 1", "nt", False),

@@ -31,7 +31,7 @@
 //                     too; where the computing threads need more than
 //                     64K / threads, what setmaxnreg gives them,
 //                     wgmmaRegisterSplit)
-//   warp-specialized  ws = 1 (a producer warpgroup) with cm = 1, kc = 0
+//   warp-specialized  ws = 1 (a producer warpgroup) with cm = 1
 //
 // None depends on the layout: an operand stored M- or N-major gets a
 // swizzle atom as wide as its warpgroup's extent (Wgmma.h), so every
@@ -169,11 +169,10 @@ void isaac::checkWgmmaRules(const GemmConfig &c, DType dtype,
       }))
     return;
 
-  if (c.ws && (c.cm > 1 || c.kc) && !r.fail("warp-specialized", [&] {
-        return "ws = 1 needs cm = 1 and kc = 0, not cm = " +
-               std::to_string(c.cm) + ", kc = " + std::to_string(c.kc) +
-               " (the producer warpgroup leaves after its copies; cluster "
-               "barriers wait for every thread of the cluster)";
+  if (c.ws && c.cm > 1 && !r.fail("warp-specialized", [&] {
+        return "ws = 1 needs cm = 1, not cm = " + std::to_string(c.cm) +
+               " (the blocks of a cluster along M release each other's "
+               "stages from every computing warp)";
       }))
     return;
 

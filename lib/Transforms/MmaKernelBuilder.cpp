@@ -1293,6 +1293,14 @@ void MmaBuilder::buildWarpSpecialized(
       tmaPixel = taps->pixelOf(m0);
     producerLoop(nTiles, stageElems);
   });
+  // kc: the cluster's barriers count every thread of its blocks; the
+  // producer takes part in the two of sumClusterSlices (release/acquire
+  // around the slices' sums, then the wait before the kernel exits).
+  if (c.kc)
+    for (int i = 0; i < 2; ++i) {
+      NVVM::ClusterArriveOp::create(b, loc, UnitAttr());
+      NVVM::ClusterWaitOp::create(b, loc, UnitAttr());
+    }
   b.setInsertionPointToStart(split.elseBlock());
   if (regs.kernel)
     NVVM::SetMaxRegisterOp::create(b, loc, regs.consumer,

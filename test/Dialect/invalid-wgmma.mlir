@@ -129,11 +129,11 @@ func.func @cluster_k(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64
 
 // -----
 
-// warp-specialized: the producer warpgroup leaves after its copies, so no
-// cluster, whose barriers wait for every thread of every block.
+// warp-specialized: no cluster along M, whose blocks release each other's
+// stages from every computing warp.
 module attributes {isaac.target = "sm_90a"} {
 func.func @ws_cluster(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x64xf16>) {
-  // expected-error @below {{illegal isaac.config for f16 on sm_90a (rule warp-specialized): ws = 1 needs cm = 1 and kc = 0, not cm = 2, kc = 0 (the producer warpgroup leaves after its copies; cluster barriers wait for every thread of the cluster)}}
+  // expected-error @below {{illegal isaac.config for f16 on sm_90a (rule warp-specialized): ws = 1 needs cm = 1, not cm = 2 (the blocks of a cluster along M release each other's stages from every computing warp)}}
   linalg.matmul ins(%A, %B : memref<64x64xf16>, memref<64x64xf16>) outs(%C : memref<64x64xf16>) {isaac.config = #isaac.gemm<family = wgmma, ml = 64, nl = 64, wm = 64, wn = 64, u = 64, kl = 1, kg = 1, vec = 8, stages = 4, cm = 2, ws = 1>}
   return
 }

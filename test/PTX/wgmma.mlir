@@ -6,7 +6,7 @@
 // searched in the mma family.
 // RUN: rm -rf %t && isaac-opt %s --isaac-pipeline="chip=sm_90a ptx-dir=%t" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: %python %isaac_src/test/PTX/Inputs/ptxas_all.py %ptxas sm_90a %t 7 | FileCheck %s --check-prefix=ASM
-// ASM: ptxas sm_90a: 11 kernels, 0 failed
+// ASM: ptxas sm_90a: 12 kernels, 0 failed
 // REMARK: remark: isaac: configuration chosen by the trained model {{.*}}sm_90a{{/|\\}}gemm-bf16.mlp (trained on measurements)
 //
 // The large tile: 128-byte swizzle atoms aligned to 1024 bytes, the stage
@@ -239,6 +239,12 @@
 // SPLIT: setmaxnreg.inc.sync.aligned.u32 232;
 // SPLIT: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
 // SPLIT: bar.sync 1, 256;
+// With the K slices summed inside a cluster (kc = 1) the producer joins
+// the cluster's two barriers (every thread of its blocks arrives): two
+// arrive/wait pairs on its path, two on the computing threads'.
+// RUN: grep -c "barrier.cluster.arrive;" %t/isaac_gemm_f16_nn_wgmma_ml64_nl32_wm64_wn32_u64_kl1_kg4_v8_st4_kc1_ws1.ptx | FileCheck %s --check-prefix=KCWS
+// RUN: grep -c "barrier.cluster.wait;" %t/isaac_gemm_f16_nn_wgmma_ml64_nl32_wm64_wn32_u64_kl1_kg4_v8_st4_kc1_ws1.ptx | FileCheck %s --check-prefix=KCWS
+// KCWS: 4
 // RUN: %ptxas -arch=sm_90a -v %t/isaac_gemm_f16_nt_wgmma_ml128_nl256_wm64_wn256_u64_kl1_kg1_v8_st4_ws1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOSPILL
 // NOSPILL: 0 bytes spill stores, 0 bytes spill loads
 // NOSPILL-NEXT: Used 168 registers
@@ -279,6 +285,8 @@ func.func @layouts(%A: memref<257x130xf16>, %At: memref<130x257xf16>,
     {isaac.config = #isaac.gemm<family = wgmma, ml = 64, nl = 64, wm = 64, wn = 64, u = 64, kl = 1, kg = 1, vec = 8, stages = 4, ws = 1>}
   linalg.matmul indexing_maps = [#nn_a, #t_b, #c] ins(%A, %Bt : memref<257x130xf16>, memref<129x130xf16>) outs(%H : memref<257x129xf16>)
     {isaac.config = #isaac.gemm<family = wgmma, ml = 128, nl = 256, wm = 64, wn = 256, u = 64, kl = 1, kg = 1, vec = 8, stages = 4, ws = 1>}
+  linalg.matmul indexing_maps = [#nn_a, #nn_b, #c] ins(%A, %B : memref<257x130xf16>, memref<130x129xf16>) outs(%H : memref<257x129xf16>)
+    {isaac.config = #isaac.gemm<family = wgmma, ml = 64, nl = 32, wm = 64, wn = 32, u = 64, kl = 1, kg = 4, vec = 8, stages = 4, kc = 1, ws = 1>}
   return
 }
 

@@ -7,7 +7,7 @@
 
 module attributes {isaac.target = "sm_90a"} {
 // SELECT-LABEL: func.func @deepbench
-// SELECT: isaac.config = #isaac.gemm<family = wgmma, {{.*}}kg = {{[248]}}, {{.*}}, kc = 1>
+// SELECT: isaac.config = #isaac.gemm<family = wgmma, {{.*}}kg = {{[248]}}, {{.*}}, kc = 1{{(, ws = 1)?}}>
 // SELECT-LABEL: func.func @f64
 // SELECT-NOT: kc = 1
 // SELECT: isaac.config = #isaac.gemm<family = mma, {{.*}}kg = 8,

@@ -4,8 +4,8 @@
 // have at least `stages` K tiles, so the runtime runs them on the TMA loop
 // (the ICA-like GEMM: 60000 deep, each of KG slices many tiles), and never
 // where they have fewer (K = 32: one tile, the cp.async loop, where the
-// producer would only cost occupancy), nor with a cluster split (kc = 1:
-// DeepBench's first choices). Convolutions take the rule on their implicit
+// producer would only cost occupancy); DeepBench's first choice sums its
+// K slices inside a cluster (kc = 1), whose barriers the producer joins. Convolutions take the rule on their implicit
 // GEMM where TMA's im2col mode maps the input (C a multiple of U) and the
 // producer costs no wave: ResNet-50's 3x3 256-channel layer (its first
 // choice, a 128x128 tile of two warpgroups, one block an SM either way),
@@ -20,7 +20,7 @@ module attributes {isaac.target = "sm_90a"} {
 // SELECT-LABEL: func.func @lapack
 // SELECT-NOT: ws = 1
 // SELECT-LABEL: func.func @deepbench
-// SELECT-NOT: ws = 1
+// SELECT: isaac.config = #isaac.gemm<family = wgmma, {{.*}}, kc = 1, ws = 1>
 // SELECT-LABEL: func.func @rn50_3x3
 // SELECT: isaac.config = #isaac.gemm<family = wgmma, ml = 128, nl = 128, {{.*}}, ws = 1>
 // SELECT-LABEL: func.func @table5_conv1

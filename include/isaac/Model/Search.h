@@ -106,7 +106,7 @@ GemmConfig withClusterSplitK(const GemmConfig &c, DType dtype,
 
 /// `c`, or the same warp-specialized (ws = 1) where legal (`legal`; by
 /// default isLegal for shape.dtype) and where measured faster: a wgmma
-/// configuration (no cluster) whose blocks run the TMA loop on `shape`
+/// configuration (no cluster along M) whose blocks run the TMA loop on `shape`
 /// (at least `stages` K tiles; fewer, and the runtime keeps them on
 /// cp.async, where the producer warpgroup only costs occupancy), and
 /// whose producer warpgroup costs no wave: an SM holds as many of its
@@ -118,9 +118,9 @@ GemmConfig withWarpSpecialization(
     const std::function<bool(const GemmConfig &)> &legal = nullptr);
 /// The condition of that rule on the configuration and the reduction
 /// depth `k` (legality aside): a wgmma configuration without a cluster
-/// whose blocks have at least `stages` K tiles.
+/// along M whose blocks have at least `stages` K tiles.
 inline bool warpSpecializes(const GemmConfig &c, int64_t k) {
-  return c.family == GemmFamily::Wgmma && !c.ws && !c.kc && c.cm == 1 &&
+  return c.family == GemmFamily::Wgmma && !c.ws && c.cm == 1 &&
          c.sliceDepth(k) / c.u >= c.stages;
 }
 
