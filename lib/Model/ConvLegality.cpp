@@ -162,9 +162,16 @@ GemmConfig isaac::withConvWarpSpecialization(const GemmConfig &c,
   // loop (where the producer only costs occupancy).
   if (!shape.im2colMappable(c.u))
     return c;
-  return withWarpSpecialization(
-      c, shape.gemmShape(), chip,
-      [&](const GemmConfig &s) { return isConvLegal(s, shape, chip); });
+  // The filters are the implicit GEMM's B, mapped as a GEMM's: K (hwcf)
+  // or C·R·S (fhwc) contiguous, a multiple of 16 bytes.
+  GemmShape g = shape.gemmShape();
+  int64_t ldb = shape.layout == ConvLayout::NhwcHwcf
+                    ? shape.k
+                    : shape.c * shape.r * shape.s;
+  g.tmaAligned = ldb * dtypeBytes(g.dtype) % 16 == 0;
+  return withWarpSpecialization(c, g, chip, [&](const GemmConfig &s) {
+    return isConvLegal(s, shape, chip);
+  });
 }
 
 std::vector<Ranked> isaac::searchBestConv(const ConvShape &shape,

@@ -223,7 +223,7 @@ GemmConfig isaac::withClusterSplitK(const GemmConfig &c, DType dtype,
 GemmConfig isaac::withWarpSpecialization(
     const GemmConfig &c, const GemmShape &shape, const ChipLimits &chip,
     const std::function<bool(const GemmConfig &)> &legal) {
-  if (!warpSpecializes(c, shape.k))
+  if (!shape.tmaAligned || !warpSpecializes(c, shape.k))
     return c;
   GemmConfig specialized = c;
   specialized.ws = 1;

@@ -91,6 +91,33 @@ static std::optional<::isaac::GemmTypes> matchTypes(Type ab, Type c,
   return types;
 }
 
+/// Whether every stride of `v` but the innermost, and its offset, are
+/// static multiples of 16 bytes (what a tensor map needs): a tensor's
+/// (bufferized with identity layouts) are its sizes' products.
+static bool tmaStrides(Value v, ::isaac::DType dtype) {
+  auto t = cast<ShapedType>(v.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset = 0;
+  if (auto m = dyn_cast<MemRefType>(t)) {
+    if (failed(m.getStridesAndOffset(strides, offset)))
+      return false;
+  } else {
+    strides.assign(t.getRank(), 1);
+    for (int64_t i = t.getRank() - 2; i >= 0; --i)
+      strides[i] = strides[i + 1] * t.getDimSize(i + 1);
+  }
+  int64_t esz = ::isaac::dtypeBytes(dtype);
+  auto aligned = [&](int64_t x) {
+    return !ShapedType::isDynamic(x) && x * esz % 16 == 0;
+  };
+  if (!aligned(offset))
+    return false;
+  for (size_t i = 0; i + 1 < strides.size(); ++i)
+    if (!aligned(strides[i]))
+      return false;
+  return true;
+}
+
 /// The shape of a GEMM whose operands passed checkOperands.
 static FailureOr<GemmMatch> finish(Value a, Value b, Value c, bool batched,
                                    ::isaac::GemmLayout layout,
@@ -107,6 +134,7 @@ static FailureOr<GemmMatch> finish(Value a, Value b, Value c, bool batched,
   match.shape.dtype = dtype;
   match.shape.cType = cType;
   match.shape.layout = layout;
+  match.shape.tmaAligned = tmaStrides(a, dtype) && tmaStrides(b, dtype);
   const int64_t limit = (int64_t(1) << 31) - 1;
   if (match.shape.m > limit || match.shape.n > limit || match.shape.k > limit) {
     reason = "a dimension exceeds 2^31 - 1";

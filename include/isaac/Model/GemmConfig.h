@@ -319,6 +319,12 @@ struct GemmShape {
   /// f32 operands may multiply in TF32 (opted in): the search ranks the
   /// mma family's space (TF32 tensor cores) instead of simt's.
   bool tf32 = false;
+  /// Whether every stride of A and B but the innermost (leading dimension,
+  /// batch stride) and their offsets are multiples of 16 bytes, as the
+  /// runtime's tensor maps need (wgmma's TMA loop; docs/abi.md, "Tensor
+  /// maps"). The selection reads it from the operands' types; not a
+  /// feature of the models.
+  bool tmaAligned = true;
 };
 
 } // namespace isaac

@@ -107,8 +107,9 @@ GemmConfig withClusterSplitK(const GemmConfig &c, DType dtype,
 /// `c`, or the same warp-specialized (ws = 1) where legal (`legal`; by
 /// default isLegal for shape.dtype) and where measured faster: a wgmma
 /// configuration (no cluster along M) whose blocks run the TMA loop on `shape`
-/// (at least `stages` K tiles; fewer, and the runtime keeps them on
-/// cp.async, where the producer warpgroup only costs occupancy), and
+/// (at least `stages` K tiles and operands TMA addresses,
+/// shape.tmaAligned; else the runtime keeps them on cp.async, where the
+/// producer warpgroup only costs occupancy), and
 /// whose producer warpgroup costs no wave: an SM holds as many of its
 /// blocks as without it (residentBlocksPerSM), or all of the grid's
 /// blocks fit in one wave anyway. A measured rule, as withClusterSplitK
