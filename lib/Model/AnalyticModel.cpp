@@ -101,7 +101,7 @@ int isaac::residentBlocksPerSM(const GemmConfig &c, DType ab,
                                const ChipLimits &chip) {
   int regs = c.family == GemmFamily::Wgmma ? estimateWgmmaRegisters(c, ab)
                                            : estimateMmaRegisters(c, ab);
-  if (int start = wgmmaRegisterSplit(c, ab).kernel)
+  if (int start = wgmmaRegisterSplit(c, ab, chip).kernel)
     regs = start;
   return blocksPerSM(getChipPerf(chip), chip, c.threads(), regs,
                      getMmaSharedLayout(c, ab).bytes);

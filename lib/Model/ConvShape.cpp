@@ -33,16 +33,22 @@ std::optional<ConvLayout> isaac::parseConvLayout(std::string_view token) {
   return std::nullopt;
 }
 
+ConvShape::Im2colBox ConvShape::im2colBox() const {
+  Im2colBox box;
+  box.lowerW = -padLeft;
+  box.lowerH = -padTop;
+  box.upperW = box.lowerW + (q - 1) * strideW - (w - 1);
+  box.upperH = box.lowerH + (p - 1) * strideH - (h - 1);
+  return box;
+}
+
 bool ConvShape::im2colMappable(int64_t u) const {
   if (u < 1 || c % u != 0 || strideW > 8 || strideH > 8)
     return false;
   auto inCorner = [](int64_t v) { return v >= -128 && v <= 127; };
-  // The last output pixel's position is the box's last: W - 1 + upper.
-  int64_t lowerW = -padLeft, lowerH = -padTop;
-  int64_t upperW = lowerW + (q - 1) * strideW - (w - 1);
-  int64_t upperH = lowerH + (p - 1) * strideH - (h - 1);
-  return inCorner(lowerW) && inCorner(lowerH) && inCorner(upperW) &&
-         inCorner(upperH) && dilationW * (s - 1) <= 127 &&
+  Im2colBox box = im2colBox();
+  return inCorner(box.lowerW) && inCorner(box.lowerH) && inCorner(box.upperW) &&
+         inCorner(box.upperH) && dilationW * (s - 1) <= 127 &&
          dilationH * (r - 1) <= 127;
 }
 

@@ -68,18 +68,15 @@ static constexpr int kProducerRegisters = 40;
 /// 255 registers a thread addresses).
 static constexpr int kMaxConsumerRegisters = 240;
 
-/// ptxas's bound for a block of `threads`: 64K registers shared, at most
-/// 255 a thread, in setmaxnreg's multiples of 8.
-static int registerBound(int threads, int regsPerBlock) {
-  return std::min(255, regsPerBlock / threads) / 8 * 8;
-}
-
-WgmmaRegisterSplit isaac::wgmmaRegisterSplit(const GemmConfig &c, DType ab) {
+WgmmaRegisterSplit isaac::wgmmaRegisterSplit(const GemmConfig &c, DType ab,
+                                             const ChipLimits &chip) {
   WgmmaRegisterSplit s;
-  const int regsPerBlock = 65536; // every chip with wgmma (sm_90a)
   if (!c.ws)
     return s;
-  int bound = registerBound(c.threads(), regsPerBlock);
+  // ptxas's bound for a block of threads(): the register file shared, at
+  // most the chip's per-thread limit, in setmaxnreg's multiples of 8.
+  int bound =
+      std::min(chip.maxRegsPerThread, chip.regsPerBlock / c.threads()) / 8 * 8;
   if (estimateWgmmaRegisters(c, ab) <= bound)
     return s;
   s.kernel = bound;
@@ -183,7 +180,7 @@ void isaac::checkWgmmaRules(const GemmConfig &c, DType dtype,
   // take the producer's registers (wgmmaRegisterSplit).
   int registers = estimateWgmmaRegisters(c, dtype);
   if (c.ws) {
-    WgmmaRegisterSplit split = wgmmaRegisterSplit(c, dtype);
+    WgmmaRegisterSplit split = wgmmaRegisterSplit(c, dtype, chip);
     if (split.kernel && registers > split.consumer && !r.fail("registers", [&] {
           return "ws = 1: the computing threads need about " +
                  std::to_string(registers) + " registers; with the " +

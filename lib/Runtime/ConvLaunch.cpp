@@ -34,6 +34,16 @@ bool sameShape(const ConvShape &a, const ConvShape &b) {
 
 } // namespace
 
+ConvShape ConvGeometry::shape() const {
+  ConvShape out;
+  out.n = n, out.h = h, out.w = w, out.c = c;
+  out.k = k, out.r = r, out.s = s, out.p = p, out.q = q;
+  out.strideH = strideH, out.strideW = strideW;
+  out.dilationH = dilationH, out.dilationW = dilationW;
+  out.padTop = padTop, out.padLeft = padLeft;
+  return out;
+}
+
 isaacStatus validateConv(const isaacKernelInfo &info, const isaacConvArgs &conv,
                          isaacGemmArgs &gemm, ConvGeometry &geometry,
                          bool infoChecked, ValidConvShape *lastValid) {

@@ -23,6 +23,10 @@ namespace isaac::runtime {
 struct ConvGeometry {
   uint32_t n, h, w, c, k, p, q, r, s;
   uint32_t strideH, strideW, dilationH, dilationW, padTop, padLeft;
+
+  /// The convolution's sizes as a ConvShape (layout and types left at
+  /// their defaults), for its rules that read them (im2colMappable).
+  ConvShape shape() const;
 };
 
 /// The last convolution shape of a launch site that passed

@@ -653,18 +653,11 @@ bool encodeIm2colMap(const Driver &d, const isaacKernelInfo &info,
   if (!isWgmmaType(ab) || !d.cuTensorMapEncodeIm2col)
     return false;
   const uint64_t esz = dtypeSize(info.dtype);
-  ConvShape shape;
-  shape.n = g.n, shape.h = g.h, shape.w = g.w, shape.c = g.c;
-  shape.k = g.k, shape.r = g.r, shape.s = g.s, shape.p = g.p, shape.q = g.q;
-  shape.strideH = g.strideH, shape.strideW = g.strideW;
-  shape.dilationH = g.dilationH, shape.dilationW = g.dilationW;
-  shape.padTop = g.padTop, shape.padLeft = g.padLeft;
+  ConvShape shape = g.shape();
   if (!shape.im2colMappable(info.u) ||
       reinterpret_cast<uintptr_t>(a.A) % kTmaAlign)
     return false;
-  int64_t lowerW = -int64_t(g.padLeft), lowerH = -int64_t(g.padTop);
-  int64_t upperW = lowerW + int64_t(g.q - 1) * g.strideW - (int64_t(g.w) - 1);
-  int64_t upperH = lowerH + int64_t(g.p - 1) * g.strideH - (int64_t(g.h) - 1);
+  ConvShape::Im2colBox box = shape.im2colBox();
   uint64_t globalDim[4] = {g.c, g.w, g.h, g.n};
   uint64_t globalStrides[3] = {g.c * esz, g.c * esz * g.w,
                                g.c * esz * g.w * g.h};
@@ -677,8 +670,8 @@ bool encodeIm2colMap(const Driver &d, const isaacKernelInfo &info,
   int swizzle = l.atomBytes == 32   ? CU_TENSOR_MAP_SWIZZLE_32B
                 : l.atomBytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
                                     : CU_TENSOR_MAP_SWIZZLE_128B;
-  int lower[2] = {static_cast<int>(lowerW), static_cast<int>(lowerH)};
-  int upper[2] = {static_cast<int>(upperW), static_cast<int>(upperH)};
+  int lower[2] = {static_cast<int>(box.lowerW), static_cast<int>(box.lowerH)};
+  int upper[2] = {static_cast<int>(box.upperW), static_cast<int>(box.upperH)};
   uint32_t elementStrides[4] = {1, g.strideW, g.strideH, 1};
   int dataType = ab == DType::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
                                    : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;

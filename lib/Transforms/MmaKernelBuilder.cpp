@@ -135,7 +135,11 @@ public:
         planB(c, spec.dtype, c.nl, /*contigIsK=*/spec.layout.transB,
               smem.tileBytesA / esz, threads),
         abTy(getScalarType(b.getContext(), spec.dtype)),
-        outTy(getScalarType(b.getContext(), spec.outType())) {
+        outTy(getScalarType(b.getContext(), spec.outType())),
+        regs(::isaac::wgmmaRegisterSplit(
+            c, spec.dtype,
+            ::isaac::getChipLimits(spec.chip).value_or(
+                ::isaac::ChipLimits{spec.chip}))) {
     if (spec.epilogue)
       epilogue.emplace(*spec.epilogue);
     // The producer warpgroup of a warp-specialized block leaves after its
@@ -151,6 +155,9 @@ public:
   }
 
   void buildBody(gpu::GPUFuncOp func, StringRef smemSymbol);
+  /// ws = 1: the registers a thread starts with (0: ptxas's own bound)
+  /// and what the producer and computing warpgroups trade them to.
+  const ::isaac::WgmmaRegisterSplit &registerSplit() const { return regs; }
 
 private:
   KernelEmitter e; ///< scalars of the accumulator type (f32; f64 for f64)
@@ -165,6 +172,7 @@ private:
   OperandPlan planA, planB;
   Type abTy, outTy;
   std::optional<EpilogueCodegen> epilogue;
+  ::isaac::WgmmaRegisterSplit regs;
 
   // Block state.
   Value tid, lane, warpId, klId, wmBase, wnBase, g, q;
@@ -262,6 +270,12 @@ private:
   /// Where the computing threads need more registers than the kernel's
   /// bound, the producer gives its own to them first (setmaxnreg,
   /// wgmmaRegisterSplit).
+  /// The wgmma main loop the launch chose (the useTma argument): `tmaLoop`
+  /// where the runtime passed tensor maps, the cp.async loop otherwise;
+  /// the accumulators as mainLoop returns them.
+  SmallVector<Value> chooseMainLoop(Value useTma, Value nTiles, Value nFull,
+                                    int stageElems,
+                                    function_ref<SmallVector<Value>()> tmaLoop);
   void buildWarpSpecialized(Value useTma, Value nTiles, Value nFull,
                             int stageElems,
                             function_ref<void(SmallVector<Value>)> finish);
@@ -1281,7 +1295,6 @@ void MmaBuilder::buildWarpSpecialized(
   Value producer = e.sle(e.ci32(threads), tid);
   auto split = scf::IfOp::create(b, loc, producer, /*withElse=*/true);
   OpBuilder::InsertionGuard guard(b);
-  ::isaac::WgmmaRegisterSplit regs = ::isaac::wgmmaRegisterSplit(c, spec.dtype);
   b.setInsertionPointToStart(split.thenBlock());
   if (regs.kernel)
     NVVM::SetMaxRegisterOp::create(b, loc, regs.producer,
@@ -1305,18 +1318,25 @@ void MmaBuilder::buildWarpSpecialized(
   if (regs.kernel)
     NVVM::SetMaxRegisterOp::create(b, loc, regs.consumer,
                                    NVVM::SetMaxRegisterAction::increase);
+  finish(chooseMainLoop(useTma, nTiles, nFull, stageElems,
+                        [&] { return multiplyStages(nTiles, stageElems); }));
+}
+
+SmallVector<Value>
+MmaBuilder::chooseMainLoop(Value useTma, Value nTiles, Value nFull,
+                           int stageElems,
+                           function_ref<SmallVector<Value>()> tmaLoop) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
   int nAcc = (c.wm / ::isaac::kWgmmaM) * (c.wn / 2);
   auto ifOp = scf::IfOp::create(b, loc, SmallVector<Type>(nAcc, e.elemTy),
                                 useTma, /*withElse=*/true);
-  {
-    OpBuilder::InsertionGuard inner(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    scf::YieldOp::create(b, loc, multiplyStages(nTiles, stageElems));
-    b.setInsertionPointToStart(ifOp.elseBlock());
-    scf::YieldOp::create(b, loc, mainLoop(nTiles, nFull, stageElems));
-  }
-  finish(
-      SmallVector<Value>(ifOp.getResults().begin(), ifOp.getResults().end()));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  scf::YieldOp::create(b, loc, tmaLoop());
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  scf::YieldOp::create(b, loc, mainLoop(nTiles, nFull, stageElems));
+  return SmallVector<Value>(ifOp.getResults().begin(), ifOp.getResults().end());
 }
 
 SmallVector<Value> MmaBuilder::tmaMainLoop(Value nTiles, int stageElems) {
@@ -1964,25 +1984,14 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   Value useTma =
       LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne,
                            args[first + ::isaac::abi::tma::useTma], e.ci32(0));
-  int nAcc = (c.wm / ::isaac::kWgmmaM) * (c.wn / 2);
-  if (c.ws) {
+  if (c.ws)
     buildWarpSpecialized(useTma, nTiles, nFull, stageElems, finish);
-    gpu::ReturnOp::create(b, loc);
-    return;
-  }
-  auto ifOp = scf::IfOp::create(b, loc, SmallVector<Type>(nAcc, e.elemTy),
-                                useTma, /*withElse=*/true);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    if (taps)
-      tmaPixel = taps->pixelOf(m0);
-    scf::YieldOp::create(b, loc, tmaMainLoop(nTiles, stageElems));
-    b.setInsertionPointToStart(ifOp.elseBlock());
-    scf::YieldOp::create(b, loc, mainLoop(nTiles, nFull, stageElems));
-  }
-  finish(
-      SmallVector<Value>(ifOp.getResults().begin(), ifOp.getResults().end()));
+  else
+    finish(chooseMainLoop(useTma, nTiles, nFull, stageElems, [&] {
+      if (taps)
+        tmaPixel = taps->pixelOf(m0);
+      return tmaMainLoop(nTiles, stageElems);
+    }));
   gpu::ReturnOp::create(b, loc);
 }
 
@@ -2025,13 +2034,13 @@ gpu::GPUFuncOp mlir::isaac::buildMmaGemmKernel(OpBuilder &builder,
   if (spec.config.kc)
     func->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
                   builder.getDenseI32ArrayAttr({1, 1, spec.config.kg}));
+  MmaBuilder gen(builder, loc, spec, conv);
   // A warp-specialized block whose computing threads need more registers
   // than 64K / threads starts every thread at that bound: the pool its
   // warpgroups trade through setmaxnreg (wgmmaRegisterSplit).
-  if (int regs = ::isaac::wgmmaRegisterSplit(spec.config, spec.dtype).kernel)
+  if (int regs = gen.registerSplit().kernel)
     func->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
                   builder.getI32IntegerAttr(regs));
-  MmaBuilder gen(builder, loc, spec, conv);
   gen.buildBody(func, smemName);
   return func;
 }

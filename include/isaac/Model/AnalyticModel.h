@@ -41,7 +41,6 @@ double mmaSyncTflops(const ChipLimits &chip, DType ab = DType::F16);
 /// the datasheet's.
 double wgmmaTflops(const ChipLimits &chip, DType ab = DType::F16);
 
-/// Predicted time in seconds of configuration `c` (any family) on `shape`.
 /// Blocks of a tensor-core configuration (mma, wgmma) one SM of `chip`
 /// holds at once: the fewest its shared memory, register file (the
 /// family's register estimate; a warp-specialized block's starting count
@@ -49,6 +48,7 @@ double wgmmaTflops(const ChipLimits &chip, DType ab = DType::F16);
 /// limits allow; 0 where one block does not fit.
 int residentBlocksPerSM(const GemmConfig &c, DType ab, const ChipLimits &chip);
 
+/// Predicted time in seconds of configuration `c` (any family) on `shape`.
 double analyticCost(const GemmShape &shape, const GemmConfig &c,
                     const ChipLimits &chip);
 

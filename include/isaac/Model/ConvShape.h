@@ -80,6 +80,15 @@ struct ConvShape {
   /// (`t`). The selection ranks configurations on this shape.
   GemmShape gemmShape() const;
 
+  /// The box the output pixels' first taps traverse, as TMA's im2col mode
+  /// takes it: its lower corner (-padLeft, -padTop) and its upper corner,
+  /// the last output pixel's position less the input's last (W - 1 +
+  /// upperW is the box's last column).
+  struct Im2colBox {
+    int64_t lowerW, lowerH, upperW, upperH;
+  };
+  Im2colBox im2colBox() const;
+
   /// Whether TMA's im2col mode describes this input for K tiles of `u`
   /// channels (the wgmma kernels' TMA loop): C a multiple of U (a tile is
   /// U channels of one tap), strides at most 8, the corners of the box the

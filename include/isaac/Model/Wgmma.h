@@ -119,7 +119,8 @@ int estimateWgmmaRegisters(const GemmConfig &c, DType ab);
 struct WgmmaRegisterSplit {
   int kernel = 0, producer = 0, consumer = 0;
 };
-WgmmaRegisterSplit wgmmaRegisterSplit(const GemmConfig &c, DType ab);
+WgmmaRegisterSplit wgmmaRegisterSplit(const GemmConfig &c, DType ab,
+                                      const ChipLimits &chip);
 
 /// Calls `visit` for every legal wgmma configuration for operands of type
 /// `dtype` on `chip`, in a fixed order: nested loops over ml, wm, nl, wn,
