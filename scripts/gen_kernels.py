@@ -70,6 +70,18 @@
       as candidates, with each op's first three candidates, each followed
       (wgmma family) by its other form: warp-specialized (ws = 1, where
       legal) or plain: the producer-warpgroup exploration of docs/perf.md.
+  gen_kernels.py pt CONFIGURED.mlir LIST > cands.mlir
+      as candidates, with each op's first three candidates, each followed,
+      where it is warp-specialized with kg = 1 and kl = 1, by its
+      persistent form (pt = 1; or, where the selection made it so, its
+      form without): the persistent-tile exploration of docs/perf.md.
+  gen_kernels.py pt-forms CONFIGURED.mlir LIST > cands.mlir
+      as pt, each wgmma candidate with kg = 1, kl = 1 and cm = 1 followed
+      by those of its plain, warp-specialized and persistent forms that
+      it is not.
+  gen_kernels.py wgmma-pt > pt.mlir
+      the persistent wgmma kernels' GPU check (sm_90a): WGMMA_PT and the
+      fused WGMMA_PT_FUSED.
   gen_kernels.py wgmma-ws > ws.mlir
       the warp-specialized wgmma kernels' GPU check (sm_90a): WGMMA_WS and
       the fused WGMMA_WS_FUSED.
@@ -234,6 +246,22 @@ WGMMA_WS = [
 WGMMA_WS_FUSED = [
     ("f16", "bias_relu_f16", _wgmma(128, 128, 64, 128, 64, 1, 1, 8, 4) + ", ws = 1", "nt", False),
     ("bf16", "residual_gelu_tanh", _wgmma(64, 64, 64, 64, 64, 1, 32, 8, 4) + ", ws = 1", "tn", True),
+]
+
+# Persistent wgmma kernels (pt = 1, sm_90a): the warp-specialized ones of
+# WGMMA_WS that pt allows (kg = 1, kl = 1), blocks that loop over output
+# tiles: one and two computing warpgroups, the register split, every
+# layout, f16, bf16 and f32 C, and fused epilogues.
+WGMMA_PT = [(ab, c, layout, config + ", pt = 1")
+            for ab, c, layout, config in WGMMA_WS
+            if "kc = " not in config and ", kl = 1," in config
+            and ", kg = 1," in config] + [
+    ("f16", "f16", "tn", _wgmma(64, 64, 64, 64, 64, 1, 1, 8, 4) + ", ws = 1, pt = 1"),
+]
+WGMMA_PT_FUSED = [(ab, epilogue, config + ", pt = 1", layout, batched)
+                  for ab, epilogue, config, layout, batched in WGMMA_WS_FUSED
+                  if ", kg = 1," in config] + [
+    ("bf16", "residual_gelu_tanh", _wgmma(64, 64, 64, 64, 64, 1, 1, 8, 4) + ", ws = 1, pt = 1", "tn", True),
 ]
 
 # Large tiles for 2048^3-class problems (the first is what the analytic
@@ -466,12 +494,14 @@ def mma():
                                     config, epilogue, batched, ab))
 
 
-def wgmma_ws():
-    """The warp-specialized wgmma check set (sm_90a)."""
+def wgmma_ws(kernels=None, fused=None):
+    """The warp-specialized wgmma check set (sm_90a), or the persistent
+    one (`kernels`, `fused`)."""
     sys.stdout.write('module attributes {isaac.target = "sm_90a"} {\n')
-    for i, (ab, c, layout, config) in enumerate(WGMMA_WS):
+    for i, (ab, c, layout, config) in enumerate(kernels or WGMMA_WS):
         sys.stdout.write(gemm(i, ab, layout, config, c))
-    for i, (ab, epilogue, config, layout, batched) in enumerate(WGMMA_WS_FUSED):
+    for i, (ab, epilogue, config, layout, batched) in enumerate(
+            fused or WGMMA_WS_FUSED):
         sys.stdout.write(fused_func("wf%d_%s" % (i, epilogue), "f32", layout,
                                     config, epilogue, batched, ab))
     sys.stdout.write("}\n")
@@ -874,6 +904,32 @@ def ws_variants(configs, n=3):
     return out
 
 
+def pt_variants(configs, n=3, every_form=False):
+    """The first `n` configurations, each followed, where it is
+    warp-specialized with kg = 1 and kl = 1, by its persistent form (pt =
+    1) or, where the selection made it so, its form without. With
+    `every_form`, each wgmma one with kg = 1, kl = 1 and cm = 1 is followed
+    by those of its plain, warp-specialized and persistent forms that it
+    is not."""
+    out = []
+    for c in configs[:n]:
+        out.append(c)
+        v = dict(kv.split(" = ") for kv in c.split(", "))
+        if v.get("family") != "wgmma" or v.get("kg", "1") != "1" or \
+                v.get("kl", "1") != "1" or v.get("cm", "1") != "1":
+            continue
+        if every_form:
+            plain = with_params(c, ws=None, pt=None)
+            for x in (plain, with_params(plain, ws=1),
+                      with_params(plain, ws=1, pt=1)):
+                if x not in out:
+                    out.append(x)
+        elif v.get("ws") == "1":
+            out.append(with_params(c, pt=None) if v.get("pt") == "1"
+                       else with_params(c, pt=1))
+    return out
+
+
 def conv_candidates(path, listing=None, expand=None):
     text = open(path).read().replace("\n", " ")
     text = re.sub(r"\s+", " ", text)
@@ -1029,6 +1085,13 @@ if __name__ == "__main__":
         conv_candidates(sys.argv[2], sys.argv[3], ws_variants)
     elif sys.argv[1:] == ["wgmma-ws"]:
         wgmma_ws()
+    elif len(sys.argv) == 4 and sys.argv[1] == "pt":
+        candidates(sys.argv[2], sys.argv[3], pt_variants)
+    elif len(sys.argv) == 4 and sys.argv[1] == "pt-forms":
+        candidates(sys.argv[2], sys.argv[3],
+                   lambda c: pt_variants(c, every_form=True))
+    elif sys.argv[1:] == ["wgmma-pt"]:
+        wgmma_ws(WGMMA_PT, WGMMA_PT_FUSED)
     elif len(sys.argv) == 4 and sys.argv[1] == "top1":
         top1(sys.argv[2], sys.argv[3])
     elif sys.argv[1:] == ["fused"]:

@@ -104,6 +104,12 @@ static void checkConvKernelRules(const GemmConfig &c, Report &r) {
              ": simt convolutions pipeline 2 stages (register prefetch); "
              "deeper cp.async pipelines are GEMM kernels only";
     });
+  // A persistent kernel's blocks change tiles, and a conv kernel's input
+  // taps and im2col coordinates are computed once, for the block's rows.
+  if (c.pt)
+    r.fail("conv-persistent", [&] {
+      return std::string("pt = 1: persistent tiles are GEMM kernels only");
+    });
   if (c.family != GemmFamily::Mma)
     return;
   int copies = mmaCopiesPerThreadA(c);

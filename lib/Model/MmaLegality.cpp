@@ -105,6 +105,11 @@ MmaSharedLayout isaac::getMmaSharedLayout(const GemmConfig &c, DType ab) {
   if (c.family == GemmFamily::Wgmma)
     s.barrierBytes = 2 * 8 * c.stages;
   s.bytes = s.barrierOffset + s.barrierBytes;
+  if (c.pt) {
+    s.stagingOffset = (s.bytes + 127) / 128 * 128;
+    s.stagingBytes = c.computeThreads() / 32 * kStagingWarpBytes;
+    s.bytes = s.stagingOffset + s.stagingBytes;
+  }
   return s;
 }
 
@@ -292,8 +297,12 @@ void isaac::checkWarpTiledResources(const GemmConfig &c, DType dtype,
         return "needs " + std::to_string(s.bytes) +
                " bytes of shared memory (" + std::to_string(c.stages) +
                " stages of " + std::to_string(s.stageBytes) + " bytes" +
-               (s.barrierBytes ? " and " + std::to_string(s.barrierBytes) +
-                                     " bytes of mbarriers"
+               (s.barrierBytes
+                    ? (s.stagingBytes ? ", " : " and ") +
+                          std::to_string(s.barrierBytes) + " bytes of mbarriers"
+                    : std::string()) +
+               (s.stagingBytes ? " and " + std::to_string(s.stagingBytes) +
+                                     " bytes of epilogue staging"
                                : std::string()) +
                "); " + chip.chip + " allows " + std::to_string(smemLimit) +
                " bytes of dynamic shared memory per block";

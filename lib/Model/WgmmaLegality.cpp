@@ -32,6 +32,11 @@
 //                     64K / threads, what setmaxnreg gives them,
 //                     wgmmaRegisterSplit)
 //   warp-specialized  ws = 1 (a producer warpgroup) with cm = 1
+//   persistent        pt = 1 (blocks that loop over output tiles) with
+//                     ws = 1 (its producer fetches the next tile during
+//                     the epilogue), kg = 1 and kl = 1 (the split-K
+//                     protocol and the KL partials are per tile and
+//                     shared-memory bound)
 //
 // None depends on the layout: an operand stored M- or N-major gets a
 // swizzle atom as wide as its warpgroup's extent (Wgmma.h), so every
@@ -41,6 +46,7 @@
 
 #include "LegalityRules.h"
 
+#include "isaac/Model/AnalyticModel.h"
 #include "isaac/Model/Chip.h"
 #include "isaac/Model/Mma.h"
 #include "isaac/Model/Wgmma.h"
@@ -86,6 +92,18 @@ WgmmaRegisterSplit isaac::wgmmaRegisterSplit(const GemmConfig &c, DType ab,
                (c.threads() * bound - kWarpgroupThreads * kProducerRegisters) /
                    c.computeThreads() / 8 * 8);
   return s;
+}
+
+int isaac::persistentRegisterBound(const GemmConfig &c, DType ab,
+                                   const ChipLimits &chip) {
+  if (!c.pt || wgmmaRegisterSplit(c, ab, chip).kernel)
+    return 0;
+  int blocks = residentBlocksPerSM(c, ab, chip);
+  if (blocks < 2)
+    return 0;
+  return std::min(chip.maxRegsPerThread,
+                  chip.regsPerBlock / (blocks * c.threads())) /
+         8 * 8;
 }
 
 void isaac::checkWgmmaRules(const GemmConfig &c, DType dtype,
@@ -170,6 +188,19 @@ void isaac::checkWgmmaRules(const GemmConfig &c, DType dtype,
         return "ws = 1 needs cm = 1, not cm = " + std::to_string(c.cm) +
                " (the blocks of a cluster along M release each other's "
                "stages from every computing warp)";
+      }))
+    return;
+
+  if (c.pt && (!c.ws || c.kg != 1 || c.kl != 1) && !r.fail("persistent", [&] {
+        if (!c.ws)
+          return std::string("pt = 1 needs ws = 1 (the producer warpgroup "
+                             "fetches the next tile while the others store "
+                             "this one)");
+        return "pt = 1 needs kg = 1 and kl = 1, not kg = " +
+               std::to_string(c.kg) + ", kl = " + std::to_string(c.kl) +
+               " (the blocks' tiles change; the split-K protocol is per "
+               "tile, and the KL partials would use stages the producer "
+               "is refilling)";
       }))
     return;
 

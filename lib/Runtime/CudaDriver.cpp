@@ -120,6 +120,8 @@ isaacStatus loadLibrary(DriverState &s) {
   need("cuDeviceGetAttribute", d.cuDeviceGetAttribute);
   need("cuModuleUnload", d.cuModuleUnload);
   need("cuFuncSetAttribute", d.cuFuncSetAttribute);
+  need("cuOccupancyMaxActiveBlocksPerMultiprocessor",
+       d.cuOccupancyMaxActiveBlocksPerMultiprocessor);
   need("cuMemcpyAsync", d.cuMemcpyAsync);
   need("cuMemsetD32Async", d.cuMemsetD32Async);
   need("cuMemsetD16Async", d.cuMemsetD16Async);

@@ -53,6 +53,7 @@ constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
 constexpr int CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED = 14;
 
 // CUdevice_attribute values.
+constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
 constexpr int CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED = 115;
 // CUmemPool_attribute (value type cuuint64_t).
 constexpr int CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4;
@@ -141,6 +142,10 @@ struct Driver {
   CUresult (*cuDeviceGetAttribute)(int *value, int attribute, CUdevice device);
   CUresult (*cuModuleUnload)(CUmodule module);
   CUresult (*cuFuncSetAttribute)(CUfunction function, int attribute, int value);
+  CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *blocks,
+                                                          CUfunction function,
+                                                          int blockSize,
+                                                          size_t dynamicSmem);
   CUresult (*cuMemcpyAsync)(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
                             CUstream stream);
   CUresult (*cuMemsetD32Async)(CUdeviceptr dst, unsigned value, size_t count,

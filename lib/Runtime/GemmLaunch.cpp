@@ -30,6 +30,7 @@
 #include "isaac/Model/Wgmma.h"
 #include "isaac/Runtime/KernelABI.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstring>
 #include <initializer_list>
@@ -737,6 +738,35 @@ isaacStatus siteFunction(isaacModule_st &module, isaacFunction_st *&slot,
 /// implicit GEMM `a` describes, and its split-K helpers. Requires arguments
 /// that validateGemm accepted and a module of the current context;
 /// `kernels` (the launch site's) are those of `module` or empty.
+/// Sets `function.residentBlocks` once: the blocks of `info`'s kernel the
+/// current context's GPU holds at once, at its block size and `dynamicSmem`.
+static isaacStatus queryResidentBlocks(const Driver &d,
+                                       isaacFunction_st &function,
+                                       const isaacKernelInfo &info,
+                                       unsigned dynamicSmem) {
+  if (function.residentBlocks)
+    return ISAAC_SUCCESS;
+  CUdevice device = 0;
+  int sms = 0, perSM = 0;
+  if (CUresult result = d.cuCtxGetDevice(&device))
+    return cudaFailure(result, "cuCtxGetDevice", function.name.c_str());
+  if (CUresult result = d.cuDeviceGetAttribute(
+          &sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device))
+    return cudaFailure(result, "cuDeviceGetAttribute(MULTIPROCESSOR_COUNT)",
+                       function.name.c_str());
+  if (CUresult result = d.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+          &perSM, function.function, info.threads, dynamicSmem))
+    return cudaFailure(result, "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+                       function.name.c_str());
+  if (perSM < 1)
+    return setError(ISAAC_ERROR_UNSUPPORTED,
+                    "kernel %s: no block of %d threads and %u bytes of "
+                    "shared memory fits on a multiprocessor",
+                    function.name.c_str(), info.threads, dynamicSmem);
+  function.residentBlocks = static_cast<int64_t>(std::max(sms, 1)) * perSM;
+  return ISAAC_SUCCESS;
+}
+
 isaacStatus enqueueGemm(isaacModule_st &module, const isaacKernelInfo &info,
                         const isaacGemmArgs &a, const ConvGeometry *conv,
                         SiteKernels &kernels) {
@@ -813,6 +843,16 @@ isaacStatus enqueueGemm(isaacModule_st &module, const isaacKernelInfo &info,
                          gemm->name.c_str());
     gemm->dynamicSmemLimit = info.smem;
   }
+  int64_t gridX = gridBlocksX(info, a.M), gridY = ceilDiv(a.N, info.nl);
+  if (info.pt) {
+    // A persistent kernel: about one wave of blocks per batch, each looping
+    // over the tiles from its blockIdx.x by gridDim.x (docs/abi.md).
+    if (isaacStatus status = queryResidentBlocks(*d, *gemm, info, dynamicSmem))
+      return status;
+    gridX = std::min(gridX * gridY,
+                     std::max<int64_t>(1, gemm->residentBlocks / a.batch));
+    gridY = 1;
+  }
   isaacFunction_st *helper = nullptr;
   if (splitK && !useCounters) {
     // A fused epilogue is applied by its own reduction kernel.
@@ -861,11 +901,10 @@ isaacStatus enqueueGemm(isaacModule_st &module, const isaacKernelInfo &info,
                        takesTileCounters(info), /*inputs=*/true, tma)
            : ParamList(abi::kGemmArgs, abi::gemm::Arg(), p,
                        takesTileCounters(info), /*inputs=*/true, tma);
-  if (isaacStatus status =
-          launch(*d, *gemm, gridBlocksX(info, a.M), ceilDiv(a.N, info.nl),
-                 static_cast<int64_t>(a.batch) * info.kg,
-                 static_cast<unsigned>(info.threads), 1, stream,
-                 gemmParams.params, dynamicSmem))
+  if (isaacStatus status = launch(*d, *gemm, gridX, gridY,
+                                  static_cast<int64_t>(a.batch) * info.kg,
+                                  static_cast<unsigned>(info.threads), 1,
+                                  stream, gemmParams.params, dynamicSmem))
     return status;
   if (useWorkspace) {
     ParamList reduceParams(abi::kReduceArgs, abi::reduce::Arg(), p,

@@ -277,6 +277,17 @@ isaacStatus checkKernelInfo(const isaacKernelInfo &info, isaacStatus status) {
                     "kernel %s: threads=%d but the configuration has "
                     "%lld",
                     name, info.threads, static_cast<long long>(threads));
+  // The persistent launch (docs/abi.md) has no split-K slices or
+  // convolution geometry to place in its grid.
+  if (c.pt && info.op != ISAAC_OP_GEMM)
+    return setError(status,
+                    "kernel %s: pt=1 (persistent tiles) is for GEMM kernels, "
+                    "not convolutions",
+                    name);
+  if (c.pt && c.kg != 1)
+    return setError(status,
+                    "kernel %s: pt=1 (persistent tiles) needs kg=1, not kg=%d",
+                    name, c.kg);
   if (info.dynsmem != 0 && info.dynsmem != 1)
     return setError(status, "kernel %s: dynsmem=%d is neither 0 nor 1", name,
                     info.dynsmem);

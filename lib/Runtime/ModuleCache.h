@@ -29,6 +29,10 @@ struct isaacFunction_st {
   /// The dynamic shared memory its limit was raised to
   /// (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES), 0 if never.
   int dynamicSmemLimit = 0;
+  /// Blocks of the kernel the GPU holds at once (SMs times the blocks an
+  /// SM holds, at the launch's block and shared memory); 0 until a
+  /// persistent launch (pt) asked.
+  int64_t residentBlocks = 0;
 };
 
 struct isaacModule_st {

@@ -181,7 +181,7 @@ private:
   Value rowBase;
   Value M, N, K, lda, ldb, ldc;
   Value aBase, bBase, cBase;
-  Value m0, n0, kStart, kEnd;
+  Value m0, n0, kStart, kEnd, kLen;
   Value full;    ///< the block's tile lies inside C
   Value smemPtr; ///< !llvm.ptr<3> to the dynamic shared memory
   Value alignedA, alignedB;
@@ -263,7 +263,22 @@ private:
   /// computing warps have released it (producerLoop), and the computing
   /// warpgroups, which wait for each stage, multiply and release it
   /// (multiplyStages without a refill).
-  void producerLoop(Value nTiles, int stageElems);
+  /// `state` and the result: the stage, its phase parity and how many
+  /// tiles the thread issued before (persistent blocks carry them from
+  /// one output tile to the next; zeros otherwise).
+  SmallVector<Value> producerLoop(Value nTiles, int stageElems,
+                                  ValueRange state = {});
+  /// pt = 1: the block's output tiles, tile i = blockIdx.x, blockIdx.x +
+  /// gridDim.x, ... of ceil(M/ml) * ceil(N/nl), M fastest (the order of
+  /// the grid of a plain launch). Each iteration binds its tile (setTile)
+  /// and runs `body` on the carried values, which it returns updated.
+  SmallVector<Value>
+  forEachTile(ValueRange init,
+              function_ref<SmallVector<Value>(Value nFull, ValueRange)> body);
+  /// The block's output tile (bx, by) along M and N, of K length `kLen`:
+  /// sets m0, n0, full and the copy plans; returns nFull (the K tiles that
+  /// need no source sizes).
+  Value setTile(Value bx, Value by, Value kLen);
   /// The kernel's body from its main loop on, warp-specialized: the
   /// stage barriers (TMA), then the producer's copies and the computing
   /// warpgroups' main loop (TMA or cp.async, as useTma says) and `finish`.
@@ -273,9 +288,12 @@ private:
   /// The wgmma main loop the launch chose (the useTma argument): `tmaLoop`
   /// where the runtime passed tensor maps, the cp.async loop otherwise;
   /// the accumulators as mainLoop returns them.
+  /// With `state` (persistent blocks), `tmaLoop` returns it updated
+  /// after the accumulators, and so does the result.
   SmallVector<Value> chooseMainLoop(Value useTma, Value nTiles, Value nFull,
                                     int stageElems,
-                                    function_ref<SmallVector<Value>()> tmaLoop);
+                                    function_ref<SmallVector<Value>()> tmaLoop,
+                                    ValueRange state = {});
   void buildWarpSpecialized(Value useTma, Value nTiles, Value nFull,
                             int stageElems,
                             function_ref<void(SmallVector<Value>)> finish);
@@ -286,9 +304,16 @@ private:
   /// stage (a warp-specialized block has none: its producer refills). Ends
   /// with no wgmma in flight and the stages free (stagesBarrier); returns
   /// the accumulators as mainLoop.
+  ///
+  /// With `state` (persistent blocks, pt = 1: the stage and phase parity
+  /// of the first K tile, carried from the block's previous output tile),
+  /// it ends instead by releasing the last stage once its wgmmas are done,
+  /// so that the producer fills the next tile's stages during this one's
+  /// epilogue, and returns that state after the accumulators.
   SmallVector<Value> multiplyStages(
       Value nTiles, int stageElems,
-      function_ref<void(Value, Value, Value, Value, Value)> refill = nullptr);
+      function_ref<void(Value, Value, Value, Value, Value)> refill = nullptr,
+      ValueRange state = {});
   /// The stage and phase parity of the tile after the one in `stage`.
   std::pair<Value, Value> nextStage(Value stage, Value phase);
   /// Thread 0's copies of K tile `t` into stage `stage`: the stage's
@@ -1194,30 +1219,71 @@ void MmaBuilder::initStageBarriers() {
   });
 }
 
-void MmaBuilder::producerLoop(Value nTiles, int stageElems) {
+SmallVector<Value> MmaBuilder::producerLoop(Value nTiles, int stageElems,
+                                            ValueRange state) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
   int S = c.stages;
-  // Tile t goes into stage t % S once tile t - S, which used it before,
-  // was released: the (t / S - 1)-th completion of the stage's empty
-  // barrier, parity (t / S + 1) % 2 -- the parity of t's own full-barrier
-  // wait flipped.
-  auto loop = scf::ForOp::create(b, loc, e.ci32(0), nTiles, e.ci32(1),
-                                 ValueRange{e.ci32(0), e.ci32(0)});
+  // The n-th tile the thread issues goes into stage n % S once tile
+  // n - S, which used it before, was released: the (n / S - 1)-th
+  // completion of the stage's empty barrier, parity (n / S + 1) % 2 -- the
+  // parity of the tile's own full-barrier wait flipped.
+  SmallVector<Value> init(state);
+  if (init.empty())
+    init = {e.ci32(0), e.ci32(0), e.ci32(0)};
+  auto loop = scf::ForOp::create(b, loc, e.ci32(0), nTiles, e.ci32(1), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value t = loop.getInductionVar();
+    Value stage = loop.getRegionIterArgs()[0];
+    Value phase = loop.getRegionIterArgs()[1];
+    Value issued = loop.getRegionIterArgs()[2];
+    ifThen(b, loc, e.sle(e.ci32(S), issued), [&] {
+      NVVM::MBarrierTryWaitParityOp::create(
+          b, loc, stageBarrier(e.add(stage, e.ci32(S))),
+          arith::XOrIOp::create(b, loc, phase, e.ci32(1)),
+          e.ci32(kSuspendHintNs));
+    });
+    issueTmaTile(t, stage, stageElems);
+    auto [nextStageIdx, nextPhase] = nextStage(stage, phase);
+    scf::YieldOp::create(
+        b, loc, ValueRange{nextStageIdx, nextPhase, e.add(issued, e.ci32(1))});
+  }
+  return SmallVector<Value>(loop.getResults());
+}
+
+SmallVector<Value> MmaBuilder::forEachTile(
+    ValueRange init,
+    function_ref<SmallVector<Value>(Value nFull, ValueRange)> body) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  Value tilesM = e.divu(e.add(M, e.ci32(c.ml - 1)), e.ci32(c.ml));
+  Value tilesN = e.divu(e.add(N, e.ci32(c.nl - 1)), e.ci32(c.nl));
+  auto loop = scf::ForOp::create(
+      b, loc, e.sreg(gpu::Dimension::x, /*block=*/true), e.mul(tilesM, tilesN),
+      e.gridDim(gpu::Dimension::x), init);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
-  Value t = loop.getInductionVar();
-  Value stage = loop.getRegionIterArgs()[0];
-  Value phase = loop.getRegionIterArgs()[1];
-  ifThen(b, loc, e.sle(e.ci32(S), t), [&] {
-    NVVM::MBarrierTryWaitParityOp::create(
-        b, loc, stageBarrier(e.add(stage, e.ci32(S))),
-        arith::XOrIOp::create(b, loc, phase, e.ci32(1)),
-        e.ci32(kSuspendHintNs));
-  });
-  issueTmaTile(t, stage, stageElems);
-  auto [nextStageIdx, nextPhase] = nextStage(stage, phase);
-  scf::YieldOp::create(b, loc, ValueRange{nextStageIdx, nextPhase});
+  Value i = loop.getInductionVar();
+  Value nFull = setTile(e.remu(i, tilesM), e.divu(i, tilesM), kLen);
+  scf::YieldOp::create(b, loc, body(nFull, loop.getRegionIterArgs()));
+  return SmallVector<Value>(loop.getResults());
+}
+
+Value MmaBuilder::setTile(Value bx, Value by, Value kLen) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  m0 = e.mul(bx, e.ci32(c.ml));
+  n0 = e.mul(by, e.ci32(c.nl));
+  full = e.land(e.sle(e.add(m0, e.ci32(c.ml)), M),
+                e.sle(e.add(n0, e.ci32(c.nl)), N));
+  copiesA = planCopies(planA, m0);
+  copiesB = planCopies(planB, n0);
+  // Tiles t < nFull need no source sizes: the block's rows and the whole
+  // K-depth U are inside the operands.
+  return arith::SelectOp::create(b, loc, full, e.divu(kLen, e.ci32(c.u)),
+                                 e.ci32(0));
 }
 
 std::pair<Value, Value> MmaBuilder::nextStage(Value stage, Value phase) {
@@ -1233,14 +1299,19 @@ std::pair<Value, Value> MmaBuilder::nextStage(Value stage, Value phase) {
 
 SmallVector<Value> MmaBuilder::multiplyStages(
     Value nTiles, int stageElems,
-    function_ref<void(Value, Value, Value, Value, Value)> refill) {
+    function_ref<void(Value, Value, Value, Value, Value)> refill,
+    ValueRange state) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
   int S = c.stages;
   SmallVector<Value> init = initWgmmaAccumulators();
   int nCarried = init.size();
-  init.push_back(e.ci32(0)); // stage of tile t
-  init.push_back(e.ci32(0)); // phase parity of that stage's barriers
+  bool persistent = !state.empty();
+  // The stage of tile t and the phase parity of that stage's barriers.
+  if (persistent)
+    init.append(state.begin(), state.end());
+  else
+    init.append({e.ci32(0), e.ci32(0)});
   auto loop = scf::ForOp::create(b, loc, e.ci32(0), nTiles, e.ci32(1), init);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -1272,13 +1343,27 @@ SmallVector<Value> MmaBuilder::multiplyStages(
     acc.push_back(nextPhase);
     scf::YieldOp::create(b, loc, acc);
   }
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  SmallVector<Value> acc =
+      flattenWgmmaAccumulators(loop.getResults().take_front(nCarried));
+  if (persistent) {
+    // The last tile's wgmmas are done: its stage goes back to the producer,
+    // which is already filling the next output tile's first stages.
+    Value stage = loop.getResult(nCarried);
+    Value last = arith::SelectOp::create(
+        b, loc, e.eq(stage, e.ci32(0)), e.ci32(S - 1), e.sub(stage, e.ci32(1)));
+    ifThen(b, loc, e.land(e.slt(e.ci32(0), nTiles), e.eq(lane, e.ci32(0))),
+           [&] { releaseStage(e.add(last, e.ci32(S))); });
+    acc.push_back(stage);
+    acc.push_back(loop.getResult(nCarried + 1));
+    return acc;
+  }
   // Every copy has landed (each was waited for) and no wgmma is in flight;
   // the barrier frees the stages for the KL partials and the flag. With a
   // cluster, the other blocks' last arrivals on this block's barriers must
   // have happened before any block reuses its stages or exits.
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
   stagesBarrier();
-  return flattenWgmmaAccumulators(loop.getResults().take_front(nCarried));
+  return acc;
 }
 
 void MmaBuilder::buildWarpSpecialized(
@@ -1304,7 +1389,17 @@ void MmaBuilder::buildWarpSpecialized(
   ifThen(b, loc, e.land(useTma, e.eq(tid, e.ci32(threads))), [&] {
     if (taps)
       tmaPixel = taps->pixelOf(m0);
-    producerLoop(nTiles, stageElems);
+    if (!c.pt) {
+      producerLoop(nTiles, stageElems);
+      return;
+    }
+    // Stage, phase and count run on from one output tile to the next:
+    // the next tile's first stages are filled as soon as the computing
+    // warps release them, during this tile's epilogue.
+    forEachTile({e.ci32(0), e.ci32(0), e.ci32(0)},
+                [&](Value, ValueRange state) {
+                  return producerLoop(nTiles, stageElems, state);
+                });
   });
   // kc: the cluster's barriers count every thread of its blocks; the
   // producer takes part in the two of sumClusterSlices (release/acquire
@@ -1318,24 +1413,42 @@ void MmaBuilder::buildWarpSpecialized(
   if (regs.kernel)
     NVVM::SetMaxRegisterOp::create(b, loc, regs.consumer,
                                    NVVM::SetMaxRegisterAction::increase);
-  finish(chooseMainLoop(useTma, nTiles, nFull, stageElems,
-                        [&] { return multiplyStages(nTiles, stageElems); }));
+  if (!c.pt) {
+    finish(chooseMainLoop(useTma, nTiles, nFull, stageElems,
+                          [&] { return multiplyStages(nTiles, stageElems); }));
+    return;
+  }
+  forEachTile({e.ci32(0), e.ci32(0)}, [&](Value tileFull, ValueRange state) {
+    SmallVector<Value> acc = chooseMainLoop(
+        useTma, nTiles, tileFull, stageElems,
+        [&] { return multiplyStages(nTiles, stageElems, nullptr, state); },
+        state);
+    SmallVector<Value> next(acc.end() - state.size(), acc.end());
+    acc.resize(acc.size() - state.size());
+    finish(acc);
+    return next;
+  });
 }
 
-SmallVector<Value>
-MmaBuilder::chooseMainLoop(Value useTma, Value nTiles, Value nFull,
-                           int stageElems,
-                           function_ref<SmallVector<Value>()> tmaLoop) {
+SmallVector<Value> MmaBuilder::chooseMainLoop(
+    Value useTma, Value nTiles, Value nFull, int stageElems,
+    function_ref<SmallVector<Value>()> tmaLoop, ValueRange state) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
   int nAcc = (c.wm / ::isaac::kWgmmaM) * (c.wn / 2);
-  auto ifOp = scf::IfOp::create(b, loc, SmallVector<Type>(nAcc, e.elemTy),
-                                useTma, /*withElse=*/true);
+  SmallVector<Type> types(nAcc, e.elemTy);
+  for (Value v : state)
+    types.push_back(v.getType());
+  auto ifOp = scf::IfOp::create(b, loc, types, useTma, /*withElse=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
   scf::YieldOp::create(b, loc, tmaLoop());
   b.setInsertionPointToStart(ifOp.elseBlock());
-  scf::YieldOp::create(b, loc, mainLoop(nTiles, nFull, stageElems));
+  // The cp.async loop leaves the TMA loop's state (persistent blocks) as
+  // it was.
+  SmallVector<Value> acc = mainLoop(nTiles, nFull, stageElems);
+  acc.append(state.begin(), state.end());
+  scf::YieldOp::create(b, loc, acc);
   return SmallVector<Value>(ifOp.getResults().begin(), ifOp.getResults().end());
 }
 
@@ -1541,6 +1654,14 @@ MmaBuilder::Staging MmaBuilder::stagingLayout() const {
   // eight different bank quads.
   st.pitch = st.chunkCols * outBytes + 16;
   st.region = 16 * st.pitch;
+  // A persistent block's producer refills the stages during the epilogue:
+  // its warps stage in their own region.
+  if (c.pt) {
+    assert(st.region <= ::isaac::kStagingWarpBytes && "staging region");
+    st.first = smem.stagingOffset;
+    st.region = ::isaac::kStagingWarpBytes;
+    return st;
+  }
   // After the split-K flag (the first word, read by every thread after
   // the tile's last block is known), the KL partials (read by the other
   // warps of group 0 until they start their own epilogue) and kc's sums
@@ -1830,8 +1951,6 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   Value bz = e.sreg(gpu::Dimension::z, true);
   Value batch = e.divu(bz, e.ci32(c.kg));
   Value gSlice = e.remu(bz, e.ci32(c.kg));
-  m0 = e.mul(bx, e.ci32(c.ml));
-  n0 = e.mul(by, e.ci32(c.nl));
   if (c.cm > 1)
     ctaRank = e.remu(bx, e.ci32(c.cm)); // %cluster_ctarank of (cm, 1, 1)
   aBase = e.gep(A, e.mul(e.ext64(batch), sA), abTy);
@@ -1872,14 +1991,10 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
     kStart = e.minsi(e.mul(gSlice, kc), K);
     kEnd = e.minsi(e.add(kStart, kc), K);
   }
-  Value kLen = e.sub(kEnd, kStart);
+  kLen = e.sub(kEnd, kStart);
   Value nTiles = e.divu(e.add(kLen, e.ci32(c.u - 1)), e.ci32(c.u));
-  full = e.land(e.sle(e.add(m0, e.ci32(c.ml)), M),
-                e.sle(e.add(n0, e.ci32(c.nl)), N));
-  // Tiles t < nFull need no source sizes: the block's rows and the whole
-  // K-depth U are inside the operands.
-  Value nFull = arith::SelectOp::create(b, loc, full, e.divu(kLen, e.ci32(c.u)),
-                                        e.ci32(0));
+  // The block's tile; a persistent block's (pt) are bound by forEachTile.
+  Value nFull = setTile(bx, by, kLen);
   auto aligned = [&](Value ptr, Value ld, Value stride) {
     Value p = LLVM::PtrToIntOp::create(b, loc, e.i64, ptr);
     return e.land(e.land(e.isMultiple(p, c.vec * esz), e.isMultiple(ld, c.vec)),
@@ -1887,8 +2002,6 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   };
   alignedA = aligned(A, lda, sA);
   alignedB = aligned(B, ldb, sB);
-  copiesA = planCopies(planA, m0);
-  copiesB = planCopies(planB, n0);
   if (conv) {
     // The rows of the input each copy reads are the same for every K
     // tile: their part of the addresses is computed here, once.
@@ -2038,7 +2151,14 @@ gpu::GPUFuncOp mlir::isaac::buildMmaGemmKernel(OpBuilder &builder,
   // A warp-specialized block whose computing threads need more registers
   // than 64K / threads starts every thread at that bound: the pool its
   // warpgroups trade through setmaxnreg (wgmmaRegisterSplit).
-  if (int regs = gen.registerSplit().kernel)
+  int regs = gen.registerSplit().kernel;
+  // A persistent block keeps the residency of the plain one.
+  if (!regs && spec.config.family == ::isaac::GemmFamily::Wgmma)
+    regs = ::isaac::persistentRegisterBound(
+        spec.config, spec.dtype,
+        ::isaac::getChipLimits(spec.chip).value_or(
+            ::isaac::ChipLimits{spec.chip}));
+  if (regs)
     func->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
                   builder.getI32IntegerAttr(regs));
   gen.buildBody(func, smemName);

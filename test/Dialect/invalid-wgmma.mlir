@@ -162,3 +162,37 @@ func.func @ws_mma(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x64
   return
 }
 }
+
+// -----
+
+// persistent: pt = 1 needs the producer warpgroup (ws = 1).
+module attributes {isaac.target = "sm_90a"} {
+func.func @pt_without_ws(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x64xf16>) {
+  // expected-error @below {{illegal isaac.config for f16 on sm_90a (rule persistent): pt = 1 needs ws = 1 (the producer warpgroup fetches the next tile while the others store this one)}}
+  linalg.matmul ins(%A, %B : memref<64x64xf16>, memref<64x64xf16>) outs(%C : memref<64x64xf16>) {isaac.config = #isaac.gemm<family = wgmma, ml = 64, nl = 64, wm = 64, wn = 64, u = 64, kl = 1, kg = 1, vec = 8, stages = 4, pt = 1>}
+  return
+}
+}
+
+// -----
+
+// persistent: a block's tiles change, so no split of K across the grid.
+module attributes {isaac.target = "sm_90a"} {
+func.func @pt_split_k(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x64xf16>) {
+  // expected-error @below {{illegal isaac.config for f16 on sm_90a (rule persistent): pt = 1 needs kg = 1 and kl = 1, not kg = 2, kl = 1 (the blocks' tiles change; the split-K protocol is per tile, and the KL partials would use stages the producer is refilling)}}
+  linalg.matmul ins(%A, %B : memref<64x64xf16>, memref<64x64xf16>) outs(%C : memref<64x64xf16>) {isaac.config = #isaac.gemm<family = wgmma, ml = 64, nl = 64, wm = 64, wn = 64, u = 64, kl = 1, kg = 2, vec = 8, stages = 4, ws = 1, pt = 1>}
+  return
+}
+}
+
+// -----
+
+// shared-memory with pt = 1: the epilogue's staging regions (2304 bytes a
+// computing warp) after the mbarriers no longer fit beside 7 stages.
+module attributes {isaac.target = "sm_90a"} {
+func.func @pt_smem(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x64xf16>) {
+  // expected-error @below {{illegal isaac.config for f16 on sm_90a (rule shared-memory): needs 247936 bytes of shared memory (7 stages of 32768 bytes, 112 bytes of mbarriers and 18432 bytes of epilogue staging); sm_90a allows 232448 bytes of dynamic shared memory per block}}
+  linalg.matmul ins(%A, %B : memref<64x64xf16>, memref<64x64xf16>) outs(%C : memref<64x64xf16>) {isaac.config = #isaac.gemm<family = wgmma, ml = 128, nl = 128, wm = 64, wn = 128, u = 64, kl = 1, kg = 1, vec = 8, stages = 7, ws = 1, pt = 1>}
+  return
+}
+}

@@ -6,7 +6,7 @@
 // searched in the mma family.
 // RUN: rm -rf %t && isaac-opt %s --isaac-pipeline="chip=sm_90a ptx-dir=%t" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: %python %isaac_src/test/PTX/Inputs/ptxas_all.py %ptxas sm_90a %t 7 | FileCheck %s --check-prefix=ASM
-// ASM: ptxas sm_90a: 12 kernels, 0 failed
+// ASM: ptxas sm_90a: 14 kernels, 0 failed
 // REMARK: remark: isaac: configuration chosen by the trained model {{.*}}sm_90a{{/|\\}}gemm-bf16.mlp (trained on measurements)
 //
 // The large tile: 128-byte swizzle atoms aligned to 1024 bytes, the stage
@@ -249,6 +249,35 @@
 // NOSPILL: 0 bytes spill stores, 0 bytes spill loads
 // NOSPILL-NEXT: Used 168 registers
 //
+// Persistent tiles (pt = 1): the producer's thread and the computing warps
+// each loop over the output tiles from %ctaid.x by %nctaid.x; the stage
+// and phase run on from tile to tile. The computing warps stage the
+// epilogue's stores in their own 2304-byte regions after the mbarriers
+// (65536 + 64 rounded up to 65664; smem = 65664 + 4 * 2304), since the
+// producer refills the stages meanwhile. .maxnreg 128 keeps the two blocks
+// an SM of the plain kernel (persistentRegisterBound).
+// RUN: FileCheck %s --check-prefix=PT --input-file=%t/isaac_gemm_f16_nn_wgmma_ml64_nl64_wm64_wn64_u64_kl1_kg1_v8_st4_ws1_pt1.ptx
+// PT: // isaac.kernel name=isaac_gemm_f16_nn_wgmma_ml64_nl64_wm64_wn64_u64_kl1_kg1_v8_st4_ws1_pt1 {{.*}} stages=4 ws=1 pt=1 threads=256 smem=74880
+// PT: .maxnreg 128
+// PT: bar.sync 0;
+// PT: mov.u32 {{%r[0-9]+}}, %ctaid.x;
+// PT: mov.u32 {{%r[0-9]+}}, %nctaid.x;
+// PT: cp.async.bulk.tensor.3d
+// PT: mov.u32 {{%r[0-9]+}}, %ctaid.x;
+// PT: mov.u32 {{%r[0-9]+}}, %nctaid.x;
+// PT: wgmma.mma_async
+// RUN: FileCheck %s --check-prefix=PTSTAGE --input-file=%t/isaac_gemm_f16_nn_wgmma_ml64_nl64_wm64_wn64_u64_kl1_kg1_v8_st4_ws1_pt1.ptx
+// PTSTAGE-DAG: mul.lo.s32 {{%r[0-9]+}}, {{%r[0-9]+}}, 2304;
+// PTSTAGE-DAG: ld.shared.v4.b32 {{.*}}+65664];
+// PTSTAGE-DAG: st.global.v4.b32
+// Two computing warpgroups: the register split as without pt (no spill),
+// its staging regions after the mbarriers: 4 * 48 KiB + 128 + 8 * 2304.
+// RUN: FileCheck %s --check-prefix=PTSPLIT --input-file=%t/isaac_gemm_f16_nt_wgmma_ml128_nl256_wm64_wn256_u64_kl1_kg1_v8_st4_ws1_pt1.ptx
+// PTSPLIT: threads=384 smem=215168
+// PTSPLIT: .maxnreg 168
+// PTSPLIT: setmaxnreg.inc.sync.aligned.u32 232;
+// RUN: %ptxas -arch=sm_90a -v %t/isaac_gemm_f16_nt_wgmma_ml128_nl256_wm64_wn256_u64_kl1_kg1_v8_st4_ws1_pt1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOSPILL
+//
 // The fused bias + relu epilogue (in f16, NaN-propagating as maximumf) after
 // the last wgmma group.
 // RUN: cat %t/isaac_gemm_f16_nn_wgmma_ml64_nl64_wm64_wn64_u64_kl1_kg1_v8_st4_ep*.ptx | FileCheck %s --check-prefix=EPI
@@ -287,6 +316,10 @@ func.func @layouts(%A: memref<257x130xf16>, %At: memref<130x257xf16>,
     {isaac.config = #isaac.gemm<family = wgmma, ml = 128, nl = 256, wm = 64, wn = 256, u = 64, kl = 1, kg = 1, vec = 8, stages = 4, ws = 1>}
   linalg.matmul indexing_maps = [#nn_a, #nn_b, #c] ins(%A, %B : memref<257x130xf16>, memref<130x129xf16>) outs(%H : memref<257x129xf16>)
     {isaac.config = #isaac.gemm<family = wgmma, ml = 64, nl = 32, wm = 64, wn = 32, u = 64, kl = 1, kg = 4, vec = 8, stages = 4, kc = 1, ws = 1>}
+  linalg.matmul indexing_maps = [#nn_a, #nn_b, #c] ins(%A, %B : memref<257x130xf16>, memref<130x129xf16>) outs(%H : memref<257x129xf16>)
+    {isaac.config = #isaac.gemm<family = wgmma, ml = 64, nl = 64, wm = 64, wn = 64, u = 64, kl = 1, kg = 1, vec = 8, stages = 4, ws = 1, pt = 1>}
+  linalg.matmul indexing_maps = [#nn_a, #t_b, #c] ins(%A, %Bt : memref<257x130xf16>, memref<129x130xf16>) outs(%H : memref<257x129xf16>)
+    {isaac.config = #isaac.gemm<family = wgmma, ml = 128, nl = 256, wm = 64, wn = 256, u = 64, kl = 1, kg = 1, vec = 8, stages = 4, ws = 1, pt = 1>}
   return
 }
 

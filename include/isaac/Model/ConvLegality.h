@@ -44,7 +44,11 @@ namespace isaac {
 ///                        threads): a conv kernel keeps each copy's pixel
 ///                        (its row's input offset and the p, q it checks
 ///                        the halo with) live across the main loop.
-///                        Shape-independent (meetsConvKernelRules).
+///                        Shape-independent (meetsConvKernelRules);
+///   conv-persistent      pt = 0: a conv kernel computes its input taps
+///                        and im2col coordinates once, for the block's
+///                        rows (persistent tiles are GEMM kernels only).
+///                        Shape-independent too.
 std::vector<Violation> checkConvLegality(const GemmConfig &c,
                                          const ConvShape &shape,
                                          const ChipLimits &chip);

@@ -88,8 +88,17 @@ struct MmaSharedLayout {
   /// 8 bytes each) after the stages and the partial sums, which reuse the
   /// stages' bytes; none for mma.
   int barrierOffset = 0, barrierBytes = 0;
-  int bytes = 0; ///< max(stages * stageBytes, reduceBytes) + barrierBytes
+  /// pt = 1: the epilogue's staging region after the barriers (a
+  /// persistent block's producer refills the stages during the epilogue):
+  /// kStagingWarpBytes per computing warp; 0 bytes otherwise, where the
+  /// epilogue stages through the stages' bytes.
+  int stagingOffset = 0, stagingBytes = 0;
+  /// max(stages * stageBytes, reduceBytes) + barrierBytes + stagingBytes
+  int bytes = 0;
 };
+/// A warp's staging region of the epilogue's stores: 16 rows of at most
+/// 128 bytes of C, each padded by 16 bytes.
+constexpr int kStagingWarpBytes = 16 * (128 + 16);
 MmaSharedLayout getMmaSharedLayout(const GemmConfig &c, DType ab);
 
 /// The XOR swizzle of one operand tile in shared memory: `rows` x `cols`

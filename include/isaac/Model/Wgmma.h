@@ -122,6 +122,15 @@ struct WgmmaRegisterSplit {
 WgmmaRegisterSplit wgmmaRegisterSplit(const GemmConfig &c, DType ab,
                                       const ChipLimits &chip);
 
+/// A persistent block (pt = 1) without a register split: the registers a
+/// thread may use (the kernel's .maxnreg) for an SM to hold as many of
+/// its blocks as residentBlocksPerSM counts. ptxas gives the loop over
+/// output tiles more than the plain kernel's (a 64x64 tile: 127 -> 168,
+/// one block an SM instead of two). 0: no bound (one block an SM anyway,
+/// or the split's).
+int persistentRegisterBound(const GemmConfig &c, DType ab,
+                            const ChipLimits &chip);
+
 /// Calls `visit` for every legal wgmma configuration for operands of type
 /// `dtype` on `chip`, in a fixed order: nested loops over ml, wm, nl, wn,
 /// kl, u, vec, stages, kg (outermost first).

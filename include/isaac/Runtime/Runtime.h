@@ -164,6 +164,10 @@ typedef struct isaacKernelInfo {
   /* wgmma: 1 when the block's last warpgroup is a producer that issues
      the TMA copies (warp-specialized); threads counts it. */
   int32_t ws;
+  /* wgmma: 1 when the launch's grid is (blocks, 1, batch), about one wave,
+     and each block loops over the output tiles tile = blockIdx.x,
+     blockIdx.x + gridDim.x, ... (persistent; docs/abi.md). */
+  int32_t pt;
 } isaacKernelInfo;
 
 /* isaacKernelInfo.op. */

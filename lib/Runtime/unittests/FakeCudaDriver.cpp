@@ -346,6 +346,10 @@ EXPORT CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
   if (CUresult result =
           CALL("cuDeviceGetAttribute", "%d, device=%d", attribute, device))
     return result;
+  if (attribute == 16) { // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
+    *value = kFakeMultiprocessors;
+    return 0;
+  }
   if (attribute != 115) // CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED
     return 1;
   *value = device == 0;
@@ -429,6 +433,19 @@ EXPORT CUresult cuFuncGetAttribute(int *value, int attribute, void *function) {
   if (attribute != 0)
     return 1;
   *value = static_cast<Function *>(function)->maxThreads;
+  return 0;
+}
+
+EXPORT CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks,
+                                                            void *function,
+                                                            int blockSize,
+                                                            size_t smem) {
+  COUNT_CALL();
+  if (CUresult result = CALL(
+          "cuOccupancyMaxActiveBlocksPerMultiprocessor", "%s, %d, %zu",
+          static_cast<Function *>(function)->name.c_str(), blockSize, smem))
+    return result;
+  *blocks = kFakeBlocksPerMultiprocessor;
   return 0;
 }
 

@@ -19,6 +19,11 @@
 /// records.
 #define FAKE_TENSOR_MAP_BYTES 128
 #define FAKE_MAX_TENSOR_MAPS 2
+/// The fake GPU's multiprocessors and the blocks of any kernel each holds
+/// (cuDeviceGetAttribute, cuOccupancyMaxActiveBlocksPerMultiprocessor): a
+/// persistent launch (pt) has at most their product of blocks.
+constexpr int kFakeMultiprocessors = 4;
+constexpr int kFakeBlocksPerMultiprocessor = 2;
 
 struct FakeLaunch {
   char name[128];

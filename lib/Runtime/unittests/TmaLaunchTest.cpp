@@ -310,6 +310,49 @@ void testClusterKernels() {
   CHECK(l.grid[0] == 6u && l.grid[1] == 1u);
 }
 
+/// A persistent kernel (ws = 1, pt = 1): a grid of (min(tiles, resident /
+/// batch), 1, batch) blocks that loop over the tiles, where resident is
+/// the GPU's SMs times the blocks of the kernel an SM holds, which the
+/// runtime asks the driver once per loaded kernel.
+void testPersistentKernel() {
+  WgmmaGemm g = kMajorGemm();
+  g.describe(g.name + "_ws1_pt1",
+             "dtype=f16 layout=nt ml=128 nl=128 wm=64 wn=128 u=64 kl=1 kg=1 "
+             "vec=8 stages=4 ws=1 pt=1 threads=384 smem=149632 dynsmem=1 "
+             "chip=sm_90a");
+  g.threads = 384;
+  const unsigned resident = kFakeMultiprocessors * kFakeBlocksPerMultiprocessor;
+  const std::string query = "cuOccupancyMaxActiveBlocksPerMultiprocessor(" +
+                            g.name + ", 384, 149632)";
+  // One tile (100 x 70): one block.
+  FakeLaunch l = launchOnce(g);
+  CHECK(l.grid[0] == 1u && l.grid[1] == 1u);
+  CHECK(std::string(fake->calls()).find(query) != std::string::npos);
+  // 8 x 6 tiles: as many blocks as the GPU holds; asked once.
+  g.M = 1000;
+  g.N = 700;
+  g.ldc = 704;
+  l = launchOnce(g);
+  CHECK(l.grid[0] == resident && l.grid[1] == 1u);
+  CHECK(std::string(fake->calls()).find(query) == std::string::npos);
+  // Two batches share the GPU.
+  g.batch = 2;
+  g.sA = int64_t(1000) * 304;
+  g.sB = int64_t(700) * 312;
+  g.sC = int64_t(1000) * 704;
+  l = launchOnce(g);
+  CHECK(l.grid[0] == resident / 2 && l.grid[1] == 1u && l.grid[2] == 2u);
+  // The persistent protocol has no place for split-K slices.
+  WgmmaGemm split = splitKGemm();
+  split.describe(split.name + "_ws1_pt1",
+                 "dtype=f16 layout=nt ml=128 nl=128 wm=64 wn=128 u=64 kl=1 "
+                 "kg=4 vec=8 stages=4 ws=1 pt=1 threads=384 smem=149632 "
+                 "dynsmem=1 chip=sm_90a");
+  split.threads = 384;
+  CHECK_STATUS(split.launch(), ISAAC_ERROR_PARSE,
+               "pt=1 (persistent tiles) needs kg=1, not kg=4");
+}
+
 /// splitKGemm's kernel with kc = 1: its KG = 4 slices are one cluster
 /// along z that sums them inside the launch, so in both modes it is one
 /// launch of batch * KG blocks in z, no workspace (W = 0) and no tile
@@ -753,6 +796,7 @@ void runTmaLaunchTests(const FakeCudaApi &api, bool hasTensorMaps) {
   testEncodedMaps();
   testClusterKernels();
   testClusterSplitK();
+  testPersistentKernel();
   testPipelineDepth();
   testIneligibleOperands();
   testEncoderFailure();
