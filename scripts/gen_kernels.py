@@ -251,17 +251,25 @@ WGMMA_WS_FUSED = [
 # Persistent wgmma kernels (pt = 1, sm_90a): the warp-specialized ones of
 # WGMMA_WS that pt allows (kg = 1, kl = 1), blocks that loop over output
 # tiles: one and two computing warpgroups, the register split, every
-# layout, f16, bf16 and f32 C, and fused epilogues.
+# layout, f16, bf16 and f32 C, and fused epilogues; and ping-pong ones (pt
+# = 2) in every layout.
 WGMMA_PT = [(ab, c, layout, config + ", pt = 1")
             for ab, c, layout, config in WGMMA_WS
             if "kc = " not in config and ", kl = 1," in config
             and ", kg = 1," in config] + [
     ("f16", "f16", "tn", _wgmma(64, 64, 64, 64, 64, 1, 1, 8, 4) + ", ws = 1, pt = 1"),
+    # Ping-pong (pt = 2): two warpgroups, one a tile, on alternate tiles.
+    ("f16", "f16", "nt", _wgmma(128, 128, 128, 128, 64, 1, 1, 8, 5) + ", ws = 1, pt = 2"),
+    ("bf16", "f32", "nn", _wgmma(128, 128, 128, 128, 64, 1, 1, 8, 4) + ", ws = 1, pt = 2"),
+    ("f16", "f16", "tn", _wgmma(64, 256, 64, 256, 64, 1, 1, 8, 4) + ", ws = 1, pt = 2"),
+    ("bf16", "bf16", "tt", _wgmma(64, 128, 64, 128, 64, 1, 1, 8, 4) + ", ws = 1, pt = 2"),
+    ("f16", "f32", "nn", _wgmma(64, 64, 64, 64, 32, 1, 1, 8, 6) + ", ws = 1, pt = 2"),
 ]
 WGMMA_PT_FUSED = [(ab, epilogue, config + ", pt = 1", layout, batched)
                   for ab, epilogue, config, layout, batched in WGMMA_WS_FUSED
                   if ", kg = 1," in config] + [
     ("bf16", "residual_gelu_tanh", _wgmma(64, 64, 64, 64, 64, 1, 1, 8, 4) + ", ws = 1, pt = 1", "tn", True),
+    ("f16", "bias_relu_f16", _wgmma(128, 128, 128, 128, 64, 1, 1, 8, 4) + ", ws = 1, pt = 2", "nt", False),
 ]
 
 # Large tiles for 2048^3-class problems (the first is what the analytic

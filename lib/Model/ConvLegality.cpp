@@ -108,7 +108,8 @@ static void checkConvKernelRules(const GemmConfig &c, Report &r) {
   // taps and im2col coordinates are computed once, for the block's rows.
   if (c.pt)
     r.fail("conv-persistent", [&] {
-      return std::string("pt = 1: persistent tiles are GEMM kernels only");
+      return "pt = " + std::to_string(c.pt) +
+             ": persistent tiles are GEMM kernels only";
     });
   if (c.family != GemmFamily::Mma)
     return;

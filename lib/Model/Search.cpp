@@ -269,6 +269,32 @@ static std::vector<Ranked> searchSpace(const GemmShape &shape,
   return best.take();
 }
 
+std::optional<GemmConfig>
+isaac::pingPongForm(const GemmConfig &c, const GemmShape &shape,
+                    const ChipLimits &chip,
+                    const std::function<bool(const GemmConfig &)> &legal) {
+  constexpr int kTile = 128, kStages = 5, kDepth = 64;
+  if (c.family != GemmFamily::Wgmma || c.kg != 1 || c.cm != 1 || c.pt ||
+      c.ml * c.nl < 2 * kTile * kTile || !shape.tmaAligned ||
+      shape.k > kMaxPingPongK || shape.k / kDepth < kStages)
+    return std::nullopt;
+  auto cdiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
+  int64_t tiles = cdiv(shape.m, kTile) * cdiv(shape.n, kTile) * shape.batch;
+  if (4 * tiles < 3 * int64_t(std::max(chip.numSMs, 1)))
+    return std::nullopt;
+  GemmConfig p = c;
+  p.ml = p.nl = p.wm = p.wn = kTile;
+  p.u = kDepth;
+  p.kl = 1;
+  p.kc = 0;
+  p.stages = kStages;
+  p.ws = 1;
+  p.pt = 2;
+  if (!(legal ? legal(p) : isLegal(p, shape.dtype, chip)))
+    return std::nullopt;
+  return p;
+}
+
 std::vector<Ranked> isaac::searchBest(const GemmShape &shape,
                                       const ChipLimits &chip,
                                       const CostFn &cost, unsigned k,
@@ -277,5 +303,14 @@ std::vector<Ranked> isaac::searchBest(const GemmShape &shape,
   for (Ranked &r : best)
     r.config = withWarpSpecialization(
         withClusterSplitK(r.config, shape.dtype, chip), shape, chip);
+  // Measured (docs/perf.md, "Ping-pong"): a rule on the ranking's first,
+  // which stays second.
+  if (!best.empty())
+    if (std::optional<GemmConfig> p =
+            pingPongForm(best[0].config, shape, chip)) {
+      best.insert(best.begin(), Ranked{*p, best[0].cost});
+      if (best.size() > k)
+        best.pop_back();
+    }
   return best;
 }

@@ -32,11 +32,12 @@
 //                     64K / threads, what setmaxnreg gives them,
 //                     wgmmaRegisterSplit)
 //   warp-specialized  ws = 1 (a producer warpgroup) with cm = 1
-//   persistent        pt = 1 (blocks that loop over output tiles) with
+//   persistent        pt > 0 (blocks that loop over output tiles) with
 //                     ws = 1 (its producer fetches the next tile during
 //                     the epilogue), kg = 1 and kl = 1 (the split-K
 //                     protocol and the KL partials are per tile and
-//                     shared-memory bound)
+//                     shared-memory bound); ping-pong (pt = 2) with one
+//                     warpgroup a tile (wm = ml, wn = nl)
 //
 // None depends on the layout: an operand stored M- or N-major gets a
 // swizzle atom as wide as its warpgroup's extent (Wgmma.h), so every
@@ -191,16 +192,25 @@ void isaac::checkWgmmaRules(const GemmConfig &c, DType dtype,
       }))
     return;
 
+  const std::string pt = "pt = " + std::to_string(c.pt);
   if (c.pt && (!c.ws || c.kg != 1 || c.kl != 1) && !r.fail("persistent", [&] {
         if (!c.ws)
-          return std::string("pt = 1 needs ws = 1 (the producer warpgroup "
-                             "fetches the next tile while the others store "
-                             "this one)");
-        return "pt = 1 needs kg = 1 and kl = 1, not kg = " +
-               std::to_string(c.kg) + ", kl = " + std::to_string(c.kl) +
+          return pt + " needs ws = 1 (the producer warpgroup fetches the "
+                      "next tile while the others store this one)";
+        return pt +
+               " needs kg = 1 and kl = 1, not kg = " + std::to_string(c.kg) +
+               ", kl = " + std::to_string(c.kl) +
                " (the blocks' tiles change; the split-K protocol is per "
                "tile, and the KL partials would use stages the producer "
                "is refilling)";
+      }))
+    return;
+  if (c.pt == 2 && wgmmaGroupsM(c) * wgmmaGroupsN(c) != 1 &&
+      !r.fail("persistent", [&] {
+        return "pt = 2 (ping-pong) needs one warpgroup a tile, wm = ml and "
+               "wn = nl, not " +
+               std::to_string(wgmmaGroupsM(c) * wgmmaGroupsN(c)) +
+               " (each of its two warpgroups computes a tile of its own)";
       }))
     return;
 

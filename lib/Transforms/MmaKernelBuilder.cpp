@@ -128,7 +128,8 @@ public:
       : e(b, loc, spec.accType()), spec(spec), conv(conv), c(spec.config),
         wgmma(c.family == ::isaac::GemmFamily::Wgmma),
         smem(::isaac::getMmaSharedLayout(c, spec.dtype)),
-        esz(::isaac::dtypeBytes(spec.dtype)), threads(c.computeThreads()),
+        esz(::isaac::dtypeBytes(spec.dtype)),
+        threads(c.computeThreads() / c.tilesInFlight()),
         instr(*::isaac::mmaInstruction(spec.dtype, spec.chip)), kStep(instr.k),
         planA(c, spec.dtype, c.ml, /*contigIsK=*/!spec.layout.transA, 0,
               threads),
@@ -166,6 +167,8 @@ private:
   const GemmConfig &c;
   bool wgmma; ///< the wgmma family (warpgroups), else mma (warps)
   ::isaac::MmaSharedLayout smem;
+  /// The computing threads of one tile (ping-pong, pt = 2: of one of its
+  /// two warpgroups), which share its copies and barriers.
   int esz, threads;
   ::isaac::MmaInstr instr;
   int kStep; ///< K of one mma instruction (16; 8 for TF32; 4 for f64)
@@ -239,7 +242,9 @@ private:
   /// share of the stage at `stageOff`, one wgmma.m64nWNk16 per 64-row
   /// tile of the warpgroup, accumulating into `acc` (one struct of WN/2
   /// f32 per tile).
-  SmallVector<Value> wgmmaStage(Value stageOff, ValueRange acc);
+  /// `overwrite`: the first k-step's wgmmas ignore `acc` (scale-d = 0).
+  SmallVector<Value> wgmmaStage(Value stageOff, ValueRange acc,
+                                bool overwrite = false);
   /// The matrix descriptor of the operand tile `p` at `stageOff` for the
   /// wgmma that reads rows (columns) from `mn` and k from `k0`.
   Value descriptor(const OperandPlan &p, Value stageOff, Value mn, Value k0);
@@ -272,9 +277,23 @@ private:
   /// gridDim.x, ... of ceil(M/ml) * ceil(N/nl), M fastest (the order of
   /// the grid of a plain launch). Each iteration binds its tile (setTile)
   /// and runs `body` on the carried values, which it returns updated.
-  SmallVector<Value>
-  forEachTile(ValueRange init,
-              function_ref<SmallVector<Value>(Value nFull, ValueRange)> body);
+  /// `first`, `step`: tiles first, first + step, ... of the block's
+  /// sequence (ping-pong: a warpgroup's alternate ones). `body` gets the
+  /// tile's index i too.
+  SmallVector<Value> forEachTile(
+      ValueRange init,
+      function_ref<SmallVector<Value>(Value i, Value nFull, ValueRange)> body,
+      Value first = Value(), int step = 1);
+  /// Ping-pong (pt = 2), the computing warpgroups' part: on TMA,
+  /// warpgroup w computes the block's tiles w, w + 2, ..., each from ring
+  /// position j * nTiles (tile j's first K tile) on, and waits for the
+  /// other to finish its wgmmas of tile j - 1 before starting (named
+  /// barriers 2 + w): its epilogue overlaps the other's wgmmas. On the
+  /// cp.async loop warpgroup 0 computes every tile.
+  void buildPingPong(Value useTma, Value nTiles, int stageElems,
+                     function_ref<void(SmallVector<Value>)> finish);
+  /// Ping-pong: the block's warpgroup of the thread (0 or 1).
+  Value pingPongGroup;
   /// The block's output tile (bx, by) along M and N, of K length `kLen`:
   /// sets m0, n0, full and the copy plans; returns nFull (the K tiles that
   /// need no source sizes).
@@ -977,7 +996,8 @@ Value MmaBuilder::descriptor(const OperandPlan &p, Value stageOff, Value mn,
                               e.ci64(static_cast<int64_t>(hi)));
 }
 
-SmallVector<Value> MmaBuilder::wgmmaStage(Value stageOff, ValueRange accIn) {
+SmallVector<Value> MmaBuilder::wgmmaStage(Value stageOff, ValueRange accIn,
+                                          bool overwrite) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
   MLIRContext *ctx = b.getContext();
@@ -1004,7 +1024,9 @@ SmallVector<Value> MmaBuilder::wgmmaStage(Value stageOff, ValueRange accIn) {
           NVVM::WGMMATypesAttr::get(ctx, type),
           NVVM::WGMMATypesAttr::get(ctx, type),
           NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
-          NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
+          NVVM::WGMMAScaleOutAttr::get(ctx, overwrite && kk == 0
+                                                ? NVVM::WGMMAScaleOut::zero
+                                                : NVVM::WGMMAScaleOut::one),
           NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
           NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
           NVVM::MMALayoutAttr::get(ctx, layoutA),
@@ -1255,19 +1277,29 @@ SmallVector<Value> MmaBuilder::producerLoop(Value nTiles, int stageElems,
 
 SmallVector<Value> MmaBuilder::forEachTile(
     ValueRange init,
-    function_ref<SmallVector<Value>(Value nFull, ValueRange)> body) {
+    function_ref<SmallVector<Value>(Value i, Value nFull, ValueRange)> body,
+    Value first, int step) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
   Value tilesM = e.divu(e.add(M, e.ci32(c.ml - 1)), e.ci32(c.ml));
   Value tilesN = e.divu(e.add(N, e.ci32(c.nl - 1)), e.ci32(c.nl));
-  auto loop = scf::ForOp::create(
-      b, loc, e.sreg(gpu::Dimension::x, /*block=*/true), e.mul(tilesM, tilesN),
-      e.gridDim(gpu::Dimension::x), init);
+  Value grid = e.gridDim(gpu::Dimension::x);
+  Value start = e.sreg(gpu::Dimension::x, /*block=*/true);
+  if (first)
+    start = e.add(start, e.mul(first, grid));
+  auto loop = scf::ForOp::create(b, loc, start, e.mul(tilesM, tilesN),
+                                 e.mul(grid, e.ci32(step)), init);
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
+  // Without carried values the loop has its terminator already.
+  if (init.empty())
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+  else
+    b.setInsertionPointToStart(loop.getBody());
   Value i = loop.getInductionVar();
   Value nFull = setTile(e.remu(i, tilesM), e.divu(i, tilesM), kLen);
-  scf::YieldOp::create(b, loc, body(nFull, loop.getRegionIterArgs()));
+  SmallVector<Value> next = body(i, nFull, loop.getRegionIterArgs());
+  if (!init.empty())
+    scf::YieldOp::create(b, loc, next);
   return SmallVector<Value>(loop.getResults());
 }
 
@@ -1304,16 +1336,12 @@ SmallVector<Value> MmaBuilder::multiplyStages(
   OpBuilder &b = e.b;
   Location loc = e.loc;
   int S = c.stages;
-  SmallVector<Value> init = initWgmmaAccumulators();
-  int nCarried = init.size();
   bool persistent = !state.empty();
-  // The stage of tile t and the phase parity of that stage's barriers.
-  if (persistent)
-    init.append(state.begin(), state.end());
-  else
-    init.append({e.ci32(0), e.ci32(0)});
-  auto loop = scf::ForOp::create(b, loc, e.ci32(0), nTiles, e.ci32(1), init);
-  {
+  // K tiles [first, nTiles) from `init`: the accumulators, the stage of
+  // tile t and the phase parity of that stage's barriers.
+  auto emitLoop = [&](Value first, SmallVector<Value> init) {
+    int nCarried = init.size() - 2;
+    auto loop = scf::ForOp::create(b, loc, first, nTiles, e.ci32(1), init);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Value t = loop.getInductionVar();
@@ -1326,11 +1354,11 @@ SmallVector<Value> MmaBuilder::multiplyStages(
     // The wgmmas of tile t - 1 are done (this warp's): the warp releases
     // its stage, to be refilled with tile t - 1 + S once every warp has.
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
-    Value first = e.eq(stage, e.ci32(0));
-    Value prevStage = arith::SelectOp::create(b, loc, first, e.ci32(S - 1),
+    Value wraps = e.eq(stage, e.ci32(0));
+    Value prevStage = arith::SelectOp::create(b, loc, wraps, e.ci32(S - 1),
                                               e.sub(stage, e.ci32(1)));
     Value prevPhase = arith::SelectOp::create(
-        b, loc, first, arith::XOrIOp::create(b, loc, phase, e.ci32(1)), phase);
+        b, loc, wraps, arith::XOrIOp::create(b, loc, phase, e.ci32(1)), phase);
     // Lane r of each warp releases the stage in block r of the cluster.
     Value releasing =
         c.cm > 1 ? e.slt(lane, e.ci32(c.cm)) : e.eq(lane, e.ci32(0));
@@ -1342,27 +1370,71 @@ SmallVector<Value> MmaBuilder::multiplyStages(
     acc.push_back(nextStageIdx);
     acc.push_back(nextPhase);
     scf::YieldOp::create(b, loc, acc);
-  }
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-  SmallVector<Value> acc =
-      flattenWgmmaAccumulators(loop.getResults().take_front(nCarried));
-  if (persistent) {
-    // The last tile's wgmmas are done: its stage goes back to the producer,
-    // which is already filling the next output tile's first stages.
-    Value stage = loop.getResult(nCarried);
-    Value last = arith::SelectOp::create(
-        b, loc, e.eq(stage, e.ci32(0)), e.ci32(S - 1), e.sub(stage, e.ci32(1)));
-    ifThen(b, loc, e.land(e.slt(e.ci32(0), nTiles), e.eq(lane, e.ci32(0))),
-           [&] { releaseStage(e.add(last, e.ci32(S))); });
-    acc.push_back(stage);
-    acc.push_back(loop.getResult(nCarried + 1));
+    return loop;
+  };
+
+  if (!persistent) {
+    SmallVector<Value> init = initWgmmaAccumulators();
+    int nCarried = init.size();
+    init.append({e.ci32(0), e.ci32(0)});
+    scf::ForOp loop = emitLoop(e.ci32(0), init);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    SmallVector<Value> acc =
+        flattenWgmmaAccumulators(loop.getResults().take_front(nCarried));
+    // Every copy has landed (each was waited for) and no wgmma is in
+    // flight; the barrier frees the stages for the KL partials and the
+    // flag. With a cluster, the other blocks' last arrivals on this block's
+    // barriers must have happened before any block reuses its stages or
+    // exits.
+    stagesBarrier();
     return acc;
   }
-  // Every copy has landed (each was waited for) and no wgmma is in flight;
-  // the barrier frees the stages for the KL partials and the flag. With a
-  // cluster, the other blocks' last arrivals on this block's barriers must
-  // have happened before any block reuses its stages or exits.
-  stagesBarrier();
+
+  // A persistent block's output tiles follow each other in one loop: K
+  // tile 0 is peeled, its first wgmmas ignoring the accumulators (scale-d
+  // = 0), so that no instruction but a wgmma writes the accumulators the
+  // wgmmas read. Zeroing them at every output tile instead made ptxas
+  // insert warpgroup.arrive and serialize the wgmmas (C7520).
+  SmallVector<Value> zeros = initWgmmaAccumulators();
+  int nCarried = zeros.size();
+  SmallVector<Type> types;
+  for (Value v : zeros)
+    types.push_back(v.getType());
+  types.append(2, b.getI32Type());
+  auto some = scf::IfOp::create(b, loc, types, e.slt(e.ci32(0), nTiles),
+                                /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(some.thenBlock());
+    Value stage = state[0], phase = state[1];
+    NVVM::MBarrierTryWaitParityOp::create(b, loc, stageBarrier(stage), phase,
+                                          e.ci32(kSuspendHintNs));
+    SmallVector<Value> undef;
+    for (Value v : zeros)
+      undef.push_back(LLVM::UndefOp::create(b, loc, v.getType()));
+    SmallVector<Value> init =
+        wgmmaStage(e.mul(stage, e.ci32(stageElems)), undef, /*overwrite=*/true);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
+    auto [nextStageIdx, nextPhase] = nextStage(stage, phase);
+    init.append({nextStageIdx, nextPhase});
+    scf::ForOp loop = emitLoop(e.ci32(1), init);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    // The last tile's wgmmas are done: its stage goes back to the
+    // producer, which is already filling the next output tile's first
+    // stages.
+    Value end = loop.getResult(nCarried);
+    Value last = arith::SelectOp::create(b, loc, e.eq(end, e.ci32(0)),
+                                         e.ci32(S - 1), e.sub(end, e.ci32(1)));
+    ifThen(b, loc, e.eq(lane, e.ci32(0)),
+           [&] { releaseStage(e.add(last, e.ci32(S))); });
+    scf::YieldOp::create(b, loc, loop.getResults());
+    b.setInsertionPointToStart(some.elseBlock());
+    zeros.append(state.begin(), state.end());
+    scf::YieldOp::create(b, loc, zeros);
+  }
+  SmallVector<Value> acc =
+      flattenWgmmaAccumulators(some.getResults().take_front(nCarried));
+  acc.append(some.getResults().begin() + nCarried, some.getResults().end());
   return acc;
 }
 
@@ -1377,7 +1449,8 @@ void MmaBuilder::buildWarpSpecialized(
   gpu::BarrierOp::create(b, loc);
   // The last warpgroup produces (the computing threads keep ids 0 ..
   // threads - 1, as without it).
-  Value producer = e.sle(e.ci32(threads), tid);
+  int computing = c.computeThreads();
+  Value producer = e.sle(e.ci32(computing), tid);
   auto split = scf::IfOp::create(b, loc, producer, /*withElse=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(split.thenBlock());
@@ -1386,7 +1459,7 @@ void MmaBuilder::buildWarpSpecialized(
                                    NVVM::SetMaxRegisterAction::decrease);
   // One thread issues every copy; on the cp.async path (no tensor maps)
   // the producer has nothing to do.
-  ifThen(b, loc, e.land(useTma, e.eq(tid, e.ci32(threads))), [&] {
+  ifThen(b, loc, e.land(useTma, e.eq(tid, e.ci32(computing))), [&] {
     if (taps)
       tmaPixel = taps->pixelOf(m0);
     if (!c.pt) {
@@ -1397,7 +1470,7 @@ void MmaBuilder::buildWarpSpecialized(
     // the next tile's first stages are filled as soon as the computing
     // warps release them, during this tile's epilogue.
     forEachTile({e.ci32(0), e.ci32(0), e.ci32(0)},
-                [&](Value, ValueRange state) {
+                [&](Value, Value, ValueRange state) {
                   return producerLoop(nTiles, stageElems, state);
                 });
   });
@@ -1418,7 +1491,10 @@ void MmaBuilder::buildWarpSpecialized(
                           [&] { return multiplyStages(nTiles, stageElems); }));
     return;
   }
-  forEachTile({e.ci32(0), e.ci32(0)}, [&](Value tileFull, ValueRange state) {
+  if (c.pt == 2)
+    return buildPingPong(useTma, nTiles, stageElems, finish);
+  forEachTile({e.ci32(0), e.ci32(0)}, [&](Value, Value tileFull,
+                                          ValueRange state) {
     SmallVector<Value> acc = chooseMainLoop(
         useTma, nTiles, tileFull, stageElems,
         [&] { return multiplyStages(nTiles, stageElems, nullptr, state); },
@@ -1427,6 +1503,75 @@ void MmaBuilder::buildWarpSpecialized(
     acc.resize(acc.size() - state.size());
     finish(acc);
     return next;
+  });
+}
+
+void MmaBuilder::buildPingPong(Value useTma, Value nTiles, int stageElems,
+                               function_ref<void(SmallVector<Value>)> finish) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  int S = c.stages;
+  Value group = pingPongGroup;
+  auto ifOp = scf::IfOp::create(b, loc, useTma, /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    Value tiles = e.mul(e.divu(e.add(M, e.ci32(c.ml - 1)), e.ci32(c.ml)),
+                        e.divu(e.add(N, e.ci32(c.nl - 1)), e.ci32(c.nl)));
+    Value grid = e.gridDim(gpu::Dimension::x);
+    Value bx = e.sreg(gpu::Dimension::x, /*block=*/true);
+    // Barrier 2 + w: warpgroup w may start its next tile (the other's 128
+    // threads arrive, its own 128 wait).
+    // `bar.sync` / `bar.arrive` of barrier 2 + w in warpgroup w, its id a
+    // constant: through an NVVM op, LLVM merges the two warpgroups' calls
+    // into one of a computed id, for which ptxas reserves all 16 barriers.
+    auto named = [&](StringRef op, bool other) {
+      auto split = scf::IfOp::create(b, loc, e.eq(group, e.ci32(0)),
+                                     /*withElse=*/true);
+      OpBuilder::InsertionGuard g(b);
+      for (int w = 0; w < 2; ++w) {
+        b.setInsertionPointToStart(w ? split.elseBlock() : split.thenBlock());
+        int id = 2 + (other ? 1 - w : w);
+        LLVM::InlineAsmOp::create(
+            b, loc, Type(), ValueRange(),
+            (op + " " + Twine(id) + ", " + Twine(2 * threads) + ";").str(),
+            "~{memory}", /*has_side_effects=*/true, /*is_align_stack=*/false,
+            LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+            ArrayAttr());
+      }
+    };
+    forEachTile(
+        {},
+        [&](Value i, Value, ValueRange) -> SmallVector<Value> {
+          Value j = e.divu(e.sub(i, bx), grid);
+          // After the other warpgroup's wait for the last stage of tile
+          // j - 1, every stage before this tile's was filled: no full
+          // barrier this one waits on is a phase behind (its parity would
+          // alias).
+          ifThen(b, loc, e.slt(e.ci32(0), j),
+                 [&] { named("bar.sync", /*other=*/false); });
+          Value first = e.mul(j, nTiles);
+          Value stage = e.remu(first, e.ci32(S));
+          Value phase = e.remu(e.divu(first, e.ci32(S)), e.ci32(2));
+          SmallVector<Value> acc =
+              multiplyStages(nTiles, stageElems, nullptr, {stage, phase});
+          acc.resize(acc.size() - 2);
+          ifThen(b, loc, e.slt(e.add(i, grid), tiles),
+                 [&] { named("bar.arrive", /*other=*/true); });
+          finish(acc);
+          return {};
+        },
+        group, /*step=*/2);
+  }
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  // The cp.async loop's barriers are warpgroup 0's (named barrier 1 of
+  // `threads`), and so are its copies.
+  ifThen(b, loc, e.eq(group, e.ci32(0)), [&] {
+    forEachTile({}, [&](Value, Value nFull, ValueRange) -> SmallVector<Value> {
+      finish(mainLoop(nTiles, nFull, stageElems));
+      return {};
+    });
   });
 }
 
@@ -1972,6 +2117,11 @@ void MmaBuilder::buildBody(gpu::GPUFuncOp func, StringRef smemSymbol) {
   int warpsPerTile = wgmma ? 4 : 1;
   int groupWarps = tilesM * tilesN * warpsPerTile;
   klId = e.divu(warp, e.ci32(groupWarps));
+  // Ping-pong: the two warpgroups (one a tile) compute different tiles.
+  if (c.pt == 2) {
+    pingPongGroup = klId;
+    klId = e.ci32(0);
+  }
   Value wIn = e.divu(e.remu(warp, e.ci32(groupWarps)), e.ci32(warpsPerTile));
   wmBase = e.mul(e.remu(wIn, e.ci32(tilesM)), e.ci32(c.wm));
   wnBase = e.mul(e.divu(wIn, e.ci32(tilesM)), e.ci32(c.wn));

@@ -196,3 +196,15 @@ func.func @pt_smem(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x6
   return
 }
 }
+
+// -----
+
+// persistent with pt = 2 (ping-pong): one warpgroup a tile, each of the
+// two computing its own.
+module attributes {isaac.target = "sm_90a"} {
+func.func @pp_two_groups(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x64xf16>) {
+  // expected-error @below {{illegal isaac.config for f16 on sm_90a (rule persistent): pt = 2 (ping-pong) needs one warpgroup a tile, wm = ml and wn = nl, not 2 (each of its two warpgroups computes a tile of its own)}}
+  linalg.matmul ins(%A, %B : memref<64x64xf16>, memref<64x64xf16>) outs(%C : memref<64x64xf16>) {isaac.config = #isaac.gemm<family = wgmma, ml = 128, nl = 64, wm = 64, wn = 64, u = 64, kl = 1, kg = 1, vec = 8, stages = 4, ws = 1, pt = 2>}
+  return
+}
+}

@@ -6,7 +6,7 @@
 // searched in the mma family.
 // RUN: rm -rf %t && isaac-opt %s --isaac-pipeline="chip=sm_90a ptx-dir=%t" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: %python %isaac_src/test/PTX/Inputs/ptxas_all.py %ptxas sm_90a %t 7 | FileCheck %s --check-prefix=ASM
-// ASM: ptxas sm_90a: 14 kernels, 0 failed
+// ASM: ptxas sm_90a: 15 kernels, 0 failed
 // REMARK: remark: isaac: configuration chosen by the trained model {{.*}}sm_90a{{/|\\}}gemm-bf16.mlp (trained on measurements)
 //
 // The large tile: 128-byte swizzle atoms aligned to 1024 bytes, the stage
@@ -277,6 +277,24 @@
 // PTSPLIT: .maxnreg 168
 // PTSPLIT: setmaxnreg.inc.sync.aligned.u32 232;
 // RUN: %ptxas -arch=sm_90a -v %t/isaac_gemm_f16_nt_wgmma_ml128_nl256_wm64_wn256_u64_kl1_kg1_v8_st4_ws1_pt1.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOSPILL
+// Ping-pong (pt = 2): two computing warpgroups of a 128x128 tile each and
+// the producer (384 threads); warpgroup w takes the block's tiles w, w + 2,
+// ..., waits at barrier 2 + w for the other's wgmmas of the tile before
+// (from its second tile on) and lets the other start after its own (bar.arrive
+// 3 - w). Each output tile's first k-step overwrites the accumulators
+// (scale-d = 0: two m64 wgmmas), so that no other instruction writes
+// them and ptxas keeps the wgmmas asynchronous (no C7520 serialization).
+// RUN: FileCheck %s --check-prefix=PP --input-file=%t/isaac_gemm_f16_nt_wgmma_ml128_nl128_wm128_wn128_u64_kl1_kg1_v8_st5_ws1_pt2.ptx
+// PP: {{.*}} stages=5 ws=1 pt=2 threads=384
+// PP-DAG: bar.sync 2, 256;
+// PP-DAG: bar.sync 3, 256;
+// PP-DAG: bar.arrive 2, 256;
+// PP-DAG: bar.arrive 3, 256;
+// RUN: grep -c "setp.ne.b32 p, 0, 0;" %t/isaac_gemm_f16_nt_wgmma_ml128_nl128_wm128_wn128_u64_kl1_kg1_v8_st5_ws1_pt2.ptx | FileCheck %s --check-prefix=OVERWRITE
+// OVERWRITE: 2
+// RUN: %ptxas -arch=sm_90a -v %t/isaac_gemm_f16_nt_wgmma_ml128_nl128_wm128_wn128_u64_kl1_kg1_v8_st5_ws1_pt2.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=ASYNC
+// ASYNC-NOT: C7520
+// ASYNC: used 4 barriers
 //
 // The fused bias + relu epilogue (in f16, NaN-propagating as maximumf) after
 // the last wgmma group.
@@ -320,6 +338,8 @@ func.func @layouts(%A: memref<257x130xf16>, %At: memref<130x257xf16>,
     {isaac.config = #isaac.gemm<family = wgmma, ml = 64, nl = 64, wm = 64, wn = 64, u = 64, kl = 1, kg = 1, vec = 8, stages = 4, ws = 1, pt = 1>}
   linalg.matmul indexing_maps = [#nn_a, #t_b, #c] ins(%A, %Bt : memref<257x130xf16>, memref<129x130xf16>) outs(%H : memref<257x129xf16>)
     {isaac.config = #isaac.gemm<family = wgmma, ml = 128, nl = 256, wm = 64, wn = 256, u = 64, kl = 1, kg = 1, vec = 8, stages = 4, ws = 1, pt = 1>}
+  linalg.matmul indexing_maps = [#nn_a, #t_b, #c] ins(%A, %Bt : memref<257x130xf16>, memref<129x130xf16>) outs(%H : memref<257x129xf16>)
+    {isaac.config = #isaac.gemm<family = wgmma, ml = 128, nl = 128, wm = 128, wn = 128, u = 64, kl = 1, kg = 1, vec = 8, stages = 5, ws = 1, pt = 2>}
   return
 }
 

@@ -160,14 +160,20 @@ struct GemmConfig {
   int threadsN() const { return nl / ns; }
   /// Threads per block: (ml/ms)·(nl/ns)·kl (simt), one warp per WM×WN tile
   /// of each of the KL groups, 32·(ml/wm)·(nl/wn)·kl (mma); one warpgroup
-  /// per WM×WN tile, 128·(ml/wm)·(nl/wn)·kl (wgmma), plus the producer
-  /// warpgroup when ws = 1.
+  /// per WM×WN tile, 128·(ml/wm)·(nl/wn)·kl (wgmma), twice for ping-pong
+  /// (pt = 2: one set per tile in flight), plus the producer warpgroup
+  /// when ws = 1.
   int threads() const {
     if (family == GemmFamily::Mma)
       return 32 * (ml / wm) * (nl / wn) * kl;
     if (family == GemmFamily::Wgmma)
-      return 128 * ((ml / wm) * (nl / wn) * kl + ws);
+      return 128 * ((ml / wm) * (nl / wn) * kl * tilesInFlight() + ws);
     return threadsM() * threadsN() * kl;
+  }
+  /// Output tiles a block computes at once: 2 for wgmma ping-pong (pt =
+  /// 2), whose two sets of computing warpgroups take alternate tiles.
+  int tilesInFlight() const {
+    return family == GemmFamily::Wgmma && pt == 2 ? 2 : 1;
   }
   /// The threads that compute C: all but a wgmma block's producer
   /// warpgroup (ws = 1).

@@ -15,6 +15,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace isaac {
@@ -117,6 +118,22 @@ GemmConfig withClusterSplitK(const GemmConfig &c, DType dtype,
 GemmConfig withWarpSpecialization(
     const GemmConfig &c, const GemmShape &shape, const ChipLimits &chip,
     const std::function<bool(const GemmConfig &)> &legal = nullptr);
+/// The ping-pong form of a chosen configuration where measured faster
+/// (docs/perf.md, "Ping-pong"), else nullopt: for a wgmma configuration
+/// of large tiles (ml * nl >= 32768, kg = 1, no cluster along M) on a
+/// shape with at least 3/4 of the SMs' worth of 128 x 128 tiles, a
+/// reduction of at most kMaxPingPongK and TMA operands with at least 5 K
+/// tiles: two warpgroups of 128 x 128 tiles each, on alternate tiles of
+/// a persistent block (pt = 2; 5 stages of 64), where `legal` (by
+/// default isLegal for shape.dtype) admits it.
+std::optional<GemmConfig>
+pingPongForm(const GemmConfig &c, const GemmShape &shape,
+             const ChipLimits &chip,
+             const std::function<bool(const GemmConfig &)> &legal = nullptr);
+/// The deepest reduction pingPongForm takes: deeper, the wgmmas of a tile
+/// outweigh its epilogue, which ping-pong overlaps, and two 128 x 128
+/// tiles read 1.5x the operands of one 256 x 128 (4096^3-8192^3: 0.77-0.98x).
+constexpr int64_t kMaxPingPongK = 3072;
 /// The condition of that rule on the configuration and the reduction
 /// depth `k` (legality aside): a wgmma configuration without a cluster
 /// along M whose blocks have at least `stages` K tiles.
@@ -128,7 +145,8 @@ inline bool warpSpecializes(const GemmConfig &c, int64_t k) {
 /// The `k` configurations with the lowest cost, best first (equal costs in
 /// the order of legalConfigs()), in the space of searchFamily(shape.dtype,
 /// shape.tf32, chip), each as withClusterSplitK and then
-/// withWarpSpecialization make it. Configurations
+/// withWarpSpecialization make it, and the ping-pong form of the first
+/// (pingPongForm) put before it where there is one. Configurations
 /// that cannot help the shape (splitsKUselessly) and configurations the
 /// cost model declines (infinite cost) are skipped. `evaluated`, if given,
 /// receives how many configurations were ranked.

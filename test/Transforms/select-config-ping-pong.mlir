@@ -1,0 +1,39 @@
+// isaac-select-config puts the ping-pong form (pt = 2: two warpgroups of a
+// 128x128 tile each on alternate tiles of a persistent block, 5 stages)
+// before the ranking's first where the measured rule says (pingPongForm,
+// docs/perf.md "Ping-pong"): a first of large tiles (ml * nl >= 32768) on
+// at least 3/4 of the SMs' worth of 128x128 tiles, K at most 3072, TMA
+// operands. The model's first stays second. Not for K = 4096 (the wgmmas
+// outweigh the epilogue), a small problem (1024^2: 64 tiles), or B of
+// rows that TMA cannot address (2052 f16).
+//
+// RUN: isaac-opt %s --isaac-select-config="chip=sm_90a topk=2" -mlir-print-local-scope 2>/dev/null | FileCheck %s
+
+module attributes {isaac.target = "sm_90a"} {
+// CHECK-LABEL: func.func @square2048
+// CHECK: isaac.candidates = [#isaac.gemm<family = wgmma, ml = 128, nl = 128, wm = 128, wn = 128, u = 64, kl = 1, kg = 1, vec = {{[0-9]+}}, stages = 5, ws = 1, pt = 2>, #isaac.gemm<family = wgmma, ml = {{[0-9]+}}, nl = {{[0-9]+}}
+// CHECK-SAME: isaac.config = #isaac.gemm<family = wgmma, ml = 128, nl = 128, wm = 128, wn = 128, u = 64, kl = 1, kg = 1, vec = {{[0-9]+}}, stages = 5, ws = 1, pt = 2>
+// CHECK-LABEL: func.func @square4096
+// CHECK-NOT: pt = 2
+// CHECK-LABEL: func.func @square1024
+// CHECK-NOT: pt = 2
+// CHECK-LABEL: func.func @odd_b
+// CHECK-NOT: pt = 2
+// CHECK: return
+func.func @square2048(%A: memref<2048x2048xf16>, %B: memref<2048x2048xf16>, %C: memref<2048x2048xf16>) {
+  linalg.matmul ins(%A, %B : memref<2048x2048xf16>, memref<2048x2048xf16>) outs(%C : memref<2048x2048xf16>)
+  return
+}
+func.func @square4096(%A: memref<4096x4096xf16>, %B: memref<4096x4096xf16>, %C: memref<4096x4096xf16>) {
+  linalg.matmul ins(%A, %B : memref<4096x4096xf16>, memref<4096x4096xf16>) outs(%C : memref<4096x4096xf16>)
+  return
+}
+func.func @square1024(%A: memref<1024x1024xf16>, %B: memref<1024x1024xf16>, %C: memref<1024x1024xf16>) {
+  linalg.matmul ins(%A, %B : memref<1024x1024xf16>, memref<1024x1024xf16>) outs(%C : memref<1024x1024xf16>)
+  return
+}
+func.func @odd_b(%A: memref<2048x2048xf16>, %B: memref<2048x2052xf16>, %C: memref<2048x2052xf16>) {
+  linalg.matmul ins(%A, %B : memref<2048x2048xf16>, memref<2048x2052xf16>) outs(%C : memref<2048x2052xf16>)
+  return
+}
+}
