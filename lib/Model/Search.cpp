@@ -303,7 +303,7 @@ std::vector<Ranked> isaac::searchBest(const GemmShape &shape,
   for (Ranked &r : best)
     r.config = withWarpSpecialization(
         withClusterSplitK(r.config, shape.dtype, chip), shape, chip);
-  // Measured (docs/perf.md, "Ping-pong"): a rule on the ranking's first,
+  // Measured (docs/perf.md, "Persistent tiles and ping-pong"): a rule on the ranking's first,
   // which stays second.
   if (!best.empty())
     if (std::optional<GemmConfig> p =

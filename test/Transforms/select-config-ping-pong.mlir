@@ -1,7 +1,7 @@
 // isaac-select-config puts the ping-pong form (pt = 2: two warpgroups of a
 // 128x128 tile each on alternate tiles of a persistent block, 5 stages)
 // before the ranking's first where the measured rule says (pingPongForm,
-// docs/perf.md "Ping-pong"): a first of large tiles (ml * nl >= 32768) on
+// docs/perf.md "Persistent tiles and ping-pong"): a first of large tiles (ml * nl >= 32768) on
 // at least 3/4 of the SMs' worth of 128x128 tiles, K at most 3072, TMA
 // operands. The model's first stays second. Not for K = 4096 (the wgmmas
 // outweigh the epilogue), a small problem (1024^2: 64 tiles), or B of

@@ -119,7 +119,7 @@ GemmConfig withWarpSpecialization(
     const GemmConfig &c, const GemmShape &shape, const ChipLimits &chip,
     const std::function<bool(const GemmConfig &)> &legal = nullptr);
 /// The ping-pong form of a chosen configuration where measured faster
-/// (docs/perf.md, "Ping-pong"), else nullopt: for a wgmma configuration
+/// (docs/perf.md, "Persistent tiles and ping-pong"), else nullopt: for a wgmma configuration
 /// of large tiles (ml * nl >= 32768, kg = 1, no cluster along M) on a
 /// shape with at least 3/4 of the SMs' worth of 128 x 128 tiles, a
 /// reduction of at most kMaxPingPongK and TMA operands with at least 5 K

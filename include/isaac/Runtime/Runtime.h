@@ -114,7 +114,8 @@ typedef struct isaacKernelInfo {
   int32_t ml, nl, ms, ns, u, ks, kl, kg, vec;
   int32_t threads;                /* per block: (ml/ms)*(nl/ns)*kl (simt),
                                      32*(ml/wm)*(nl/wn)*kl (mma),
-                                     128*((ml/wm)*(nl/wn)*kl+ws) (wgmma) */
+                                     128*((ml/wm)*(nl/wn)*kl*(pt==2?2:1)
+                                     +ws) (wgmma) */
   int32_t smem;                   /* shared memory in bytes; 0 when unknown */
   char chip[ISAAC_CHIP_NAME_MAX]; /* e.g. "sm_90"; "" when unknown */
   /* The fused epilogue's ID, "" for a kernel without one. */
@@ -164,9 +165,10 @@ typedef struct isaacKernelInfo {
   /* wgmma: 1 when the block's last warpgroup is a producer that issues
      the TMA copies (warp-specialized); threads counts it. */
   int32_t ws;
-  /* wgmma: 1 when the launch's grid is (blocks, 1, batch), about one wave,
-     and each block loops over the output tiles tile = blockIdx.x,
-     blockIdx.x + gridDim.x, ... (persistent; docs/abi.md). */
+  /* wgmma: 1 or 2 (ping-pong: two warpgroups on alternate tiles) when the
+     launch's grid is (blocks, 1, batch), about one wave, and each block
+     loops over the output tiles tile = blockIdx.x, blockIdx.x + gridDim.x,
+     ... (persistent; docs/abi.md). */
   int32_t pt;
 } isaacKernelInfo;
 
