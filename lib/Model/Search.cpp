@@ -303,8 +303,8 @@ std::vector<Ranked> isaac::searchBest(const GemmShape &shape,
   for (Ranked &r : best)
     r.config = withWarpSpecialization(
         withClusterSplitK(r.config, shape.dtype, chip), shape, chip);
-  // Measured (docs/perf.md, "Persistent tiles and ping-pong"): a rule on the ranking's first,
-  // which stays second.
+  // Measured (docs/perf.md, "Persistent tiles and ping-pong"): a rule on the
+  // ranking's first, which stays second.
   if (!best.empty())
     if (std::optional<GemmConfig> p =
             pingPongForm(best[0].config, shape, chip)) {

@@ -1493,17 +1493,17 @@ void MmaBuilder::buildWarpSpecialized(
   }
   if (c.pt == 2)
     return buildPingPong(useTma, nTiles, stageElems, finish);
-  forEachTile({e.ci32(0), e.ci32(0)}, [&](Value, Value tileFull,
-                                          ValueRange state) {
-    SmallVector<Value> acc = chooseMainLoop(
-        useTma, nTiles, tileFull, stageElems,
-        [&] { return multiplyStages(nTiles, stageElems, nullptr, state); },
-        state);
-    SmallVector<Value> next(acc.end() - state.size(), acc.end());
-    acc.resize(acc.size() - state.size());
-    finish(acc);
-    return next;
-  });
+  forEachTile(
+      {e.ci32(0), e.ci32(0)}, [&](Value, Value tileFull, ValueRange state) {
+        SmallVector<Value> acc = chooseMainLoop(
+            useTma, nTiles, tileFull, stageElems,
+            [&] { return multiplyStages(nTiles, stageElems, nullptr, state); },
+            state);
+        SmallVector<Value> next(acc.end() - state.size(), acc.end());
+        acc.resize(acc.size() - state.size());
+        finish(acc);
+        return next;
+      });
 }
 
 void MmaBuilder::buildPingPong(Value useTma, Value nTiles, int stageElems,

@@ -119,9 +119,9 @@ GemmConfig withWarpSpecialization(
     const GemmConfig &c, const GemmShape &shape, const ChipLimits &chip,
     const std::function<bool(const GemmConfig &)> &legal = nullptr);
 /// The ping-pong form of a chosen configuration where measured faster
-/// (docs/perf.md, "Persistent tiles and ping-pong"), else nullopt: for a wgmma configuration
-/// of large tiles (ml * nl >= 32768, kg = 1, no cluster along M) on a
-/// shape with at least 3/4 of the SMs' worth of 128 x 128 tiles, a
+/// (docs/perf.md, "Persistent tiles and ping-pong"), else nullopt: for a wgmma
+/// configuration of large tiles (ml * nl >= 32768, kg = 1, no cluster along M)
+/// on a shape with at least 3/4 of the SMs' worth of 128 x 128 tiles, a
 /// reduction of at most kMaxPingPongK and TMA operands with at least 5 K
 /// tiles: two warpgroups of 128 x 128 tiles each, on alternate tiles of
 /// a persistent block (pt = 2; 5 stages of 64), where `legal` (by
