@@ -75,15 +75,20 @@ static constexpr int kProducerRegisters = 40;
 /// 255 registers a thread addresses).
 static constexpr int kMaxConsumerRegisters = 240;
 
+/// The registers a thread may use for `threads` threads to share the
+/// register file: at most the chip's per-thread limit, in setmaxnreg's
+/// (and .maxnreg's allocation's) multiples of 8.
+static int registerBound(int threads, const ChipLimits &chip) {
+  return std::min(chip.maxRegsPerThread, chip.regsPerBlock / threads) / 8 * 8;
+}
+
 WgmmaRegisterSplit isaac::wgmmaRegisterSplit(const GemmConfig &c, DType ab,
                                              const ChipLimits &chip) {
   WgmmaRegisterSplit s;
   if (!c.ws)
     return s;
-  // ptxas's bound for a block of threads(): the register file shared, at
-  // most the chip's per-thread limit, in setmaxnreg's multiples of 8.
-  int bound =
-      std::min(chip.maxRegsPerThread, chip.regsPerBlock / c.threads()) / 8 * 8;
+  // ptxas's bound for a block of threads().
+  int bound = registerBound(c.threads(), chip);
   if (estimateWgmmaRegisters(c, ab) <= bound)
     return s;
   s.kernel = bound;
@@ -102,9 +107,7 @@ int isaac::persistentRegisterBound(const GemmConfig &c, DType ab,
   int blocks = residentBlocksPerSM(c, ab, chip);
   if (blocks < 2)
     return 0;
-  return std::min(chip.maxRegsPerThread,
-                  chip.regsPerBlock / (blocks * c.threads())) /
-         8 * 8;
+  return registerBound(blocks * c.threads(), chip);
 }
 
 void isaac::checkWgmmaRules(const GemmConfig &c, DType dtype,

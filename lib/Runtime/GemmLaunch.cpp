@@ -734,10 +734,6 @@ isaacStatus siteFunction(isaacModule_st &module, isaacFunction_st *&slot,
   return ISAAC_SUCCESS;
 }
 
-/// Enqueues a GEMM kernel, or with `conv` the convolution kernel whose
-/// implicit GEMM `a` describes, and its split-K helpers. Requires arguments
-/// that validateGemm accepted and a module of the current context;
-/// `kernels` (the launch site's) are those of `module` or empty.
 /// Sets `function.residentBlocks` once: the blocks of `info`'s kernel the
 /// current context's GPU holds at once, at its block size and `dynamicSmem`.
 static isaacStatus queryResidentBlocks(const Driver &d,
@@ -767,6 +763,10 @@ static isaacStatus queryResidentBlocks(const Driver &d,
   return ISAAC_SUCCESS;
 }
 
+/// Enqueues a GEMM kernel, or with `conv` the convolution kernel whose
+/// implicit GEMM `a` describes, and its split-K helpers. Requires arguments
+/// that validateGemm accepted and a module of the current context;
+/// `kernels` (the launch site's) are those of `module` or empty.
 isaacStatus enqueueGemm(isaacModule_st &module, const isaacKernelInfo &info,
                         const isaacGemmArgs &a, const ConvGeometry *conv,
                         SiteKernels &kernels) {

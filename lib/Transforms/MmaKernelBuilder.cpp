@@ -335,6 +335,11 @@ private:
       ValueRange state = {});
   /// The stage and phase parity of the tile after the one in `stage`.
   std::pair<Value, Value> nextStage(Value stage, Value phase);
+  /// The stage and phase parity of the tile before the one in `stage`.
+  std::pair<Value, Value> previousStage(Value stage, Value phase);
+  /// The output tiles of a batch: ceil(M / ml) along M (the first result)
+  /// times ceil(N / nl).
+  std::pair<Value, Value> tileCount();
   /// Thread 0's copies of K tile `t` into stage `stage`: the stage's
   /// expected bytes on its full barrier, then one bulk tensor copy per
   /// column block of each operand's tile (a box of the tensor map).
@@ -1281,14 +1286,13 @@ SmallVector<Value> MmaBuilder::forEachTile(
     Value first, int step) {
   OpBuilder &b = e.b;
   Location loc = e.loc;
-  Value tilesM = e.divu(e.add(M, e.ci32(c.ml - 1)), e.ci32(c.ml));
-  Value tilesN = e.divu(e.add(N, e.ci32(c.nl - 1)), e.ci32(c.nl));
+  auto [tilesM, tiles] = tileCount();
   Value grid = e.gridDim(gpu::Dimension::x);
   Value start = e.sreg(gpu::Dimension::x, /*block=*/true);
   if (first)
     start = e.add(start, e.mul(first, grid));
-  auto loop = scf::ForOp::create(b, loc, start, e.mul(tilesM, tilesN),
-                                 e.mul(grid, e.ci32(step)), init);
+  auto loop =
+      scf::ForOp::create(b, loc, start, tiles, e.mul(grid, e.ci32(step)), init);
   OpBuilder::InsertionGuard guard(b);
   // Without carried values the loop has its terminator already.
   if (init.empty())
@@ -1316,6 +1320,23 @@ Value MmaBuilder::setTile(Value bx, Value by, Value kLen) {
   // K-depth U are inside the operands.
   return arith::SelectOp::create(b, loc, full, e.divu(kLen, e.ci32(c.u)),
                                  e.ci32(0));
+}
+
+std::pair<Value, Value> MmaBuilder::previousStage(Value stage, Value phase) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  Value wraps = e.eq(stage, e.ci32(0));
+  return {arith::SelectOp::create(b, loc, wraps, e.ci32(c.stages - 1),
+                                  e.sub(stage, e.ci32(1))),
+          arith::SelectOp::create(
+              b, loc, wraps, arith::XOrIOp::create(b, loc, phase, e.ci32(1)),
+              phase)};
+}
+
+std::pair<Value, Value> MmaBuilder::tileCount() {
+  Value tilesM = e.divu(e.add(M, e.ci32(c.ml - 1)), e.ci32(c.ml));
+  Value tilesN = e.divu(e.add(N, e.ci32(c.nl - 1)), e.ci32(c.nl));
+  return {tilesM, e.mul(tilesM, tilesN)};
 }
 
 std::pair<Value, Value> MmaBuilder::nextStage(Value stage, Value phase) {
@@ -1354,11 +1375,7 @@ SmallVector<Value> MmaBuilder::multiplyStages(
     // The wgmmas of tile t - 1 are done (this warp's): the warp releases
     // its stage, to be refilled with tile t - 1 + S once every warp has.
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
-    Value wraps = e.eq(stage, e.ci32(0));
-    Value prevStage = arith::SelectOp::create(b, loc, wraps, e.ci32(S - 1),
-                                              e.sub(stage, e.ci32(1)));
-    Value prevPhase = arith::SelectOp::create(
-        b, loc, wraps, arith::XOrIOp::create(b, loc, phase, e.ci32(1)), phase);
+    auto [prevStage, prevPhase] = previousStage(stage, phase);
     // Lane r of each warp releases the stage in block r of the cluster.
     Value releasing =
         c.cm > 1 ? e.slt(lane, e.ci32(c.cm)) : e.eq(lane, e.ci32(0));
@@ -1422,9 +1439,9 @@ SmallVector<Value> MmaBuilder::multiplyStages(
     // The last tile's wgmmas are done: its stage goes back to the
     // producer, which is already filling the next output tile's first
     // stages.
-    Value end = loop.getResult(nCarried);
-    Value last = arith::SelectOp::create(b, loc, e.eq(end, e.ci32(0)),
-                                         e.ci32(S - 1), e.sub(end, e.ci32(1)));
+    Value last =
+        previousStage(loop.getResult(nCarried), loop.getResult(nCarried + 1))
+            .first;
     ifThen(b, loc, e.eq(lane, e.ci32(0)),
            [&] { releaseStage(e.add(last, e.ci32(S))); });
     scf::YieldOp::create(b, loc, loop.getResults());
@@ -1516,8 +1533,7 @@ void MmaBuilder::buildPingPong(Value useTma, Value nTiles, int stageElems,
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
-    Value tiles = e.mul(e.divu(e.add(M, e.ci32(c.ml - 1)), e.ci32(c.ml)),
-                        e.divu(e.add(N, e.ci32(c.nl - 1)), e.ci32(c.nl)));
+    Value tiles = tileCount().second;
     Value grid = e.gridDim(gpu::Dimension::x);
     Value bx = e.sreg(gpu::Dimension::x, /*block=*/true);
     // Barrier 2 + w: warpgroup w may start its next tile (the other's 128
