@@ -273,21 +273,38 @@ std::optional<GemmConfig>
 isaac::pingPongForm(const GemmConfig &c, const GemmShape &shape,
                     const ChipLimits &chip,
                     const std::function<bool(const GemmConfig &)> &legal) {
-  constexpr int kTile = 128, kStages = 5, kDepth = 64;
+  constexpr int kTile = 128;
   if (c.family != GemmFamily::Wgmma || c.kg != 1 || c.cm != 1 || c.pt ||
-      c.ml * c.nl < 2 * kTile * kTile || !shape.tmaAligned ||
-      shape.k > kMaxPingPongK || shape.k / kDepth < kStages)
-    return std::nullopt;
-  auto cdiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
-  int64_t tiles = cdiv(shape.m, kTile) * cdiv(shape.n, kTile) * shape.batch;
-  if (4 * tiles < 3 * int64_t(std::max(chip.numSMs, 1)))
+      !shape.tmaAligned)
     return std::nullopt;
   GemmConfig p = c;
+  // The 128 x 128 tiles a problem needs, in quarters of the SMs: a deep
+  // reduction from 3/4 of a wave; a shallow one, whose warpgroups overlap
+  // one tile's stores with the next tile's fetch, from 3/2 (at 0.76 and
+  // 1.09 of a wave it lost: 0.82-0.98x).
+  auto cdiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
+  int64_t quarters = 4 * cdiv(shape.m, kTile) * cdiv(shape.n, kTile) *
+                     shape.batch / int64_t(std::max(chip.numSMs, 1));
+  if (shape.k <= kMaxShallowPingPongK) {
+    if (quarters < 6)
+      return std::nullopt;
+    // One K tile per output tile, of the reduction rounded up to 16, 32
+    // or 64: the producer fetches the next tiles' operands while the
+    // warpgroups store theirs (docs/perf.md, "Persistent tiles and
+    // ping-pong").
+    p.u = shape.k <= 16 ? 16 : shape.k <= 32 ? 32 : 64;
+    p.stages = 4;
+  } else {
+    constexpr int kStages = 5, kDepth = 64;
+    if (quarters < 3 || c.ml * c.nl < 2 * kTile * kTile ||
+        shape.k > kMaxPingPongK || shape.k / kDepth < kStages)
+      return std::nullopt;
+    p.u = kDepth;
+    p.stages = kStages;
+  }
   p.ml = p.nl = p.wm = p.wn = kTile;
-  p.u = kDepth;
   p.kl = 1;
   p.kc = 0;
-  p.stages = kStages;
   p.ws = 1;
   p.pt = 2;
   if (!(legal ? legal(p) : isLegal(p, shape.dtype, chip)))
@@ -295,11 +312,9 @@ isaac::pingPongForm(const GemmConfig &c, const GemmShape &shape,
   return p;
 }
 
-std::vector<Ranked> isaac::searchBest(const GemmShape &shape,
-                                      const ChipLimits &chip,
-                                      const CostFn &cost, unsigned k,
-                                      size_t *evaluated) {
-  std::vector<Ranked> best = searchSpace(shape, chip, cost, k, evaluated);
+void isaac::applyMeasuredRules(std::vector<Ranked> &best,
+                               const GemmShape &shape, const ChipLimits &chip,
+                               unsigned k) {
   for (Ranked &r : best)
     r.config = withWarpSpecialization(
         withClusterSplitK(r.config, shape.dtype, chip), shape, chip);
@@ -312,5 +327,13 @@ std::vector<Ranked> isaac::searchBest(const GemmShape &shape,
       if (best.size() > k)
         best.pop_back();
     }
+}
+
+std::vector<Ranked> isaac::searchBest(const GemmShape &shape,
+                                      const ChipLimits &chip,
+                                      const CostFn &cost, unsigned k,
+                                      size_t *evaluated) {
+  std::vector<Ranked> best = searchSpace(shape, chip, cost, k, evaluated);
+  applyMeasuredRules(best, shape, chip, k);
   return best;
 }

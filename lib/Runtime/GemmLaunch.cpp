@@ -702,8 +702,12 @@ void setTensorMaps(const Driver &d, const isaacKernelInfo &info,
   // and TMA's setup (the stage barriers, one more block barrier, the maps'
   // fetch) then costs more than the copies save: the K = 32 LAPACK
   // problems of Table 4 ran 0.76x as fast on TMA as on cp.async on an H100
-  // (docs/perf.md).
-  bool pipelined = configOf(info).sliceDepth(a.K) / info.u >= info.stages;
+  // (docs/perf.md). A persistent block's stages run on from one output
+  // tile to the next, so its pipeline fills whatever the depth: with one
+  // K tile a tile, the producer fetches the next tiles' operands during
+  // this one's stores (docs/perf.md, "Persistent tiles and ping-pong").
+  bool pipelined =
+      info.pt != 0 || configOf(info).sliceDepth(a.K) / info.u >= info.stages;
   p.useTma = tmaAllowed && pipelined && d.cuTensorMapEncodeTiled &&
              (conv ? encodeIm2colMap(d, info, a, *conv, p.tmA)
                    : encodeTensorMap(d, info, a, /*isB=*/false, p.tmA)) &&

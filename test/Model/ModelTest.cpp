@@ -1191,9 +1191,8 @@ static std::vector<Ranked> referenceSearch(const MLPModel &model,
       offer(v, yv);
     }
   }
-  // searchBest's measured split-K rule, on what the ranking returns.
-  for (Ranked &r : best)
-    r.config = withClusterSplitK(r.config, s.dtype, chip);
+  // searchBest's measured rules, on what the ranking returns.
+  applyMeasuredRules(best, s, chip, k);
   return best;
 }
 

@@ -5,7 +5,10 @@
 // at least 3/4 of the SMs' worth of 128x128 tiles, K at most 3072, TMA
 // operands. The model's first stays second. Not for K = 4096 (the wgmmas
 // outweigh the epilogue), a small problem (1024^2: 64 tiles), or B of
-// rows that TMA cannot address (2052 f16).
+// rows that TMA cannot address (2052 f16). A shallow reduction (K <= 64)
+// takes it with one K tile a tile whatever the first's tile (U = K rounded
+// up to 16, 32 or 64; 4 stages) on at least 3/2 of the SMs' worth of tiles:
+// K = 32 and 48 below, not K = 96 nor 1536^2 x 32 (144 tiles).
 //
 // RUN: isaac-opt %s --isaac-select-config="chip=sm_90a topk=2" -mlir-print-local-scope 2>/dev/null | FileCheck %s
 
@@ -18,6 +21,14 @@ module attributes {isaac.target = "sm_90a"} {
 // CHECK-LABEL: func.func @square1024
 // CHECK-NOT: pt = 2
 // CHECK-LABEL: func.func @odd_b
+// CHECK-NOT: pt = 2
+// CHECK-LABEL: func.func @shallow32
+// CHECK: isaac.candidates = [#isaac.gemm<family = wgmma, ml = 128, nl = 128, wm = 128, wn = 128, u = 32, kl = 1, kg = 1, vec = {{[0-9]+}}, stages = 4, ws = 1, pt = 2>, #isaac.gemm<family = wgmma
+// CHECK-LABEL: func.func @shallow48
+// CHECK: isaac.candidates = [#isaac.gemm<family = wgmma, ml = 128, nl = 128, wm = 128, wn = 128, u = 64, kl = 1, kg = 1, vec = {{[0-9]+}}, stages = 4, ws = 1, pt = 2>, #isaac.gemm<family = wgmma
+// CHECK-LABEL: func.func @k96
+// CHECK-NOT: pt = 2
+// CHECK-LABEL: func.func @shallow_small
 // CHECK-NOT: pt = 2
 // CHECK: return
 func.func @square2048(%A: memref<2048x2048xf16>, %B: memref<2048x2048xf16>, %C: memref<2048x2048xf16>) {
@@ -34,6 +45,22 @@ func.func @square1024(%A: memref<1024x1024xf16>, %B: memref<1024x1024xf16>, %C: 
 }
 func.func @odd_b(%A: memref<2048x2048xf16>, %B: memref<2048x2052xf16>, %C: memref<2048x2052xf16>) {
   linalg.matmul ins(%A, %B : memref<2048x2048xf16>, memref<2048x2052xf16>) outs(%C : memref<2048x2052xf16>)
+  return
+}
+func.func @shallow32(%A: memref<4096x32xf16>, %B: memref<32x4096xf16>, %C: memref<4096x4096xf16>) {
+  linalg.matmul ins(%A, %B : memref<4096x32xf16>, memref<32x4096xf16>) outs(%C : memref<4096x4096xf16>)
+  return
+}
+func.func @shallow48(%A: memref<2048x48xbf16>, %B: memref<48x8192xbf16>, %C: memref<2048x8192xbf16>) {
+  linalg.matmul ins(%A, %B : memref<2048x48xbf16>, memref<48x8192xbf16>) outs(%C : memref<2048x8192xbf16>)
+  return
+}
+func.func @k96(%A: memref<3000x96xf16>, %B: memref<96x5000xf16>, %C: memref<3000x5000xf16>) {
+  linalg.matmul ins(%A, %B : memref<3000x96xf16>, memref<96x5000xf16>) outs(%C : memref<3000x5000xf16>)
+  return
+}
+func.func @shallow_small(%A: memref<1536x32xf16>, %B: memref<32x1536xf16>, %C: memref<1536x1536xf16>) {
+  linalg.matmul ins(%A, %B : memref<1536x32xf16>, memref<32x1536xf16>) outs(%C : memref<1536x1536xf16>)
   return
 }
 }

@@ -120,12 +120,17 @@ GemmConfig withWarpSpecialization(
     const std::function<bool(const GemmConfig &)> &legal = nullptr);
 /// The ping-pong form of a chosen configuration where measured faster
 /// (docs/perf.md, "Persistent tiles and ping-pong"), else nullopt: for a wgmma
-/// configuration of large tiles (ml * nl >= 32768, kg = 1, no cluster along M)
-/// on a shape with at least 3/4 of the SMs' worth of 128 x 128 tiles, a
-/// reduction of at most kMaxPingPongK and TMA operands with at least 5 K
-/// tiles: two warpgroups of 128 x 128 tiles each, on alternate tiles of
-/// a persistent block (pt = 2; 5 stages of 64), where `legal` (by
-/// default isLegal for shape.dtype) admits it.
+/// configuration (kg = 1, no cluster along M) on a shape with TMA operands,
+/// two warpgroups of 128 x 128 tiles each on alternate tiles of a
+/// persistent block (pt = 2), where `legal` (by default isLegal for
+/// shape.dtype) admits it:
+///  - a shallow reduction, K <= kMaxShallowPingPongK, on at least 3/2 of
+///    the SMs' worth of 128 x 128 tiles: one K tile a tile (U = K rounded
+///    up to 16, 32 or 64; 4 stages), whatever the tile of `c`, the
+///    producer fetching the next tiles during the stores;
+///  - a reduction of at most kMaxPingPongK with at least 5 K tiles of 64
+///    (5 stages of 64) on at least 3/4 of the SMs' worth of tiles, where
+///    `c` has large tiles (ml * nl >= 32768).
 std::optional<GemmConfig>
 pingPongForm(const GemmConfig &c, const GemmShape &shape,
              const ChipLimits &chip,
@@ -134,6 +139,9 @@ pingPongForm(const GemmConfig &c, const GemmShape &shape,
 /// outweigh its epilogue, which ping-pong overlaps, and two 128 x 128
 /// tiles read 1.5x the operands of one 256 x 128 (4096^3-8192^3: 0.77-0.98x).
 constexpr int64_t kMaxPingPongK = 3072;
+/// The deepest shallow reduction it takes (one K tile a tile); at K = 96
+/// the ping-pong kernels ran at 0.89-0.91 of the plain one (docs/perf.md).
+constexpr int64_t kMaxShallowPingPongK = 64;
 /// The condition of that rule on the configuration and the reduction
 /// depth `k` (legality aside): a wgmma configuration without a cluster
 /// along M whose blocks have at least `stages` K tiles.
@@ -142,11 +150,19 @@ inline bool warpSpecializes(const GemmConfig &c, int64_t k) {
          c.sliceDepth(k) / c.u >= c.stages;
 }
 
+/// The measured rules searchBest applies to a ranking `best` of at most `k`
+/// (best first): each configuration as withClusterSplitK and then
+/// withWarpSpecialization make it, and the ping-pong form of the first
+/// (pingPongForm) put before it where there is one, the last dropped
+/// beyond `k`. One home, so that a reference search (isaac-model-test
+/// mlp-topk-diff) applies the same.
+void applyMeasuredRules(std::vector<Ranked> &best, const GemmShape &shape,
+                        const ChipLimits &chip, unsigned k);
+
 /// The `k` configurations with the lowest cost, best first (equal costs in
 /// the order of legalConfigs()), in the space of searchFamily(shape.dtype,
-/// shape.tf32, chip), each as withClusterSplitK and then
-/// withWarpSpecialization make it, and the ping-pong form of the first
-/// (pingPongForm) put before it where there is one. Configurations
+/// shape.tf32, chip), with the measured rules applied (applyMeasuredRules).
+/// Configurations
 /// that cannot help the shape (splitsKUselessly) and configurations the
 /// cost model declines (infinite cost) are skipped. `evaluated`, if given,
 /// receives how many configurations were ranked.
