@@ -266,10 +266,12 @@ WGMMA_PT = [(ab, c, layout, config + ", pt = 1")
     ("f16", "f32", "nn", _wgmma(64, 64, 64, 64, 32, 1, 1, 8, 6) + ", ws = 1, pt = 2"),
     # Ping-pong on shallow reductions (pingPongForm: U = K rounded up to
     # 16, 32 or 64, 4 stages; the runtime runs persistent kernels on TMA
-    # whatever the depth).
+    # whatever the depth) ...
     ("f16", "f16", "tn", _wgmma(128, 128, 128, 128, 16, 1, 1, 8, 4) + ", ws = 1, pt = 2"),
     ("bf16", "bf16", "nt", _wgmma(128, 128, 128, 128, 32, 1, 1, 4, 4) + ", ws = 1, pt = 2"),
     ("f16", "f32", "nn", _wgmma(128, 128, 128, 128, 64, 1, 1, 8, 4) + ", ws = 1, pt = 2"),
+    # ... and on two to four K tiles (5 stages of 64, as the deep form).
+    ("bf16", "bf16", "tn", _wgmma(128, 128, 128, 128, 64, 1, 1, 8, 5) + ", ws = 1, pt = 2"),
 ]
 WGMMA_PT_FUSED = [(ab, epilogue, config + ", pt = 1", layout, batched)
                   for ab, epilogue, config, layout, batched in WGMMA_WS_FUSED

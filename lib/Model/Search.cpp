@@ -278,26 +278,31 @@ isaac::pingPongForm(const GemmConfig &c, const GemmShape &shape,
       !shape.tmaAligned)
     return std::nullopt;
   GemmConfig p = c;
-  // The 128 x 128 tiles a problem needs, in quarters of the SMs: a deep
-  // reduction from 3/4 of a wave; a shallow one, whose warpgroups overlap
-  // one tile's stores with the next tile's fetch, from 3/2 (at 0.76 and
-  // 1.09 of a wave it lost: 0.82-0.98x).
+  // The 128 x 128 tiles a problem needs, in quarters of the SMs' worth: a
+  // deep reduction from 3/4 of a wave; a shallower one, whose warpgroups
+  // overlap one tile's stores with the next tile's fetch, from 3/2 (at
+  // 0.76 and 1.09 of a wave it lost: 0.82-0.98x).
   auto cdiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
   int64_t quarters = 4 * cdiv(shape.m, kTile) * cdiv(shape.n, kTile) *
                      shape.batch / int64_t(std::max(chip.numSMs, 1));
+  constexpr int kDepth = 64, kStages = 5;
   if (shape.k <= kMaxShallowPingPongK) {
+    // One K tile per output tile, of the reduction rounded up to 16, 32
+    // or 64.
     if (quarters < 6)
       return std::nullopt;
-    // One K tile per output tile, of the reduction rounded up to 16, 32
-    // or 64: the producer fetches the next tiles' operands while the
-    // warpgroups store theirs (docs/perf.md, "Persistent tiles and
-    // ping-pong").
     p.u = shape.k <= 16 ? 16 : shape.k <= 32 ? 32 : 64;
     p.stages = 4;
+  } else if (shape.k < kStages * kDepth) {
+    // Two to four K tiles: whatever the first's tile (1.05-1.48x over
+    // the first on eight such inputs, docs/perf.md).
+    if (quarters < 6)
+      return std::nullopt;
+    p.u = kDepth;
+    p.stages = kStages;
   } else {
-    constexpr int kStages = 5, kDepth = 64;
     if (quarters < 3 || c.ml * c.nl < 2 * kTile * kTile ||
-        shape.k > kMaxPingPongK || shape.k / kDepth < kStages)
+        shape.k > kMaxPingPongK)
       return std::nullopt;
     p.u = kDepth;
     p.stages = kStages;

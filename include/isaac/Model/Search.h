@@ -128,6 +128,8 @@ GemmConfig withWarpSpecialization(
 ///    the SMs' worth of 128 x 128 tiles: one K tile a tile (U = K rounded
 ///    up to 16, 32 or 64; 4 stages), whatever the tile of `c`, the
 ///    producer fetching the next tiles during the stores;
+///  - a reduction of two to four K tiles of 64 (K < 320), on as many
+///    tiles: 5 stages of 64, whatever the tile of `c`;
 ///  - a reduction of at most kMaxPingPongK with at least 5 K tiles of 64
 ///    (5 stages of 64) on at least 3/4 of the SMs' worth of tiles, where
 ///    `c` has large tiles (ml * nl >= 32768).
@@ -139,8 +141,7 @@ pingPongForm(const GemmConfig &c, const GemmShape &shape,
 /// outweigh its epilogue, which ping-pong overlaps, and two 128 x 128
 /// tiles read 1.5x the operands of one 256 x 128 (4096^3-8192^3: 0.77-0.98x).
 constexpr int64_t kMaxPingPongK = 3072;
-/// The deepest shallow reduction it takes (one K tile a tile); at K = 96
-/// the ping-pong kernels ran at 0.89-0.91 of the plain one (docs/perf.md).
+/// The deepest reduction of one K tile a tile that it takes.
 constexpr int64_t kMaxShallowPingPongK = 64;
 /// The condition of that rule on the configuration and the reduction
 /// depth `k` (legality aside): a wgmma configuration without a cluster
