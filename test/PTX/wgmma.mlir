@@ -83,8 +83,14 @@
 // STAGED: ld.shared.v4.b32
 // STAGED: st.global.v4.b32
 // STAGED: bar.warp.sync -1;
+// An edge tile (past M or N) with beta = 0, C's rows on 16 bytes and N a
+// multiple of 8 goes the same way, its pieces past M or N skipped: 8
+// pieces for each; the element-wise stores (`@p st.global.b16`) are the
+// other edge tiles' alone, 2 x 64 a thread (beta 0 or not).
 // RUN: grep -c "st.global.v4.b32" %t/isaac_gemm_f16_nt_wgmma_ml128_nl128_wm64_wn128_u64_kl1_kg1_v8_st4.ptx | FileCheck %s --check-prefix=PIECES
-// PIECES: 8
+// PIECES: 16
+// RUN: grep -c "st.global.b16" %t/isaac_gemm_f16_nt_wgmma_ml128_nl128_wm64_wn128_u64_kl1_kg1_v8_st4.ptx | FileCheck %s --check-prefix=EDGE
+// EDGE: 128
 //
 // M- and N-major operands take wgmma's transposed forms: nn transposes B,
 // tn both, tt A; bf16 its own type; two 64-row tiles per warpgroup issue
@@ -104,8 +110,8 @@
 // (parameter 15). S != 0 (atomic mode): every block adds its slice's f32
 // partial sums into T (W) and counts itself in on its tile's counter; the
 // block that arrives KG-th reads the tile's sums back (.cg: other SMs added
-// them; 2 x 8 per thread in each of the five stores: full or edge tile,
-// beta 0 or not, a full beta-0 tile staged through shared memory or not),
+// them; 2 x 8 per thread in each of the six stores: full or edge tile,
+// beta 0 or not, a beta-0 tile staged through shared memory or not),
 // zeroes them and converts once. S = 0: the
 // slice's plane of the workspace, summed by isaac_splitk_reduce_f16.
 // RUN: FileCheck %s --check-prefix=SPLITK --input-file=%t/isaac_gemm_f16_nt_wgmma_ml64_nl32_wm64_wn32_u32_kl1_kg4_v8_st3.ptx
@@ -117,7 +123,7 @@
 // SPLITK: ld.global.cg.f32
 // SPLITK: cvt.rn.f16.f32
 // RUN: grep -c "ld.global.cg.f32" %t/isaac_gemm_f16_nt_wgmma_ml64_nl32_wm64_wn32_u32_kl1_kg4_v8_st3.ptx | FileCheck %s --check-prefix=SUMS
-// SUMS: 80
+// SUMS: 96
 // RUN: grep -c "isaac_splitk_reduce_f16" %t/isaac_gemm_f16_nt_wgmma_ml64_nl32_wm64_wn32_u32_kl1_kg4_v8_st3.ptx | FileCheck %s --check-prefix=REDUCER
 // REDUCER: {{[1-9]}}
 //
