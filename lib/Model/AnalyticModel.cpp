@@ -118,7 +118,6 @@ static double mmaCost(const GemmShape &s, const GemmConfig &c,
   const double cBytesPerElem = dtypeBytes(s.cType);
   // The accumulator, KL and split-K partial sums: f64 for f64, else f32.
   const double accBytes = s.dtype == DType::F64 ? 8 : 4;
-  auto cdiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
   int sms = std::max(chip.numSMs, 1);
   // wgmma runs at the chip's datasheet tensor rate (mma.sync below it on
   // Hopper, mmaSyncTflops).
@@ -137,8 +136,8 @@ static double mmaCost(const GemmShape &s, const GemmConfig &c,
   if (perSM <= 0)
     return INFINITY;
   int64_t kSlice = c.sliceDepth(s.k);
-  int64_t blocks = cdiv(s.m, c.ml) * cdiv(s.n, c.nl) * s.batch * c.kg;
-  int64_t waves = cdiv(blocks, int64_t(sms) * perSM);
+  int64_t blocks = ceilDiv(s.m, c.ml) * ceilDiv(s.n, c.nl) * s.batch * c.kg;
+  int64_t waves = ceilDiv(blocks, int64_t(sms) * perSM);
   double resident = std::min<double>(perSM, double(blocks) / sms);
   resident = std::max(resident, 1.0);
 
@@ -224,7 +223,6 @@ double isaac::analyticCost(const GemmShape &s, const GemmConfig &c,
   const double esz = dtypeBytes(s.dtype);
   const double fmaRate =
       s.dtype == DType::F32 ? p.fmaPerClkPerSMf32 : p.fmaPerClkPerSMf64;
-  auto cdiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
 
   // Occupancy.
   int t = c.threads();
@@ -234,8 +232,8 @@ double isaac::analyticCost(const GemmShape &s, const GemmConfig &c,
     return INFINITY;
 
   int64_t kSlice = c.sliceDepth(s.k);
-  int64_t blocks = cdiv(s.m, c.ml) * cdiv(s.n, c.nl) * s.batch * c.kg;
-  int64_t waves = cdiv(blocks, int64_t(chip.numSMs) * perSM);
+  int64_t blocks = ceilDiv(s.m, c.ml) * ceilDiv(s.n, c.nl) * s.batch * c.kg;
+  int64_t waves = ceilDiv(blocks, int64_t(chip.numSMs) * perSM);
   // Blocks resident per SM in the (typical) full wave.
   double resident = std::min<double>(perSM, double(blocks) / chip.numSMs);
   resident = std::max(resident, 1.0);

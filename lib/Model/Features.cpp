@@ -95,7 +95,6 @@ const char *const *isaac::convFeatureNames(GemmFamily family) {
 static inline float flog2(int64_t x) {
   return static_cast<float>(std::log2(static_cast<double>(x)));
 }
-static inline int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 /// Feature 18, log2_stage: log2 (U * (ML + NL)), for simt times stages / 2
 /// (its extra feature; Features.h). The product is exact in double, and at
@@ -109,7 +108,7 @@ static inline float stageFeature(const GemmConfig &c) {
 
 static int64_t wavesOf(int64_t batch, int64_t bm, int64_t bn, int64_t kg,
                        int numSMs) {
-  return cdiv(batch * bm * bn * kg, numSMs > 0 ? numSMs : 1);
+  return ceilDiv(batch * bm * bn * kg, numSMs > 0 ? numSMs : 1);
 }
 
 void isaac::computeFeatures(const GemmShape &s, const GemmConfig &c, int numSMs,
@@ -122,10 +121,10 @@ void isaac::computeFeatures(const GemmShape &s, const GemmConfig &c, int numSMs,
   const std::array<int, 9> params = featureValues(c);
   for (int i = 0; i < 9; ++i)
     out[5 + i] = flog2(params[i]);
-  int64_t bm = cdiv(s.m, c.ml), bn = cdiv(s.n, c.nl);
+  int64_t bm = ceilDiv(s.m, c.ml), bn = ceilDiv(s.n, c.nl);
   out[14] = flog2(bm);
   out[15] = flog2(bn);
-  out[16] = flog2(cdiv(s.k, int64_t(c.kg) * c.u));
+  out[16] = flog2(ceilDiv(s.k, int64_t(c.kg) * c.u));
   out[17] = flog2(wavesOf(s.batch, bm, bn, c.kg, numSMs));
   out[18] = stageFeature(c);
 }
@@ -167,13 +166,13 @@ FeatureBuilder::FeatureBuilder(const GemmShape &s, int sms)
   shapeF[3] = s.layout.transA ? 1.0f : 0.0f;
   shapeF[4] = s.layout.transB ? 1.0f : 0.0f;
   for (int e = 0; e < kMaxExp; ++e) {
-    ceilM[e] = cdiv(s.m, int64_t(1) << e);
-    ceilN[e] = cdiv(s.n, int64_t(1) << e);
+    ceilM[e] = ceilDiv(s.m, int64_t(1) << e);
+    ceilN[e] = ceilDiv(s.n, int64_t(1) << e);
     log2CeilM[e] = flog2(ceilM[e]);
     log2CeilN[e] = flog2(ceilN[e]);
   }
   for (int e = 0; e < 2 * kMaxExp; ++e)
-    log2KTiles[e] = flog2(cdiv(s.k, int64_t(1) << e));
+    log2KTiles[e] = flog2(ceilDiv(s.k, int64_t(1) << e));
   (void)stageTable();
 }
 

@@ -99,13 +99,11 @@ int isaac::fragmentWidthB(const GemmConfig &c, DType t) {
   return fragmentWidth(c.ns, getSharedLayout(c, t).strideB, t);
 }
 
-static int ceilDiv(int a, int b) { return (a + b - 1) / b; }
-
 int isaac::loadsPerThreadA(const GemmConfig &c) {
-  return ceilDiv(c.ml * c.u / c.vec, c.threads());
+  return static_cast<int>(ceilDiv(c.ml * c.u / c.vec, c.threads()));
 }
 int isaac::loadsPerThreadB(const GemmConfig &c) {
-  return ceilDiv(c.nl * c.u / c.vec, c.threads());
+  return static_cast<int>(ceilDiv(c.nl * c.u / c.vec, c.threads()));
 }
 
 int isaac::estimateRegisters(const GemmConfig &c, DType t) {

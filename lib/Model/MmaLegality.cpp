@@ -141,13 +141,11 @@ int isaac::mmaSharedMemoryBytes(const GemmConfig &c, DType dtype) {
   return getMmaSharedLayout(c, dtype).bytes;
 }
 
-static int ceilDiv(int a, int b) { return (a + b - 1) / b; }
-
 int isaac::mmaCopiesPerThreadA(const GemmConfig &c) {
-  return ceilDiv(c.ml * c.u / c.vec, c.computeThreads());
+  return static_cast<int>(ceilDiv(c.ml * c.u / c.vec, c.computeThreads()));
 }
 int isaac::mmaCopiesPerThreadB(const GemmConfig &c) {
-  return ceilDiv(c.nl * c.u / c.vec, c.computeThreads());
+  return static_cast<int>(ceilDiv(c.nl * c.u / c.vec, c.computeThreads()));
 }
 
 int isaac::estimateMmaRegisters(const GemmConfig &c, DType ab) {

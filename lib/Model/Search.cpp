@@ -235,9 +235,8 @@ GemmConfig isaac::withWarpSpecialization(
   // a many-block convolution: 0.66-0.9x).
   int plain = residentBlocksPerSM(c, shape.dtype, chip);
   int withProducer = residentBlocksPerSM(specialized, shape.dtype, chip);
-  auto cdiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
   int64_t blocks =
-      cdiv(shape.m, c.ml) * cdiv(shape.n, c.nl) * shape.batch * c.kg;
+      ceilDiv(shape.m, c.ml) * ceilDiv(shape.n, c.nl) * shape.batch * c.kg;
   if (withProducer < plain &&
       blocks > int64_t(std::max(chip.numSMs, 1)) * withProducer)
     return c;
@@ -282,8 +281,7 @@ isaac::pingPongForm(const GemmConfig &c, const GemmShape &shape,
   // deep reduction from 3/4 of a wave; a shallower one, whose warpgroups
   // overlap one tile's stores with the next tile's fetch, from 3/2 (at
   // 0.76 and 1.09 of a wave it lost: 0.82-0.98x).
-  auto cdiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
-  int64_t quarters = 4 * cdiv(shape.m, kTile) * cdiv(shape.n, kTile) *
+  int64_t quarters = 4 * ceilDiv(shape.m, kTile) * ceilDiv(shape.n, kTile) *
                      shape.batch / int64_t(std::max(chip.numSMs, 1));
   constexpr int kDepth = 64, kStages = 5;
   if (shape.k <= kMaxShallowPingPongK) {

@@ -49,8 +49,6 @@ constexpr unsigned kHelperBlockX = 32, kHelperBlockY = 8;
 static_assert(::isaac::kMaxSplitKRows == kMaxGridYZ * kHelperBlockY,
               "Search.h's split-K row limit must match the helpers' grid");
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 /// The launch's blocks along x: the tiles of M, rounded up to whole
 /// clusters for a cluster kernel (wgmma, cm > 1), whose blocks past M load
 /// their share of B for the others and store nothing.

@@ -25,6 +25,9 @@ namespace isaac {
 /// are the runtime's isaacDtype (docs/abi.md).
 enum class DType { F32 = 0, F64 = 1, F16 = 2, BF16 = 3 };
 
+/// ceil(a / b) for a >= 0 and b > 0: tiles, slices and waves.
+constexpr int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
 /// Size of one element in bytes.
 inline int dtypeBytes(DType t) {
   switch (t) {
@@ -187,10 +190,7 @@ struct GemmConfig {
   /// that a slice's tiles never reach into the next slice (the last one
   /// ends at k). Every family's kernels split K so (their builders emit
   /// this formula); the analytic model and the runtime read it here.
-  int64_t sliceDepth(int64_t k) const {
-    int64_t perSlice = (k + kg - 1) / kg;
-    return (perSlice + u - 1) / u * u;
-  }
+  int64_t sliceDepth(int64_t k) const { return ceilDiv(ceilDiv(k, kg), u) * u; }
   /// Whether the kg slices of a tile meet in global memory: through the
   /// split-K helper kernels (prescale or reducer) and workspace, or the
   /// tile counters (docs/abi.md). Not with kc, whose slices are one
