@@ -283,28 +283,20 @@ isaac::pingPongForm(const GemmConfig &c, const GemmShape &shape,
   // 0.76 and 1.09 of a wave it lost: 0.82-0.98x).
   int64_t quarters = 4 * ceilDiv(shape.m, kTile) * ceilDiv(shape.n, kTile) *
                      shape.batch / int64_t(std::max(chip.numSMs, 1));
+  // Five stages of 64 where there are two K tiles or more; one K tile a
+  // tile, of the reduction rounded up to 16, 32 or 64, below.
   constexpr int kDepth = 64, kStages = 5;
-  if (shape.k <= kMaxShallowPingPongK) {
-    // One K tile per output tile, of the reduction rounded up to 16, 32
-    // or 64.
-    if (quarters < 6)
-      return std::nullopt;
-    p.u = shape.k <= 16 ? 16 : shape.k <= 32 ? 32 : 64;
-    p.stages = 4;
-  } else if (shape.k < kStages * kDepth) {
-    // Two to four K tiles: whatever the first's tile (1.05-1.48x over
-    // the first on eight such inputs, docs/perf.md).
-    if (quarters < 6)
-      return std::nullopt;
-    p.u = kDepth;
-    p.stages = kStages;
-  } else {
-    if (quarters < 3 || c.ml * c.nl < 2 * kTile * kTile ||
-        shape.k > kMaxPingPongK)
-      return std::nullopt;
-    p.u = kDepth;
-    p.stages = kStages;
-  }
+  bool shallow = shape.k <= kMaxShallowPingPongK;
+  bool deep = shape.k >= kStages * kDepth;
+  if (quarters < (deep ? 3 : 6))
+    return std::nullopt;
+  // Two to four K tiles (and one) whatever the first's tile (1.05-1.48x
+  // over the first on eight inputs of 2-4, docs/perf.md); five and more
+  // where it has large tiles, up to kMaxPingPongK.
+  if (deep && (c.ml * c.nl < 2 * kTile * kTile || shape.k > kMaxPingPongK))
+    return std::nullopt;
+  p.u = !shallow ? kDepth : shape.k <= 16 ? 16 : shape.k <= 32 ? 32 : 64;
+  p.stages = shallow ? 4 : kStages;
   p.ml = p.nl = p.wm = p.wn = kTile;
   p.kl = 1;
   p.kc = 0;

@@ -1768,35 +1768,27 @@ void MmaBuilder::storeOutput(function_ref<Value(int, int, Value)> x,
       b.setInsertionPointToStart(withBeta ? betaIf.elseBlock()
                                           : betaIf.thenBlock());
       std::optional<OpBuilder::InsertionGuard> g3;
-      if (fast && !withBeta && stagingLayout().region) {
-        // C aligned to 16 bytes: whole rows of sectors through shared
-        // memory; else the pairs below.
-        auto stagedIf = scf::IfOp::create(b, loc, cAlignedTo(16 / outBytes),
-                                          /*withElse=*/true);
-        g3.emplace(b);
-        b.setInsertionPointToStart(stagedIf.thenBlock());
-        storeStaged(
-            [&](int i, int j) { return finish(i, j, Value(), Value()); });
-        b.setInsertionPointToStart(stagedIf.elseBlock());
-      }
-      if (!fast && !withBeta && stagingLayout().region) {
-        // An edge tile (or C aligned to pairs only): through shared memory
-        // too where C's rows start on 16 bytes and N is a multiple of 16
-        // bytes, else element by element. Element-wise stores of a few
-        // edge tiles cost as much as the rest of the tiles (ping-pong on
-        // 6000x2000x256: 0.72x of 6144x2048x256; 0.89x staged).
+      if (!withBeta && stagingLayout().region) {
+        // C's rows on 16 bytes: whole rows of sectors through shared
+        // memory; else the pairs (a full tile) or elements below. An edge
+        // tile also needs N a multiple of 16 bytes, its pieces past M or N
+        // skipped: element-wise stores of a few edge tiles cost as much as
+        // the rest of the tiles (ping-pong on 6000x2000x256: 0.72x of
+        // 6144x2048x256; 0.89x staged).
         int pieceElems = 16 / outBytes;
-        auto stagedIf = scf::IfOp::create(
-            b, loc, e.land(cAlignedTo(pieceElems), e.isMultiple(N, pieceElems)),
-            /*withElse=*/true);
+        Value staged = cAlignedTo(pieceElems);
+        if (!fast)
+          staged = e.land(staged, e.isMultiple(N, pieceElems));
+        auto stagedIf = scf::IfOp::create(b, loc, staged, /*withElse=*/true);
         g3.emplace(b);
         b.setInsertionPointToStart(stagedIf.thenBlock());
         storeStaged(
             [&](int i, int j) {
-              Value ok = e.land(e.slt(rowOf(i), M), e.slt(colOf(j), N));
+              Value ok = fast ? Value()
+                              : e.land(e.slt(rowOf(i), M), e.slt(colOf(j), N));
               return finish(i, j, Value(), ok);
             },
-            /*partial=*/true);
+            /*partial=*/!fast);
         b.setInsertionPointToStart(stagedIf.elseBlock());
       }
       if (fast) {
