@@ -175,7 +175,7 @@ GemmConfig isaac::withConvWarpSpecialization(const GemmConfig &c,
   int64_t ldb = shape.layout == ConvLayout::NhwcHwcf
                     ? shape.k
                     : shape.c * shape.r * shape.s;
-  g.tmaAligned = ldb * dtypeBytes(g.dtype) % 16 == 0;
+  g.operandAlign = byteAlignment(ldb * dtypeBytes(g.dtype));
   return withWarpSpecialization(c, g, chip, [&](const GemmConfig &s) {
     return isConvLegal(s, shape, chip);
   });

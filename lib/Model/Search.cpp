@@ -223,7 +223,7 @@ GemmConfig isaac::withClusterSplitK(const GemmConfig &c, DType dtype,
 GemmConfig isaac::withWarpSpecialization(
     const GemmConfig &c, const GemmShape &shape, const ChipLimits &chip,
     const std::function<bool(const GemmConfig &)> &legal) {
-  if (!shape.tmaAligned || !warpSpecializes(c, shape.k))
+  if (!shape.tmaAligned() || !warpSpecializes(c, shape.k))
     return c;
   GemmConfig specialized = c;
   specialized.ws = 1;
@@ -274,7 +274,7 @@ isaac::pingPongForm(const GemmConfig &c, const GemmShape &shape,
                     const std::function<bool(const GemmConfig &)> &legal) {
   constexpr int kTile = 128;
   if (c.family != GemmFamily::Wgmma || c.kg != 1 || c.cm != 1 || c.pt ||
-      !shape.tmaAligned)
+      !shape.tmaAligned())
     return std::nullopt;
   GemmConfig p = c;
   // The 128 x 128 tiles a problem needs, in quarters of the SMs' worth: a
@@ -290,10 +290,16 @@ isaac::pingPongForm(const GemmConfig &c, const GemmShape &shape,
   bool deep = shape.k >= kStages * kDepth;
   if (quarters < (deep ? 3 : 6))
     return std::nullopt;
-  // Two to four K tiles (and one) whatever the first's tile (1.05-1.48x
-  // over the first on eight inputs of 2-4, docs/perf.md); five and more
-  // where it has large tiles, up to kMaxPingPongK.
-  if (deep && (c.ml * c.nl < 2 * kTile * kTile || shape.k > kMaxPingPongK))
+  // Up to kMaxPingPongK, whatever the first's tile where there are at most
+  // four K tiles (1.05-1.48x over the first on eight inputs) or the
+  // first's tile is no larger (0.99-1.46x on 35 inputs of five to 48).
+  // Over a larger tile, only on operand rows of whole L2 lines: two 128 x
+  // 128 tiles read 1.5x the operands of one 256 x 128, and rows off 128
+  // bytes read up to 1.4x the sectors (0.91x of such firsts on 54 random
+  // inputs with rows off 128 bytes, 1.13x on 31 with rows on them;
+  // docs/perf.md, "Deep reductions").
+  if (shape.k > kMaxPingPongK ||
+      (deep && c.ml * c.nl > kTile * kTile && !shape.rowsOnLines()))
     return std::nullopt;
   p.u = !shallow ? kDepth : shape.k <= 16 ? 16 : shape.k <= 32 ? 32 : 64;
   p.stages = shallow ? 4 : kStages;

@@ -91,31 +91,33 @@ static std::optional<::isaac::GemmTypes> matchTypes(Type ab, Type c,
   return types;
 }
 
-/// Whether every stride of `v` but the innermost, and its offset, are
-/// static multiples of 16 bytes (what a tensor map needs): a tensor's
-/// (bufferized with identity layouts) are its sizes' products.
-static bool tmaStrides(Value v, ::isaac::DType dtype) {
+/// The bytes (a power of two up to ::isaac::kMaxOperandAlign) that every
+/// stride of `v` but the innermost, and its offset, are static multiples of
+/// (1 where one is dynamic): a tensor's (bufferized with identity layouts)
+/// are its sizes' products.
+static int operandAlign(Value v, ::isaac::DType dtype) {
   auto t = cast<ShapedType>(v.getType());
   SmallVector<int64_t> strides;
   int64_t offset = 0;
   if (auto m = dyn_cast<MemRefType>(t)) {
     if (failed(m.getStridesAndOffset(strides, offset)))
-      return false;
+      return 1;
   } else {
     strides.assign(t.getRank(), 1);
     for (int64_t i = t.getRank() - 2; i >= 0; --i)
       strides[i] = strides[i + 1] * t.getDimSize(i + 1);
   }
   int64_t esz = ::isaac::dtypeBytes(dtype);
-  auto aligned = [&](int64_t x) {
-    return !ShapedType::isDynamic(x) && x * esz % 16 == 0;
+  int align = ::isaac::kMaxOperandAlign;
+  auto fold = [&](int64_t x) {
+    align = ShapedType::isDynamic(x)
+                ? 1
+                : std::min(align, ::isaac::byteAlignment(x * esz));
   };
-  if (!aligned(offset))
-    return false;
+  fold(offset);
   for (size_t i = 0; i + 1 < strides.size(); ++i)
-    if (!aligned(strides[i]))
-      return false;
-  return true;
+    fold(strides[i]);
+  return align;
 }
 
 /// The shape of a GEMM whose operands passed checkOperands.
@@ -134,7 +136,8 @@ static FailureOr<GemmMatch> finish(Value a, Value b, Value c, bool batched,
   match.shape.dtype = dtype;
   match.shape.cType = cType;
   match.shape.layout = layout;
-  match.shape.tmaAligned = tmaStrides(a, dtype) && tmaStrides(b, dtype);
+  match.shape.operandAlign =
+      std::min(operandAlign(a, dtype), operandAlign(b, dtype));
   const int64_t limit = (int64_t(1) << 31) - 1;
   if (match.shape.m > limit || match.shape.n > limit || match.shape.k > limit) {
     reason = "a dimension exceeds 2^31 - 1";

@@ -480,8 +480,10 @@ struct SelectConfigPass
         }
         // A GEMM of the same shape as an earlier one (a network's repeated
         // layers) takes that search's ranking: the search reads nothing
-        // but the shape, the chip and the ranker, all the same.
-        auto [memo, first] = gemmSearches.try_emplace(cacheKey(shape));
+        // but the shape (with its operands' alignment, which the measured
+        // rules read), the chip and the ranker, all the same.
+        auto [memo, first] = gemmSearches.try_emplace(
+            cacheKey(shape) + " " + std::to_string(shape.operandAlign));
         if (first) {
           memo->second.best =
               ::isaac::searchBest(shape, *limits, ranker->cost, topk);

@@ -28,6 +28,16 @@ enum class DType { F32 = 0, F64 = 1, F16 = 2, BF16 = 3 };
 /// ceil(a / b) for a >= 0 and b > 0: tiles, slices and waves.
 constexpr int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+/// The largest power of two up to kMaxOperandAlign that divides `bytes`
+/// (kMaxOperandAlign for 0).
+constexpr int kMaxOperandAlign = 128;
+constexpr int byteAlignment(int64_t bytes) {
+  int a = 1;
+  while (a < kMaxOperandAlign && bytes % (2 * a) == 0)
+    a *= 2;
+  return a;
+}
+
 /// Size of one element in bytes.
 inline int dtypeBytes(DType t) {
   switch (t) {
@@ -325,12 +335,18 @@ struct GemmShape {
   /// f32 operands may multiply in TF32 (opted in): the search ranks the
   /// mma family's space (TF32 tensor cores) instead of simt's.
   bool tf32 = false;
-  /// Whether every stride of A and B but the innermost (leading dimension,
-  /// batch stride) and their offsets are multiples of 16 bytes, as the
-  /// runtime's tensor maps need (wgmma's TMA loop; docs/abi.md, "Tensor
-  /// maps"). The selection reads it from the operands' types; not a
-  /// feature of the models.
-  bool tmaAligned = true;
+  /// The bytes (a power of two up to kMaxOperandAlign) that every stride of
+  /// A and B but the innermost (leading dimension, batch stride) and their
+  /// offsets are multiples of; 1 where one is dynamic. The selection reads
+  /// it from the operands' types; not a feature of the models.
+  int operandAlign = kMaxOperandAlign;
+  /// Whether the runtime's tensor maps address A and B: rows on 16 bytes
+  /// (wgmma's TMA loop; docs/abi.md, "Tensor maps").
+  bool tmaAligned() const { return operandAlign >= 16; }
+  /// Whether each 128-byte row of a TMA box is whole L2 lines. Rows off 128
+  /// bytes cost the wgmma kernels up to 1.4x the L2 sectors of 128 x 128
+  /// tiles (docs/perf.md, "Persistent tiles and ping-pong").
+  bool rowsOnLines() const { return operandAlign >= kMaxOperandAlign; }
 };
 
 } // namespace isaac

@@ -109,7 +109,7 @@ GemmConfig withClusterSplitK(const GemmConfig &c, DType dtype,
 /// default isLegal for shape.dtype) and where measured faster: a wgmma
 /// configuration (no cluster along M) whose blocks run the TMA loop on `shape`
 /// (at least `stages` K tiles and operands TMA addresses,
-/// shape.tmaAligned; else the runtime keeps them on cp.async, where the
+/// shape.tmaAligned(); else the runtime keeps them on cp.async, where the
 /// producer warpgroup only costs occupancy), and
 /// whose producer warpgroup costs no wave: an SM holds as many of its
 /// blocks as without it (residentBlocksPerSM), or all of the grid's
@@ -132,7 +132,8 @@ GemmConfig withWarpSpecialization(
 ///    tiles: 5 stages of 64, whatever the tile of `c`;
 ///  - a reduction of at most kMaxPingPongK with at least 5 K tiles of 64
 ///    (5 stages of 64) on at least 3/4 of the SMs' worth of tiles, where
-///    `c` has large tiles (ml * nl >= 32768).
+///    `c`'s tile is at most 128 x 128 or the operands' rows start on 128
+///    bytes (shape.rowsOnLines()).
 std::optional<GemmConfig>
 pingPongForm(const GemmConfig &c, const GemmShape &shape,
              const ChipLimits &chip,
