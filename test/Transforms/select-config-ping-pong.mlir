@@ -5,10 +5,10 @@
 // SMs' worth of 128x128 tiles, K at most 3072, TMA operands, whatever the
 // first's tile where it is at most 128x128 (3072^2 x 384) or the operands'
 // rows start on 128 bytes; not over a larger tile on rows off 128 bytes
-// (B's 1272 f16 rows; its rows strided on 1280 take it). The model's first
-// stays second. Not for K = 4096 (the wgmmas outweigh the epilogue), a
-// small problem (1024^2: 64 tiles), or B of rows that TMA cannot address
-// (2052 f16). A shallow reduction (K <= 64)
+// (B's 1272 f16 rows; strided on 1280 they take it, not at an offset of 8
+// elements). The model's first stays second. Not for K = 4096 (the wgmmas
+// outweigh the epilogue), a small problem (1024^2: 64 tiles), or B of
+// rows that TMA cannot address (2052 f16). A shallow reduction (K <= 64)
 // takes it with one K tile a tile whatever the first's tile (U = K rounded
 // up to 16, 32 or 64; 4 stages) on at least 3/2 of the SMs' worth of tiles:
 // K = 32 and 48 below, not 1536^2 x 32 (144 tiles); a reduction of two to
@@ -34,6 +34,10 @@ module attributes {isaac.target = "sm_90a"} {
 // CHECK-NOT: pt = 2
 // CHECK-LABEL: func.func @rows_on_lines
 // CHECK: isaac.candidates = [#isaac.gemm<family = wgmma, ml = 128, nl = 128, wm = 128, wn = 128, u = 64, kl = 1, kg = 1, vec = {{[0-9]+}}, stages = 5, ws = 1, pt = 2>, #isaac.gemm<family = wgmma, ml = 256, nl = 128,
+// CHECK-LABEL: func.func @rows_on_lines_offset
+// CHECK-NOT: pt = 2
+// CHECK: isaac.candidates = [#isaac.gemm<family = wgmma, ml = 256, nl = 128,
+// CHECK-NOT: pt = 2
 // CHECK-LABEL: func.func @shallow32
 // CHECK: isaac.candidates = [#isaac.gemm<family = wgmma, ml = 128, nl = 128, wm = 128, wn = 128, u = 32, kl = 1, kg = 1, vec = {{[0-9]+}}, stages = 4, ws = 1, pt = 2>, #isaac.gemm<family = wgmma
 // CHECK-LABEL: func.func @shallow48
@@ -71,6 +75,11 @@ func.func @rows_off_lines(%A: memref<1008x2432xf16>, %B: memref<1008x1272xf16>, 
 func.func @rows_on_lines(%A: memref<1008x2432xf16>, %B: memref<1008x1272xf16, strided<[1280, 1]>>, %C: memref<2432x1272xf16>) {
   linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
     ins(%A, %B : memref<1008x2432xf16>, memref<1008x1272xf16, strided<[1280, 1]>>) outs(%C : memref<2432x1272xf16>)
+  return
+}
+func.func @rows_on_lines_offset(%A: memref<1008x2432xf16>, %B: memref<1008x1272xf16, strided<[1280, 1], offset: 8>>, %C: memref<2432x1272xf16>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%A, %B : memref<1008x2432xf16>, memref<1008x1272xf16, strided<[1280, 1], offset: 8>>) outs(%C : memref<2432x1272xf16>)
   return
 }
 func.func @shallow32(%A: memref<4096x32xf16>, %B: memref<32x4096xf16>, %C: memref<4096x4096xf16>) {
