@@ -79,6 +79,24 @@
       as pt, each wgmma candidate with kg = 1, kl = 1 and cm = 1 followed
       by those of its plain, warp-specialized and persistent forms that
       it is not.
+  gen_kernels.py pp-forms CONFIGURED.mlir LIST > cands.mlir
+      as candidates, with each op's first two candidates and, where neither
+      is, the ping-pong form (pt = 2, 128x128, u = 64, 5 stages, ws = 1, the
+      candidate's vec) of its first wgmma candidate without pt: with
+      isaac-select-config="topk=2", the selection's first, the model's
+      first (second where the first is the rule's) and the form the deep
+      ping-pong rule would put before it: the ping-pong explorations of
+      docs/perf.md.
+  gen_kernels.py problems LIST [CHIP] > problems.mlir
+      one function per problem of LIST ('M N K KERNEL' lines, as isaac-bench
+      --candidates reads: M, N, K, the kernel's types and layout), under
+      module attributes {isaac.target = CHIP} (default sm_90a): the inputs
+      of a recorded candidate list, to select again (docs/results keeps the
+      lists of random draws).
+  gen_kernels.py kernels LIST [CHIP] > kernels.mlir
+      one GEMM per distinct kernel named in LIST ('M N K KERNEL' lines),
+      under module attributes {isaac.target = CHIP} (default sm_90a): the
+      kernels of a recorded candidate list, compiled again.
   gen_kernels.py wgmma-pt > pt.mlir
       the persistent wgmma kernels' GPU check (sm_90a): WGMMA_PT and the
       fused WGMMA_PT_FUSED.
@@ -1003,6 +1021,64 @@ def conv_candidates(path, listing=None, expand=None):
         sys.stdout.write("}\n")
 
 
+def pp_variants(configs):
+    """The first two configurations and, where neither is a ping-pong one
+    (pt = 2), the ping-pong form of the first wgmma configuration: 128 x
+    128 tiles of one warpgroup each, u = 64, 5 stages, kl = 1, no split-K
+    cluster (pingPongForm's deep form, lib/Model/Search.cpp)."""
+    out = configs[:2]
+    if any("pt = 2" in c for c in out):
+        return out
+    for c in out:
+        v = dict(kv.split(" = ") for kv in c.split(", "))
+        if v.get("family") == "wgmma":
+            out.append(with_params(c, ml=128, nl=128, wm=128, wn=128, u=64,
+                                   kl=1, stages=5, kc=None, ws=1, pt=2))
+            break
+    return out
+
+
+def problems(path, chip="sm_90a"):
+    """One linalg.matmul function per distinct problem of a candidate list
+    ('M N K KERNEL' lines): M, N, K and the kernel's types and layout."""
+    schema = isaac_schema.schema()
+    seen = []
+    for line in open(path):
+        if not line.strip() or line.startswith("#"):
+            continue
+        m, n, k, name = line.split()[:4]
+        types, layout, _, _ = schema.parse_kernel_name(name)
+        problem = (int(m), int(n), int(k), types, layout)
+        if problem not in seen:
+            seen.append(problem)
+    sys.stdout.write('module attributes {isaac.target = "%s"} {\n' % chip)
+    for i, (m, n, k, types, layout) in enumerate(seen):
+        ab, ct, _ = token_types(types)
+        sys.stdout.write(func("p%d" % i, "tf32" if types == "tf32" else ab,
+                              m, n, k, layout, ctype=ct))
+    sys.stdout.write("}\n")
+
+
+def list_kernels(path, chip="sm_90a"):
+    """One GEMM per distinct kernel named in a candidate list."""
+    schema = isaac_schema.schema()
+    seen = []
+    for line in open(path):
+        if line.strip() and not line.startswith("#"):
+            name = line.split()[3]
+            if name not in seen:
+                seen.append(name)
+    sys.stdout.write('module attributes {isaac.target = "%s"} {\n' % chip)
+    for i, name in enumerate(seen):
+        types, layout, cfg, epilogue = schema.parse_kernel_name(name)
+        if epilogue:
+            sys.exit("gen_kernels.py kernels: %s has a fused epilogue" % name)
+        ab, ct, _ = token_types(types)
+        sys.stdout.write(gemm(i, "tf32" if types == "tf32" else ab, layout,
+                              schema.attr_text(cfg), ct))
+    sys.stdout.write("}\n")
+
+
 def parse_op(line):
     """(types token, layout, M, N, K) of a configured linalg.(batch_)matmul
     line."""
@@ -1106,6 +1182,12 @@ if __name__ == "__main__":
     elif len(sys.argv) == 4 and sys.argv[1] == "pt-forms":
         candidates(sys.argv[2], sys.argv[3],
                    lambda c: pt_variants(c, every_form=True))
+    elif len(sys.argv) == 4 and sys.argv[1] == "pp-forms":
+        candidates(sys.argv[2], sys.argv[3], pp_variants)
+    elif len(sys.argv) in (3, 4) and sys.argv[1] == "kernels":
+        list_kernels(sys.argv[2], *sys.argv[3:])
+    elif len(sys.argv) in (3, 4) and sys.argv[1] == "problems":
+        problems(sys.argv[2], *sys.argv[3:])
     elif sys.argv[1:] == ["wgmma-pt"]:
         wgmma_ws(WGMMA_PT, WGMMA_PT_FUSED)
     elif len(sys.argv) == 4 and sys.argv[1] == "top1":
