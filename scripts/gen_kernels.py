@@ -1038,24 +1038,29 @@ def pp_variants(configs):
     return out
 
 
+def list_entries(path):
+    """(M, N, K, kernel name) of each line of a candidate list ('M N K
+    KERNEL' lines, as isaac-bench --candidates reads them; blank lines and
+    '#' comments skipped)."""
+    for line in open(path):
+        if line.strip() and not line.startswith("#"):
+            yield line.split()[:4]
+
+
 def problems(path, chip="sm_90a"):
     """One linalg.matmul function per distinct problem of a candidate list
     ('M N K KERNEL' lines): M, N, K and the kernel's types and layout."""
     schema = isaac_schema.schema()
     seen = []
-    for line in open(path):
-        if not line.strip() or line.startswith("#"):
-            continue
-        m, n, k, name = line.split()[:4]
+    for m, n, k, name in list_entries(path):
         types, layout, _, _ = schema.parse_kernel_name(name)
         problem = (int(m), int(n), int(k), types, layout)
         if problem not in seen:
             seen.append(problem)
     sys.stdout.write('module attributes {isaac.target = "%s"} {\n' % chip)
     for i, (m, n, k, types, layout) in enumerate(seen):
-        ab, ct, _ = token_types(types)
-        sys.stdout.write(func("p%d" % i, "tf32" if types == "tf32" else ab,
-                              m, n, k, layout, ctype=ct))
+        ab, ct, _ = token_types(types)  # ab "tf32": isaac.tf32 (func)
+        sys.stdout.write(func("p%d" % i, ab, m, n, k, layout, ctype=ct))
     sys.stdout.write("}\n")
 
 
@@ -1063,19 +1068,16 @@ def list_kernels(path, chip="sm_90a"):
     """One GEMM per distinct kernel named in a candidate list."""
     schema = isaac_schema.schema()
     seen = []
-    for line in open(path):
-        if line.strip() and not line.startswith("#"):
-            name = line.split()[3]
-            if name not in seen:
-                seen.append(name)
+    for _, _, _, name in list_entries(path):
+        if name not in seen:
+            seen.append(name)
     sys.stdout.write('module attributes {isaac.target = "%s"} {\n' % chip)
     for i, name in enumerate(seen):
         types, layout, cfg, epilogue = schema.parse_kernel_name(name)
         if epilogue:
             sys.exit("gen_kernels.py kernels: %s has a fused epilogue" % name)
         ab, ct, _ = token_types(types)
-        sys.stdout.write(gemm(i, "tf32" if types == "tf32" else ab, layout,
-                              schema.attr_text(cfg), ct))
+        sys.stdout.write(gemm(i, ab, layout, schema.attr_text(cfg), ct))
     sys.stdout.write("}\n")
 
 
