@@ -1024,8 +1024,8 @@ def conv_candidates(path, listing=None, expand=None):
 def pp_variants(configs):
     """The first two configurations and, where neither is a ping-pong one
     (pt = 2), the ping-pong form of the first wgmma configuration: 128 x
-    128 tiles of one warpgroup each, u = 64, 5 stages, kl = 1, no split-K
-    cluster (pingPongForm's deep form, lib/Model/Search.cpp)."""
+    128 tiles of one warpgroup each, u = 64, 5 stages, kl = 1, no cluster
+    (cm = 1, kc = 0; pingPongForm's deep form, lib/Model/Search.cpp)."""
     out = configs[:2]
     if any("pt = 2" in c for c in out):
         return out
@@ -1033,7 +1033,8 @@ def pp_variants(configs):
         v = dict(kv.split(" = ") for kv in c.split(", "))
         if v.get("family") == "wgmma":
             out.append(with_params(c, ml=128, nl=128, wm=128, wn=128, u=64,
-                                   kl=1, stages=5, kc=None, ws=1, pt=2))
+                                   kl=1, stages=5, cm=None, kc=None, ws=1,
+                                   pt=2))
             break
     return out
 

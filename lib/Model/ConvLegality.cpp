@@ -219,6 +219,11 @@ std::vector<Ranked> isaac::searchBestConvAsGemm(const ConvShape &shape,
     for (Ranked r : ranked) {
       if (!meetsConvRules(r.config, shape) || !meetsConvKernelRules(r.config))
         continue;
+      // searchBest's cluster form (clusterForm) was measured on GEMMs, on
+      // warp-specialized blocks, which convolutions choose by their own
+      // rule below; the rankings themselves never cluster.
+      if (r.config.cm > 1)
+        continue;
       // searchBest's warp-specialization rule reads the GEMM; the
       // convolution's input decides too (withConvWarpSpecialization,
       // which the selection applies).

@@ -31,7 +31,9 @@
 //                     too; where the computing threads need more than
 //                     64K / threads, what setmaxnreg gives them,
 //                     wgmmaRegisterSplit)
-//   warp-specialized  ws = 1 (a producer warpgroup) with cm = 1
+//   warp-specialized  ws = 1 (a producer warpgroup); with cm > 1 only
+//                     for pt = 0 (the blocks of a cluster share B's
+//                     stages, so they walk one output tile's K loop each)
 //   persistent        pt > 0 (blocks that loop over output tiles) with
 //                     ws = 1 (its producer fetches the next tile during
 //                     the epilogue), kg = 1 and kl = 1 (the split-K
@@ -188,10 +190,11 @@ void isaac::checkWgmmaRules(const GemmConfig &c, DType dtype,
       }))
     return;
 
-  if (c.ws && c.cm > 1 && !r.fail("warp-specialized", [&] {
-        return "ws = 1 needs cm = 1, not cm = " + std::to_string(c.cm) +
-               " (the blocks of a cluster along M release each other's "
-               "stages from every computing warp)";
+  if (c.ws && c.cm > 1 && c.pt && !r.fail("warp-specialized", [&] {
+        return "ws = 1 with cm = " + std::to_string(c.cm) +
+               " needs pt = 0, not pt = " + std::to_string(c.pt) +
+               " (a cluster's blocks share each stage's B tile, so they "
+               "must walk the same output tiles' K loops in step)";
       }))
     return;
 

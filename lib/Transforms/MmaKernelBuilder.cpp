@@ -1464,8 +1464,14 @@ void MmaBuilder::buildWarpSpecialized(
   Location loc = e.loc;
   ifThen(b, loc, useTma, [&] { initStageBarriers(); });
   // Every thread, the producer's too: the barriers are initialized before
-  // any copy or wait.
-  gpu::BarrierOp::create(b, loc);
+  // any copy or wait. With a cluster along M (cm > 1), every thread of its
+  // blocks: the others' producers multicast into this block's stages and
+  // complete its barriers' transactions, and their computing warps
+  // release its stages.
+  if (c.cm > 1)
+    stagesBarrier();
+  else
+    gpu::BarrierOp::create(b, loc);
   // The last warpgroup produces (the computing threads keep ids 0 ..
   // threads - 1, as without it).
   int computing = c.computeThreads();
@@ -1493,6 +1499,16 @@ void MmaBuilder::buildWarpSpecialized(
                   return producerLoop(nTiles, stageElems, state);
                 });
   });
+  // cm > 1: the computing warps end the TMA loop with a cluster barrier
+  // (multiplyStages: no block leaves while another's warps may still
+  // release its stages); it counts every thread of the cluster's blocks,
+  // so the producer warpgroup takes part. On the cp.async path neither
+  // does.
+  if (c.cm > 1)
+    ifThen(b, loc, useTma, [&] {
+      NVVM::ClusterArriveOp::create(b, loc, UnitAttr());
+      NVVM::ClusterWaitOp::create(b, loc, UnitAttr());
+    });
   // kc: the cluster's barriers count every thread of its blocks; the
   // producer takes part in the two of sumClusterSlices (release/acquire
   // around the slices' sums, then the wait before the kernel exits).

@@ -129,12 +129,12 @@ func.func @cluster_k(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64
 
 // -----
 
-// warp-specialized: no cluster along M, whose blocks release each other's
-// stages from every computing warp.
+// warp-specialized: a cluster along M only without persistent tiles (the
+// cluster's blocks share B's stages, one output tile's K loop each).
 module attributes {isaac.target = "sm_90a"} {
 func.func @ws_cluster(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<64x64xf16>) {
-  // expected-error @below {{illegal isaac.config for f16 on sm_90a (rule warp-specialized): ws = 1 needs cm = 1, not cm = 2 (the blocks of a cluster along M release each other's stages from every computing warp)}}
-  linalg.matmul ins(%A, %B : memref<64x64xf16>, memref<64x64xf16>) outs(%C : memref<64x64xf16>) {isaac.config = #isaac.gemm<family = wgmma, ml = 64, nl = 64, wm = 64, wn = 64, u = 64, kl = 1, kg = 1, vec = 8, stages = 4, cm = 2, ws = 1>}
+  // expected-error @below {{illegal isaac.config for f16 on sm_90a (rule warp-specialized): ws = 1 with cm = 2 needs pt = 0, not pt = 1 (a cluster's blocks share each stage's B tile, so they must walk the same output tiles' K loops in step)}}
+  linalg.matmul ins(%A, %B : memref<64x64xf16>, memref<64x64xf16>) outs(%C : memref<64x64xf16>) {isaac.config = #isaac.gemm<family = wgmma, ml = 64, nl = 64, wm = 64, wn = 64, u = 64, kl = 1, kg = 1, vec = 8, stages = 4, cm = 2, ws = 1, pt = 1>}
   return
 }
 }

@@ -6,7 +6,7 @@
 // searched in the mma family.
 // RUN: rm -rf %t && isaac-opt %s --isaac-pipeline="chip=sm_90a ptx-dir=%t" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: %python %isaac_src/test/PTX/Inputs/ptxas_all.py %ptxas sm_90a %t 7 | FileCheck %s --check-prefix=ASM
-// ASM: ptxas sm_90a: 15 kernels, 0 failed
+// ASM: ptxas sm_90a: 16 kernels, 0 failed
 // REMARK: remark: isaac: configuration chosen by the trained model {{.*}}sm_90a{{/|\\}}gemm-bf16.mlp (trained on measurements)
 //
 // The large tile: 128-byte swizzle atoms aligned to 1024 bytes, the stage
@@ -255,6 +255,32 @@
 // NOSPILL: 0 bytes spill stores, 0 bytes spill loads
 // NOSPILL-NEXT: Used 168 registers
 //
+// Warp-specialized in clusters of two blocks along M (cm = 2, ws = 1: the
+// cluster form of docs/perf.md, "Rows off sectors"): the empty barriers
+// count both blocks' 8 computing warps; every thread of the cluster meets
+// at a cluster barrier after the fenced initialization; the producer
+// multicasts its half of B's tile and, like the computing warps at the end
+// of their loop, joins one more cluster barrier before leaving (no block
+// exits while the other's warps may still release its stages): three in
+// all.
+// RUN: FileCheck %s --check-prefix=CMWS --input-file=%t/isaac_gemm_f16_nt_wgmma_ml128_nl256_wm128_wn128_u64_kl1_kg1_v8_st4_cm2_ws1.ptx
+// CMWS: // isaac.kernel name=isaac_gemm_f16_nt_wgmma_ml128_nl256_wm128_wn128_u64_kl1_kg1_v8_st4_cm2_ws1 {{.*}} stages=4 cm=2 ws=1 threads=384
+// CMWS: .explicitcluster
+// CMWS-NEXT: .reqnctapercluster 2, 1, 1
+// CMWS: mov.b32 [[EMPTY:%r[0-9]+]], 16;
+// CMWS: mbarrier.init.shared.b64 [{{.*}}_smem+196640], [[EMPTY]];
+// CMWS: fence.mbarrier_init.release.cluster;
+// CMWS: barrier.cluster.arrive;
+// CMWS-NEXT: barrier.cluster.wait;
+// CMWS: setmaxnreg.dec.sync.aligned.u32 40;
+// CMWS: cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
+// CMWS: barrier.cluster.arrive;
+// CMWS-NEXT: barrier.cluster.wait;
+// CMWS: setmaxnreg.inc.sync.aligned.u32 232;
+// CMWS: mapa.shared::cluster.u64
+// RUN: grep -c "barrier.cluster.arrive;" %t/isaac_gemm_f16_nt_wgmma_ml128_nl256_wm128_wn128_u64_kl1_kg1_v8_st4_cm2_ws1.ptx | FileCheck %s --check-prefix=CMWSBAR
+// CMWSBAR: 3
+//
 // Persistent tiles (pt = 1): the producer's thread and the computing warps
 // each loop over the output tiles from %ctaid.x by %nctaid.x; the stage
 // and phase run on from tile to tile. The computing warps stage the
@@ -346,6 +372,8 @@ func.func @layouts(%A: memref<257x130xf16>, %At: memref<130x257xf16>,
     {isaac.config = #isaac.gemm<family = wgmma, ml = 128, nl = 256, wm = 64, wn = 256, u = 64, kl = 1, kg = 1, vec = 8, stages = 4, ws = 1, pt = 1>}
   linalg.matmul indexing_maps = [#nn_a, #t_b, #c] ins(%A, %Bt : memref<257x130xf16>, memref<129x130xf16>) outs(%H : memref<257x129xf16>)
     {isaac.config = #isaac.gemm<family = wgmma, ml = 128, nl = 128, wm = 128, wn = 128, u = 64, kl = 1, kg = 1, vec = 8, stages = 5, ws = 1, pt = 2>}
+  linalg.matmul indexing_maps = [#nn_a, #t_b, #c] ins(%A, %Bt : memref<257x130xf16>, memref<129x130xf16>) outs(%H : memref<257x129xf16>)
+    {isaac.config = #isaac.gemm<family = wgmma, ml = 128, nl = 256, wm = 128, wn = 128, u = 64, kl = 1, kg = 1, vec = 8, stages = 4, cm = 2, ws = 1>}
   return
 }
 

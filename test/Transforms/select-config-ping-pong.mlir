@@ -5,8 +5,9 @@
 // SMs' worth of 128x128 tiles, K at most 3072, TMA operands, whatever the
 // first's tile where it is at most 128x128 (3072^2 x 384) or the operands'
 // rows start on 128 bytes; not over a larger tile on rows off 128 bytes
-// (B's 1272 f16 rows; strided on 1280 they take it, not at an offset of 8
-// elements). The model's first stays second. Not for K = 4096 (the wgmmas
+// (B's 1272 f16 rows strided on 1296; on 1280 they take it, not at an
+// offset of 16 elements). Rows off 32-byte sectors take the cluster form
+// instead (select-config-cluster-form.mlir). The model's first stays second. Not for K = 4096 (the wgmmas
 // outweigh the epilogue), a small problem (1024^2: 64 tiles), or B of
 // rows that TMA cannot address (2052 f16). A shallow reduction (K <= 64)
 // takes it with one K tile a tile whatever the first's tile (U = K rounded
@@ -67,9 +68,9 @@ func.func @deep_small_tile(%A: memref<3072x384xf16>, %B: memref<384x3072xf16>, %
   linalg.matmul ins(%A, %B : memref<3072x384xf16>, memref<384x3072xf16>) outs(%C : memref<3072x3072xf16>)
   return
 }
-func.func @rows_off_lines(%A: memref<1008x2432xf16>, %B: memref<1008x1272xf16>, %C: memref<2432x1272xf16>) {
+func.func @rows_off_lines(%A: memref<1008x2432xf16>, %B: memref<1008x1272xf16, strided<[1296, 1]>>, %C: memref<2432x1272xf16>) {
   linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
-    ins(%A, %B : memref<1008x2432xf16>, memref<1008x1272xf16>) outs(%C : memref<2432x1272xf16>)
+    ins(%A, %B : memref<1008x2432xf16>, memref<1008x1272xf16, strided<[1296, 1]>>) outs(%C : memref<2432x1272xf16>)
   return
 }
 func.func @rows_on_lines(%A: memref<1008x2432xf16>, %B: memref<1008x1272xf16, strided<[1280, 1]>>, %C: memref<2432x1272xf16>) {
@@ -77,9 +78,9 @@ func.func @rows_on_lines(%A: memref<1008x2432xf16>, %B: memref<1008x1272xf16, st
     ins(%A, %B : memref<1008x2432xf16>, memref<1008x1272xf16, strided<[1280, 1]>>) outs(%C : memref<2432x1272xf16>)
   return
 }
-func.func @rows_on_lines_offset(%A: memref<1008x2432xf16>, %B: memref<1008x1272xf16, strided<[1280, 1], offset: 8>>, %C: memref<2432x1272xf16>) {
+func.func @rows_on_lines_offset(%A: memref<1008x2432xf16>, %B: memref<1008x1272xf16, strided<[1280, 1], offset: 16>>, %C: memref<2432x1272xf16>) {
   linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
-    ins(%A, %B : memref<1008x2432xf16>, memref<1008x1272xf16, strided<[1280, 1], offset: 8>>) outs(%C : memref<2432x1272xf16>)
+    ins(%A, %B : memref<1008x2432xf16>, memref<1008x1272xf16, strided<[1280, 1], offset: 16>>) outs(%C : memref<2432x1272xf16>)
   return
 }
 func.func @shallow32(%A: memref<4096x32xf16>, %B: memref<32x4096xf16>, %C: memref<4096x4096xf16>) {

@@ -347,6 +347,10 @@ struct GemmShape {
   /// bytes cost the wgmma kernels up to 1.4x the L2 sectors of 128 x 128
   /// tiles (docs/perf.md, "Persistent tiles and ping-pong").
   bool rowsOnLines() const { return operandAlign >= kMaxOperandAlign; }
+  /// Whether every row starts on a 32-byte L2 sector. Rows on 16 bytes
+  /// only start every other row mid-sector: a TMA box row of 128 bytes then
+  /// takes two line requests (docs/perf.md, "Rows off sectors").
+  bool rowsOnSectors() const { return operandAlign >= 32; }
 };
 
 } // namespace isaac

@@ -138,6 +138,21 @@ std::optional<GemmConfig>
 pingPongForm(const GemmConfig &c, const GemmShape &shape,
              const ChipLimits &chip,
              const std::function<bool(const GemmConfig &)> &legal = nullptr);
+/// The cluster form of a chosen configuration where measured faster
+/// (docs/perf.md, "Rows off sectors"), else nullopt: for a wgmma
+/// configuration (kg = 1, no cluster along M, not persistent) on a shape
+/// whose operands TMA addresses but whose rows do not all start on 32-byte
+/// sectors (shape.tmaAligned() and not shape.rowsOnSectors()), with 5 to
+/// 48 K tiles of 64 (kMaxPingPongK) on at least 3/4 of the SMs' worth of
+/// 128 x 128 tiles: 128 x 256 tiles of two computing warpgroups and a
+/// producer (ws = 1), 4 stages of 64, in clusters of two blocks along M
+/// that share each stage's B tile (cm = 2), where `legal` (by default
+/// isLegal for shape.dtype) admits it. The blocks of a pair read 0.75x the
+/// L2 sectors of two lone ones, which is what rows off sectors are short
+/// of.
+std::optional<GemmConfig>
+clusterForm(const GemmConfig &c, const GemmShape &shape, const ChipLimits &chip,
+            const std::function<bool(const GemmConfig &)> &legal = nullptr);
 /// The deepest reduction pingPongForm takes: deeper, the wgmmas of a tile
 /// outweigh its epilogue, which ping-pong overlaps, and two 128 x 128
 /// tiles read 1.5x the operands of one 256 x 128 (4096^3-8192^3: 0.77-0.98x).
@@ -154,10 +169,10 @@ inline bool warpSpecializes(const GemmConfig &c, int64_t k) {
 
 /// The measured rules searchBest applies to a ranking `best` of at most `k`
 /// (best first): each configuration as withClusterSplitK and then
-/// withWarpSpecialization make it, and the ping-pong form of the first
-/// (pingPongForm) put before it where there is one, the last dropped
-/// beyond `k`. One home, so that a reference search (isaac-model-test
-/// mlp-topk-diff) applies the same.
+/// withWarpSpecialization make it, and the cluster form of the first
+/// (clusterForm), else its ping-pong form (pingPongForm), put before it
+/// where there is one, the last dropped beyond `k`. One home, so that a
+/// reference search (isaac-model-test mlp-topk-diff) applies the same.
 void applyMeasuredRules(std::vector<Ranked> &best, const GemmShape &shape,
                         const ChipLimits &chip, unsigned k);
 
