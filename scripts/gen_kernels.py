@@ -100,6 +100,10 @@
   gen_kernels.py wgmma-pt > pt.mlir
       the persistent wgmma kernels' GPU check (sm_90a): WGMMA_PT and the
       fused WGMMA_PT_FUSED.
+  gen_kernels.py wgmma-pairs > pairs.mlir
+      the warp-specialized pairs' GPU check (sm_90a; ws = 1, cm = 2, the
+      cluster form of lib/Model/Search.cpp among them): WGMMA_PAIRS and the
+      fused WGMMA_PAIRS_FUSED.
   gen_kernels.py wgmma-ws > ws.mlir
       the warp-specialized wgmma kernels' GPU check (sm_90a): WGMMA_WS and
       the fused WGMMA_WS_FUSED.
@@ -296,6 +300,26 @@ WGMMA_PT_FUSED = [(ab, epilogue, config + ", pt = 1", layout, batched)
                   if ", kg = 1," in config] + [
     ("bf16", "residual_gelu_tanh", _wgmma(64, 64, 64, 64, 64, 1, 1, 8, 4) + ", ws = 1, pt = 1", "tn", True),
     ("f16", "bias_relu_f16", _wgmma(128, 128, 128, 128, 64, 1, 1, 8, 4) + ", ws = 1, pt = 2", "nt", False),
+]
+
+# Warp-specialized blocks in clusters of two along M that share B's tiles
+# (ws = 1, cm = 2; sm_90a): clusterForm's pair form (128x256, two computing
+# warpgroups, 4 stages of 64) in every layout, f16, bf16 and f32 C, other
+# tiles (one computing warpgroup, 256x128), split-K, and fused epilogues.
+WGMMA_PAIRS = [
+    ("f16", "f16", "nt", _wgmma(128, 256, 128, 128, 64, 1, 1, 8, 4) + ", cm = 2, ws = 1"),
+    ("bf16", "bf16", "nn", _wgmma(128, 256, 128, 128, 64, 1, 1, 4, 4) + ", cm = 2, ws = 1"),
+    ("f16", "f32", "tn", _wgmma(128, 256, 128, 128, 64, 1, 1, 8, 4) + ", cm = 2, ws = 1"),
+    ("bf16", "bf16", "tt", _wgmma(128, 256, 128, 128, 64, 1, 1, 8, 4) + ", cm = 2, ws = 1"),
+    ("f16", "f16", "tt", _wgmma(128, 128, 128, 128, 64, 1, 1, 8, 5) + ", cm = 2, ws = 1"),
+    ("bf16", "f32", "nt", _wgmma(256, 128, 128, 128, 64, 1, 1, 8, 4) + ", cm = 2, ws = 1"),
+    ("f16", "f16", "nn", _wgmma(128, 256, 128, 128, 64, 1, 2, 8, 4) + ", cm = 2, ws = 1"),
+    ("bf16", "bf16", "tn", _wgmma(128, 128, 64, 128, 64, 1, 8, 8, 4) + ", cm = 2, ws = 1"),
+]
+WGMMA_PAIRS_FUSED = [
+    ("f16", "bias_relu_f16", _wgmma(128, 256, 128, 128, 64, 1, 1, 8, 4) + ", cm = 2, ws = 1", "nt", False),
+    ("bf16", "residual_gelu_tanh", _wgmma(128, 256, 128, 128, 64, 1, 1, 8, 4) + ", cm = 2, ws = 1", "tn", True),
+    ("f16", "bias_relu_f16", _wgmma(128, 256, 128, 128, 64, 1, 4, 8, 4) + ", cm = 2, ws = 1", "nn", False),
 ]
 
 # Large tiles for 2048^3-class problems (the first is what the analytic
@@ -1193,6 +1217,8 @@ if __name__ == "__main__":
         problems(sys.argv[2], *sys.argv[3:])
     elif sys.argv[1:] == ["wgmma-pt"]:
         wgmma_ws(WGMMA_PT, WGMMA_PT_FUSED)
+    elif sys.argv[1:] == ["wgmma-pairs"]:
+        wgmma_ws(WGMMA_PAIRS, WGMMA_PAIRS_FUSED)
     elif len(sys.argv) == 4 and sys.argv[1] == "top1":
         top1(sys.argv[2], sys.argv[3])
     elif sys.argv[1:] == ["fused"]:
