@@ -321,13 +321,14 @@ isaac::clusterForm(const GemmConfig &c, const GemmShape &shape,
   if (c.family != GemmFamily::Wgmma || c.kg != 1 || c.cm != 1 || c.pt ||
       !shape.tmaAligned() || shape.rowsOnSectors())
     return std::nullopt;
-  // The range it was measured on (53 random inputs with rows off 32 bytes,
-  // 328 <= K <= 2856: 0.727 -> 0.776 of the vendor over the selection of
-  // then, faster on 41; docs/perf.md, "Rows off sectors"): 5 to 48 K
-  // tiles, from 3/4 of a wave of 128 x 128 tiles.
+  // The range it was measured on (docs/perf.md, "Rows off sectors"): from
+  // 5 K tiles (53 random inputs with rows off 32 bytes, 328 <= K <= 2856:
+  // 0.727 -> 0.776 of the vendor over the selection of then; below, on 12
+  // with 104 <= K <= 312, 0.95x) to kMaxClusterFormK (12 with 4944 <= K <=
+  // 7944: 0.68 -> 0.84), from 3/4 of a wave of 128 x 128 tiles.
   int64_t quarters = 4 * ceilDiv(shape.m, kTile) * ceilDiv(shape.n, kTile) *
                      shape.batch / int64_t(std::max(chip.numSMs, 1));
-  if (quarters < 3 || shape.k < 5 * kDepth || shape.k > kMaxPingPongK)
+  if (quarters < 3 || shape.k < 5 * kDepth || shape.k > kMaxClusterFormK)
     return std::nullopt;
   GemmConfig p = c;
   p.ml = kTile;

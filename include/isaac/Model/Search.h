@@ -142,8 +142,8 @@ pingPongForm(const GemmConfig &c, const GemmShape &shape,
 /// (docs/perf.md, "Rows off sectors"), else nullopt: for a wgmma
 /// configuration (kg = 1, no cluster along M, not persistent) on a shape
 /// whose operands TMA addresses but whose rows do not all start on 32-byte
-/// sectors (shape.tmaAligned() and not shape.rowsOnSectors()), with 5 to
-/// 48 K tiles of 64 (kMaxPingPongK) on at least 3/4 of the SMs' worth of
+/// sectors (shape.tmaAligned() and not shape.rowsOnSectors()), with
+/// 320 <= K <= kMaxClusterFormK on at least 3/4 of the SMs' worth of
 /// 128 x 128 tiles: 128 x 256 tiles of two computing warpgroups and a
 /// producer (ws = 1), 4 stages of 64, in clusters of two blocks along M
 /// that share each stage's B tile (cm = 2), where `legal` (by default
@@ -153,6 +153,8 @@ pingPongForm(const GemmConfig &c, const GemmShape &shape,
 std::optional<GemmConfig>
 clusterForm(const GemmConfig &c, const GemmShape &shape, const ChipLimits &chip,
             const std::function<bool(const GemmConfig &)> &legal = nullptr);
+/// The deepest reduction clusterForm takes: the deepest it was measured on.
+constexpr int64_t kMaxClusterFormK = 8192;
 /// The deepest reduction pingPongForm takes: deeper, the wgmmas of a tile
 /// outweigh its epilogue, which ping-pong overlaps, and two 128 x 128
 /// tiles read 1.5x the operands of one 256 x 128 (4096^3-8192^3: 0.77-0.98x).
