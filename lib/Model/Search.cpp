@@ -268,21 +268,43 @@ static std::vector<Ranked> searchSpace(const GemmShape &shape,
   return best.take();
 }
 
+/// Whether the measured forms below (pingPongForm, clusterForm) may
+/// replace `c` as the first: a wgmma configuration without split-K, cluster
+/// or persistent tiles, on operands TMA addresses.
+static bool takesMeasuredForm(const GemmConfig &c, const GemmShape &shape) {
+  return c.family == GemmFamily::Wgmma && c.kg == 1 && c.cm == 1 && !c.pt &&
+         shape.tmaAligned();
+}
+
+/// The 128 x 128 tiles `shape` needs, in quarters of the SMs' worth.
+static int64_t quarterWaves(const GemmShape &shape, const ChipLimits &chip) {
+  constexpr int64_t kTile = 128;
+  return 4 * ceilDiv(shape.m, kTile) * ceilDiv(shape.n, kTile) * shape.batch /
+         int64_t(std::max(chip.numSMs, 1));
+}
+
+/// `p` where `legal` (by default isLegal for shape.dtype) admits it.
+static std::optional<GemmConfig>
+ifLegal(const GemmConfig &p, const GemmShape &shape, const ChipLimits &chip,
+        const std::function<bool(const GemmConfig &)> &legal) {
+  if (!(legal ? legal(p) : isLegal(p, shape.dtype, chip)))
+    return std::nullopt;
+  return p;
+}
+
 std::optional<GemmConfig>
 isaac::pingPongForm(const GemmConfig &c, const GemmShape &shape,
                     const ChipLimits &chip,
                     const std::function<bool(const GemmConfig &)> &legal) {
   constexpr int kTile = 128;
-  if (c.family != GemmFamily::Wgmma || c.kg != 1 || c.cm != 1 || c.pt ||
-      !shape.tmaAligned())
+  if (!takesMeasuredForm(c, shape))
     return std::nullopt;
   GemmConfig p = c;
   // The 128 x 128 tiles a problem needs, in quarters of the SMs' worth: a
   // deep reduction from 3/4 of a wave; a shallower one, whose warpgroups
   // overlap one tile's stores with the next tile's fetch, from 3/2 (at
   // 0.76 and 1.09 of a wave it lost: 0.82-0.98x).
-  int64_t quarters = 4 * ceilDiv(shape.m, kTile) * ceilDiv(shape.n, kTile) *
-                     shape.batch / int64_t(std::max(chip.numSMs, 1));
+  int64_t quarters = quarterWaves(shape, chip);
   // Five stages of 64 where there are two K tiles or more; one K tile a
   // tile, of the reduction rounded up to 16, 32 or 64, below.
   constexpr int kDepth = 64, kStages = 5;
@@ -308,9 +330,7 @@ isaac::pingPongForm(const GemmConfig &c, const GemmShape &shape,
   p.kc = 0;
   p.ws = 1;
   p.pt = 2;
-  if (!(legal ? legal(p) : isLegal(p, shape.dtype, chip)))
-    return std::nullopt;
-  return p;
+  return ifLegal(p, shape, chip, legal);
 }
 
 std::optional<GemmConfig>
@@ -318,17 +338,15 @@ isaac::clusterForm(const GemmConfig &c, const GemmShape &shape,
                    const ChipLimits &chip,
                    const std::function<bool(const GemmConfig &)> &legal) {
   constexpr int kTile = 128, kDepth = 64, kStages = 4;
-  if (c.family != GemmFamily::Wgmma || c.kg != 1 || c.cm != 1 || c.pt ||
-      !shape.tmaAligned() || shape.rowsOnSectors())
+  if (!takesMeasuredForm(c, shape) || shape.rowsOnSectors())
     return std::nullopt;
   // The range it was measured on (docs/perf.md, "Rows off sectors"): from
   // 5 K tiles (53 random inputs with rows off 32 bytes, 328 <= K <= 2856:
   // 0.727 -> 0.776 of the vendor over the selection of then; below, on 12
   // with 104 <= K <= 312, 0.95x) to kMaxClusterFormK (12 with 4944 <= K <=
   // 7944: 0.68 -> 0.84), from 3/4 of a wave of 128 x 128 tiles.
-  int64_t quarters = 4 * ceilDiv(shape.m, kTile) * ceilDiv(shape.n, kTile) *
-                     shape.batch / int64_t(std::max(chip.numSMs, 1));
-  if (quarters < 3 || shape.k < 5 * kDepth || shape.k > kMaxClusterFormK)
+  if (quarterWaves(shape, chip) < 3 || shape.k < 5 * kDepth ||
+      shape.k > kMaxClusterFormK)
     return std::nullopt;
   GemmConfig p = c;
   p.ml = kTile;
@@ -340,9 +358,7 @@ isaac::clusterForm(const GemmConfig &c, const GemmShape &shape,
   p.kc = 0;
   p.ws = 1;
   p.cm = 2;
-  if (!(legal ? legal(p) : isLegal(p, shape.dtype, chip)))
-    return std::nullopt;
-  return p;
+  return ifLegal(p, shape, chip, legal);
 }
 
 void isaac::applyMeasuredRules(std::vector<Ranked> &best,
