@@ -365,6 +365,9 @@ private:
   /// stages: the cluster's (all threads of its cm blocks), else the
   /// block's.
   void stagesBarrier();
+  /// barrier.cluster.arrive (release) and wait (acquire): every thread of
+  /// the cluster's blocks meets, as at the block barrier one block's do.
+  void clusterBarrier();
   /// The mbarrier `index` (full: 0 .. stages-1; empty: stages ..
   /// 2*stages-1) of the stage barriers.
   Value stageBarrier(Value index);
@@ -1505,18 +1508,13 @@ void MmaBuilder::buildWarpSpecialized(
   // so the producer warpgroup takes part. On the cp.async path neither
   // does.
   if (c.cm > 1)
-    ifThen(b, loc, useTma, [&] {
-      NVVM::ClusterArriveOp::create(b, loc, UnitAttr());
-      NVVM::ClusterWaitOp::create(b, loc, UnitAttr());
-    });
+    ifThen(b, loc, useTma, [&] { clusterBarrier(); });
   // kc: the cluster's barriers count every thread of its blocks; the
   // producer takes part in the two of sumClusterSlices (release/acquire
   // around the slices' sums, then the wait before the kernel exits).
   if (c.kc)
-    for (int i = 0; i < 2; ++i) {
-      NVVM::ClusterArriveOp::create(b, loc, UnitAttr());
-      NVVM::ClusterWaitOp::create(b, loc, UnitAttr());
-    }
+    for (int i = 0; i < 2; ++i)
+      clusterBarrier();
   b.setInsertionPointToStart(split.elseBlock());
   if (regs.kernel)
     NVVM::SetMaxRegisterOp::create(b, loc, regs.consumer,
@@ -1707,8 +1705,10 @@ void MmaBuilder::stagesBarrier() {
     e.barrier();
     return;
   }
-  // barrier.cluster.arrive (release) and wait (acquire): every thread of
-  // the cluster's blocks, as the block barrier is of one block's.
+  clusterBarrier();
+}
+
+void MmaBuilder::clusterBarrier() {
   NVVM::ClusterArriveOp::create(e.b, e.loc, UnitAttr());
   NVVM::ClusterWaitOp::create(e.b, e.loc, UnitAttr());
 }
@@ -2019,8 +2019,7 @@ Value MmaBuilder::sumClusterSlices(SmallVectorImpl<Value> &acc, Value isGroup0,
     }
   });
   // Every block's sums are in its shared memory (release/acquire).
-  NVVM::ClusterArriveOp::create(b, loc, UnitAttr());
-  NVVM::ClusterWaitOp::create(b, loc, UnitAttr());
+  clusterBarrier();
   Value adds = e.land(isGroup0, e.eq(e.remu(warpId, e.ci32(c.kg)), rank));
   auto ifOp = scf::IfOp::create(b, loc, SmallVector<Type>(nAcc, e.elemTy), adds,
                                 /*withElse=*/true);
