@@ -87,6 +87,13 @@
       first (second where the first is the rule's) and the form the deep
       ping-pong rule would put before it: the ping-pong explorations of
       docs/perf.md.
+  gen_kernels.py fill-forms CONFIGURED.mlir LIST > cands.mlir
+      as candidates, with each op's first two candidates and, for a GEMM of
+      few output tiles, the warp-specialized wgmma forms that split its
+      reduction to fill the SMs (fill_variants): tiles of 128x128, 64x128,
+      128x64 and 128x256 (u = 64), with kg = 2, 4, 8 summed inside a
+      cluster (kc = 1) and with kg = 4 .. 64 over the grid (128x256 also
+      with cm = 2): the few-tile explorations of docs/perf.md.
   gen_kernels.py problems LIST [CHIP] > problems.mlir
       one function per problem of LIST ('M N K KERNEL' lines, as isaac-bench
       --candidates reads: M, N, K, the kernel's types and layout), under
@@ -1063,6 +1070,48 @@ def pp_variants(configs):
     return out
 
 
+# The SMs fill_variants fills (an H100's and an H200's 132).
+FILL_SMS = 132
+
+
+def fill_variants(configs, shape):
+    """The first two configurations and split-K forms of a warp-specialized
+    wgmma kernel for a problem of `shape` (M, N, K): for each tile of
+    FILL_TILES, kg = 2, 4, 8 slices summed inside a cluster (kc = 1) where
+    at most two waves of blocks result and each slice keeps two K tiles of
+    64, and kg = 4 .. 64 over the grid where that makes from half a wave
+    to two waves with three K tiles a slice (128x256 tiles also in
+    clusters of two along M sharing B, cm = 2). The first's vec is kept."""
+    out = configs[:2]
+    if "family = wgmma" not in configs[0]:
+        return out
+    m, n, k = shape
+    v = dict(kv.split(" = ") for kv in configs[0].split(", "))
+    ktiles = -(-k // 64)
+    for ml, nl, wm, wn in FILL_TILES:
+        tiles = -(-m // ml) * (-(-n // nl))
+        base = ("family = wgmma, ml = %d, nl = %d, wm = %d, wn = %d, u = 64, "
+                "kl = 1, kg = 1, vec = %s, stages = %d, ws = 1"
+                % (ml, nl, wm, wn, v.get("vec", "8"), 4 if nl == 256 else 6))
+        for kg in (2, 4, 8):
+            if tiles * kg <= 2 * FILL_SMS and ktiles >= 2 * kg:
+                out.append(with_params(base, kg=kg, kc=1))
+        for kg in (4, 8, 16, 32, 64):
+            if FILL_SMS // 2 <= tiles * kg <= 2 * FILL_SMS and \
+                    ktiles >= 3 * kg:
+                out.append(with_params(base, kg=kg))
+                if nl == 256:
+                    out.append(with_params(base, kg=kg, cm=2))
+    return out
+
+
+# fill_variants' tiles: (ml, nl, wm, wn).
+fill_variants.wants_shape = True
+
+FILL_TILES = ((128, 128, 64, 128), (64, 128, 64, 128), (128, 64, 128, 64),
+              (128, 256, 128, 128))
+
+
 def list_entries(path):
     """(M, N, K, kernel name) of each line of a candidate list ('M N K
     KERNEL' lines, as isaac-bench --candidates reads them; blank lines and
@@ -1143,7 +1192,11 @@ def candidates(path, listing=None, expand=None):
             continue
         token, layout, m, n, k = parse_op(line)
         configs = re.findall(r"#isaac\.gemm<([^>]*)>", c.group(1))
-        for j, config in enumerate(expand(configs) if expand else configs):
+        if expand and getattr(expand, "wants_shape", False):
+            expanded = expand(configs, (int(m), int(n), int(k)))
+        else:
+            expanded = expand(configs) if expand else configs
+        for j, config in enumerate(expanded):
             # An mma configuration of an f32 GEMM multiplies in TF32 (the
             # selection's tf32 option or the op's isaac.tf32).
             tf32 = token == "f32" and "family = mma" in config
@@ -1154,12 +1207,13 @@ def candidates(path, listing=None, expand=None):
             if expand and j > 0 and not legal(gemm(0, ab, layout, config, ct),
                                               chip):
                 continue
+            name = kernel_name(dtype, layout, config)
             if lst:
-                lst.write("%s %s %s %s\n" % (m, n, k,
-                                             kernel_name(dtype, layout, config)))
-            key = (dtype, layout, config)
-            if key not in seen:
-                seen.add(key)
+                lst.write("%s %s %s %s\n" % (m, n, k, name))
+            # By name: one configuration may be written with its keys in
+            # another order (a variant sets a key the first did not have).
+            if name not in seen:
+                seen.add(name)
                 sys.stdout.write(gemm(i, ab, layout, config, ct))
                 i += 1
     if target:
@@ -1211,6 +1265,8 @@ if __name__ == "__main__":
                    lambda c: pt_variants(c, every_form=True))
     elif len(sys.argv) == 4 and sys.argv[1] == "pp-forms":
         candidates(sys.argv[2], sys.argv[3], pp_variants)
+    elif len(sys.argv) == 4 and sys.argv[1] == "fill-forms":
+        candidates(sys.argv[2], sys.argv[3], fill_variants)
     elif len(sys.argv) in (3, 4) and sys.argv[1] == "kernels":
         list_kernels(sys.argv[2], *sys.argv[3:])
     elif len(sys.argv) in (3, 4) and sys.argv[1] == "problems":
