@@ -94,6 +94,11 @@
       128x64 and 128x256 (u = 64), with kg = 2, 4, 8 summed inside a
       cluster (kc = 1) and with kg = 4 .. 64 over the grid (128x256 also
       with cm = 2): the few-tile explorations of docs/perf.md.
+  gen_kernels.py shapes SHAPES DTYPE [CHIP] > problems.mlir
+      one linalg.matmul function of A, B and C of DTYPE per line of SHAPES
+      ('M,N,K,LAYOUT', isaac-bench --shapes-file's lines; '#' comments and
+      blank lines skipped), under module attributes {isaac.target = CHIP}
+      (default sm_90a).
   gen_kernels.py problems LIST [CHIP] > problems.mlir
       one function per problem of LIST ('M N K KERNEL' lines, as isaac-bench
       --candidates reads: M, N, K, the kernel's types and layout), under
@@ -1138,6 +1143,21 @@ def problems(path, chip="sm_90a"):
     sys.stdout.write("}\n")
 
 
+def shapes(path, dtype, chip="sm_90a"):
+    """One linalg.matmul function per 'M,N,K,LAYOUT' line of `path`."""
+    sys.stdout.write('module attributes {isaac.target = "%s"} {\n' % chip)
+    i = 0
+    for line in open(path):
+        line = line.split("#")[0].strip()
+        if not line:
+            continue
+        m, n, k, layout = line.split(",")[:4]
+        sys.stdout.write(func("p%d" % i, dtype, int(m), int(n), int(k),
+                              layout))
+        i += 1
+    sys.stdout.write("}\n")
+
+
 def list_kernels(path, chip="sm_90a"):
     """One GEMM per distinct kernel named in a candidate list."""
     schema = isaac_schema.schema()
@@ -1269,6 +1289,8 @@ if __name__ == "__main__":
         candidates(sys.argv[2], sys.argv[3], fill_variants)
     elif len(sys.argv) in (3, 4) and sys.argv[1] == "kernels":
         list_kernels(sys.argv[2], *sys.argv[3:])
+    elif len(sys.argv) in (4, 5) and sys.argv[1] == "shapes":
+        shapes(*sys.argv[2:])
     elif len(sys.argv) in (3, 4) and sys.argv[1] == "problems":
         problems(sys.argv[2], *sys.argv[3:])
     elif sys.argv[1:] == ["wgmma-pt"]:
