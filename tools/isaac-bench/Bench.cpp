@@ -194,6 +194,18 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
   // The bytes of operand copies the timed runs rotate through: past twice
   // the L2 size (a cold cache), or none with --warm-l2.
   const size_t rotateL2Bytes = o.warmL2 ? 0 : device.l2Bytes;
+  // --csv: created before the first measurement (an unwritable path fails
+  // at once) and written row by row (CsvWriter).
+  CsvWriter csv;
+  std::string csvError;
+  if (!o.csvPath.empty() && !csv.open(o.csvPath, csvError))
+    fatal(__FILE__, __LINE__, csvError);
+  auto record = [&](const ResultRow &row) {
+    printTableRow(stdout, row);
+    rows.push_back(row);
+    if (csv.isOpen() && csvError.empty() && !csv.append(row, csvError))
+      std::fprintf(stderr, "isaac-bench: %s\n", csvError.c_str());
+  };
   printTableHeader(stdout);
   for (const Shape &shape : o.shapes) {
     for (const isaac::GemmTypes &types : typesToRun) {
@@ -206,8 +218,7 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
           problemCandidates(o, kernels, p);
       if (candidates.empty()) {
         row.status = "SKIP";
-        printTableRow(stdout, row);
-        rows.push_back(row);
+        record(row);
         continue;
       }
       int preparedOut = -1; // the output type `timing` holds C for
@@ -268,8 +279,7 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
 
         if (o.allKernels) {
           forEachKernelRow(groupRow, results, [&](const ResultRow &kernelRow) {
-            printTableRow(stdout, kernelRow);
-            rows.push_back(kernelRow);
+            record(kernelRow);
           });
           continue;
         }
@@ -299,8 +309,7 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
             std::fflush(cache);
           }
         }
-        printTableRow(stdout, groupRow);
-        rows.push_back(groupRow);
+        record(groupRow);
       }
     }
   }
@@ -310,8 +319,6 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
 
   std::printf("%zu problems, %d with failed checks\n", rows.size(), failedRows);
   std::string error;
-  if (!o.csvPath.empty() && !writeCsv(o.csvPath, rows, error))
-    std::fprintf(stderr, "isaac-bench: %s\n", error.c_str());
   if (!o.pngPath.empty()) {
     if (o.checkOnly)
       std::fprintf(stderr, "isaac-bench: --png needs timings; not written "

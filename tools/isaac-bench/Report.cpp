@@ -78,9 +78,9 @@ void printTableRow(std::FILE *out, const ResultRow &row) {
   std::fflush(out);
 }
 
-bool writeCsv(const std::string &path, const std::vector<ResultRow> &rows,
-              std::string &error) {
-  std::ofstream out(path);
+bool CsvWriter::open(const std::string &file, std::string &error) {
+  path = file;
+  out.open(path);
   if (!out) {
     error = "cannot write '" + path + "'";
     return false;
@@ -90,26 +90,33 @@ bool writeCsv(const std::string &path, const std::vector<ResultRow> &rows,
          "cublaslt_tflops,isaac_over_cublas,isaac_over_cublaslt,"
          "roofline_tflops,isaac_pct_roofline,max_rel_error,status,"
          "best_vendor_tflops,isaac_over_best,error_is_fraction\n";
+  out.flush();
+  if (!out) {
+    error = "error writing '" + path + "'";
+    return false;
+  }
+  return true;
+}
+
+bool CsvWriter::append(const ResultRow &row, std::string &error) {
   auto num = [](const char *spec, double value) {
     return std::isnan(value) ? std::string() : format(spec, value);
   };
-  for (const ResultRow &row : rows) {
-    const Problem &p = row.problem;
-    Derived d = derive(row);
-    out << row.label << "," << p.M << "," << p.N << "," << p.K << "," << p.batch
-        << "," << p.layout() << "," << p.types.token() << "," << p.lda << ","
-        << p.ldb << "," << p.ldc << "," << (p.offset ? 1 : 0) << ","
-        << row.kernel << "," << num("%.3f", row.isaacMs * 1e3) << ","
-        << num("%.3f", row.cublasMs * 1e3) << ","
-        << num("%.3f", row.cublasLtMs * 1e3) << "," << num("%.4f", d.isaac)
-        << "," << num("%.4f", d.cublas) << "," << num("%.4f", d.cublasLt) << ","
-        << num("%.4f", d.vsCublas) << "," << num("%.4f", d.vsCublasLt) << ","
-        << num("%.4f", row.rooflineTflops) << ","
-        << num("%.2f", d.percentRoofline) << "," << num("%.3e", row.maxError)
-        << "," << row.status << "," << num("%.4f", d.bestVendor) << ","
-        << num("%.4f", d.vsBest) << "," << (row.errorIsFraction ? 1 : 0)
-        << "\n";
-  }
+  const Problem &p = row.problem;
+  Derived d = derive(row);
+  out << row.label << "," << p.M << "," << p.N << "," << p.K << "," << p.batch
+      << "," << p.layout() << "," << p.types.token() << "," << p.lda << ","
+      << p.ldb << "," << p.ldc << "," << (p.offset ? 1 : 0) << "," << row.kernel
+      << "," << num("%.3f", row.isaacMs * 1e3) << ","
+      << num("%.3f", row.cublasMs * 1e3) << ","
+      << num("%.3f", row.cublasLtMs * 1e3) << "," << num("%.4f", d.isaac) << ","
+      << num("%.4f", d.cublas) << "," << num("%.4f", d.cublasLt) << ","
+      << num("%.4f", d.vsCublas) << "," << num("%.4f", d.vsCublasLt) << ","
+      << num("%.4f", row.rooflineTflops) << ","
+      << num("%.2f", d.percentRoofline) << "," << num("%.3e", row.maxError)
+      << "," << row.status << "," << num("%.4f", d.bestVendor) << ","
+      << num("%.4f", d.vsBest) << "," << (row.errorIsFraction ? 1 : 0) << "\n";
+  out.flush();
   if (!out) {
     error = "error writing '" + path + "'";
     return false;

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -34,8 +35,22 @@ struct ResultRow {
 void printTableHeader(std::FILE *out);
 void printTableRow(std::FILE *out, const ResultRow &row);
 
-bool writeCsv(const std::string &path, const std::vector<ResultRow> &rows,
-              std::string &error);
+/// The table as CSV, written row by row as the rows are measured: each
+/// append is flushed, so a run that is interrupted (a time limit, a crash
+/// in a later kernel) leaves every row it measured in the file.
+class CsvWriter {
+public:
+  /// Creates `path` and writes the header line; false (and `error`) if it
+  /// cannot.
+  bool open(const std::string &path, std::string &error);
+  /// Appends `row` and flushes it; false (and `error`) on a write error.
+  bool append(const ResultRow &row, std::string &error);
+  bool isOpen() const { return out.is_open(); }
+
+private:
+  std::string path;
+  std::ofstream out;
+};
 
 /// A bar chart of isaac, cuBLAS and cuBLASLt TFLOPS per row, with each row's
 /// roofline marked, in the style of the ISAAC paper's Figure 6.
