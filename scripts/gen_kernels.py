@@ -1077,6 +1077,9 @@ def pp_variants(configs):
 
 # The SMs fill_variants fills (an H100's and an H200's 132).
 FILL_SMS = 132
+# fill_variants' tiles: (ml, nl, wm, wn).
+FILL_TILES = ((128, 128, 64, 128), (64, 128, 64, 128), (128, 64, 128, 64),
+              (128, 256, 128, 128))
 
 
 def fill_variants(configs, shape):
@@ -1110,11 +1113,8 @@ def fill_variants(configs, shape):
     return out
 
 
-# fill_variants' tiles: (ml, nl, wm, wn).
+# candidates() passes fill_variants each problem's (M, N, K).
 fill_variants.wants_shape = True
-
-FILL_TILES = ((128, 128, 64, 128), (64, 128, 64, 128), (128, 64, 128, 64),
-              (128, 256, 128, 128))
 
 
 def list_entries(path):
@@ -1151,7 +1151,13 @@ def shapes(path, dtype, chip="sm_90a"):
         line = line.split("#")[0].strip()
         if not line:
             continue
-        m, n, k, layout = line.split(",")[:4]
+        fields = line.split(",")
+        # The functions take the minimal leading dimensions: a line that
+        # names others would be compiled as another problem.
+        if len(fields) != 4:
+            sys.exit("gen_kernels.py shapes: '%s': want M,N,K,LAYOUT "
+                     "(no leading dimensions)" % line)
+        m, n, k, layout = fields
         sys.stdout.write(func("p%d" % i, dtype, int(m), int(n), int(k),
                               layout))
         i += 1
