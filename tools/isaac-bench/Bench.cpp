@@ -195,15 +195,16 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
   // the L2 size (a cold cache), or none with --warm-l2.
   const size_t rotateL2Bytes = o.warmL2 ? 0 : device.l2Bytes;
   // --csv: created before the first measurement (an unwritable path fails
-  // at once) and written row by row (CsvWriter).
-  CsvWriter csv;
+  // at once) and written row by row (CsvFile).
+  CsvFile csv;
   std::string csvError;
-  if (!o.csvPath.empty() && !csv.open(o.csvPath, csvError))
+  if (!o.csvPath.empty() && !csv.open(o.csvPath, gemmCsvHeader(), csvError))
     fatal(__FILE__, __LINE__, csvError);
   auto record = [&](const ResultRow &row) {
     printTableRow(stdout, row);
     rows.push_back(row);
-    if (csv.isOpen() && csvError.empty() && !csv.append(row, csvError))
+    if (csv.isOpen() && csvError.empty() &&
+        !csv.append(gemmCsvLine(row), csvError))
       std::fprintf(stderr, "isaac-bench: %s\n", csvError.c_str());
   };
   printTableHeader(stdout);

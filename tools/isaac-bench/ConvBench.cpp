@@ -18,6 +18,7 @@
 #include "EpilogueCheck.h"
 #include "KernelResult.h"
 #include "Modes.h"
+#include "Report.h"
 #include "SweepTally.h"
 #include "Timing.h"
 
@@ -589,6 +590,18 @@ int runConv(const Options &o, const std::vector<KernelFile> &kernels,
   std::vector<ConvRow> rows;
   uint64_t seed = o.seed;
   int failedRows = 0;
+  // --csv: created before the first measurement and written row by row.
+  CsvFile csv;
+  std::string csvError;
+  if (!o.csvPath.empty() && !csv.open(o.csvPath, convCsvHeader(), csvError))
+    fatal(__FILE__, __LINE__, csvError);
+  auto record = [&](const ConvRow &row) {
+    printConvRow(stdout, row);
+    rows.push_back(row);
+    if (csv.isOpen() && csvError.empty() &&
+        !csv.append(convCsvLine(row), csvError))
+      std::fprintf(stderr, "isaac-bench: %s\n", csvError.c_str());
+  };
   printConvHeader(stdout);
   for (const ConvSpec &spec : o.convSpecs) {
     for (const isaac::GemmTypes &t : types) {
@@ -608,8 +621,7 @@ int runConv(const Options &o, const std::vector<KernelFile> &kernels,
             convCandidates(o, kernels, p);
         if (candidates.empty()) {
           row.status = "SKIP";
-          printConvRow(stdout, row);
-          rows.push_back(row);
+          record(row);
           continue;
         }
         if (!o.checkOnly && !timed) {
@@ -633,10 +645,7 @@ int runConv(const Options &o, const std::vector<KernelFile> &kernels,
         if (!allPassed)
           ++failedRows;
         if (o.allKernels) {
-          forEachKernelRow(row, results, [&](const ConvRow &kernelRow) {
-            printConvRow(stdout, kernelRow);
-            rows.push_back(kernelRow);
-          });
+          forEachKernelRow(row, results, record);
           continue;
         }
         const KernelResult *best = fastestPassing(results);
@@ -649,8 +658,7 @@ int runConv(const Options &o, const std::vector<KernelFile> &kernels,
         } else {
           setKernelColumns(row, *best);
         }
-        printConvRow(stdout, row);
-        rows.push_back(row);
+        record(row);
       }
     }
   }
@@ -683,8 +691,6 @@ int runConv(const Options &o, const std::vector<KernelFile> &kernels,
   std::printf("%zu convolution problems, %d with failed checks\n", rows.size(),
               failedRows);
   std::string error;
-  if (!o.csvPath.empty() && !writeConvCsv(o.csvPath, rows, error))
-    std::fprintf(stderr, "isaac-bench: %s\n", error.c_str());
   if (!o.pngPath.empty()) {
     if (o.checkOnly)
       std::fprintf(stderr, "isaac-bench: --png needs timings; not written "

@@ -109,8 +109,10 @@ constexpr double kCudnnBoundRel = 1e-2;
 
 void printConvHeader(std::FILE *out);
 void printConvRow(std::FILE *out, const ConvRow &row);
-bool writeConvCsv(const std::string &path, const std::vector<ConvRow> &rows,
-                  std::string &error);
+/// The convolution table's CSV header and the line of one row (written
+/// row by row through Report.h's CsvFile).
+std::string convCsvHeader();
+std::string convCsvLine(const ConvRow &row);
 /// Grouped bars per row: isaac, cuDNN NHWC, cuDNN NCHW, roofline marked.
 bool writeConvChart(const std::string &path, const std::vector<ConvRow> &rows,
                     const std::string &title, std::string &error);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <sstream>
 
 namespace bench {
 namespace {
@@ -57,56 +58,44 @@ void printConvRow(std::FILE *out, const ConvRow &row) {
   std::fflush(out);
 }
 
-bool writeConvCsv(const std::string &path, const std::vector<ConvRow> &rows,
-                  std::string &error) {
-  std::ofstream out(path);
-  if (!out) {
-    error = "cannot write '" + path + "'";
-    return false;
-  }
-  out << "shape,N,H,W,C,K,R,S,P,Q,stride_h,stride_w,pad_top,pad_left,"
+std::string convCsvHeader() {
+  return "shape,N,H,W,C,K,R,S,P,Q,stride_h,stride_w,pad_top,pad_left,"
          "pad_bottom,pad_right,dilation_h,dilation_w,layout,dtype,misaligned,"
          "gemm_m,gemm_n,gemm_k,gflop,kernel,isaac_us,isaac_tflops,"
          "cudnn_nhwc_algo,cudnn_nhwc_us,cudnn_nhwc_tflops,cudnn_nchw_algo,"
          "cudnn_nchw_us,cudnn_nchw_tflops,best_cudnn_tflops,"
          "isaac_over_best_cudnn,roofline_tflops,max_error,error_is_fraction,"
-         "cudnn_max_error,status\n";
-  auto num = [](const char *spec, double value) {
-    return std::isnan(value) ? std::string() : format(spec, value);
-  };
+         "cudnn_max_error,status";
+}
+
+std::string convCsvLine(const ConvRow &row) {
+  const auto &num = csvNumber;
   auto algoCell = [](int a) {
     return a < 0 ? std::string() : std::to_string(a);
   };
-  for (const ConvRow &row : rows) {
-    const ConvProblem &p = row.problem;
-    const isaac::ConvShape &x = p.shape;
-    double isaac = row.tflops(row.isaacMs);
-    out << p.label << "," << x.n << "," << x.h << "," << x.w << "," << x.c
-        << "," << x.k << "," << x.r << "," << x.s << "," << x.p << "," << x.q
-        << "," << x.strideH << "," << x.strideW << "," << x.padTop << ","
-        << x.padLeft << "," << x.padBottom() << "," << x.padRight() << ","
-        << x.dilationH << "," << x.dilationW << ","
-        << isaac::convLayoutName(x.layout) << "," << x.types.token() << ","
-        << (p.offset ? 1 : 0) << "," << x.n * x.p * x.q << "," << x.k << ","
-        << x.c * x.r * x.s << "," << num("%.6f", p.flops() / 1e9) << ","
-        << row.kernel << "," << num("%.3f", row.isaacMs * 1e3) << ","
-        << num("%.4f", isaac) << "," << algoCell(row.cudnnAlgo[0]) << ","
-        << num("%.3f", row.cudnnMs[0] * 1e3) << ","
-        << num("%.4f", row.tflops(row.cudnnMs[0])) << ","
-        << algoCell(row.cudnnAlgo[1]) << ","
-        << num("%.3f", row.cudnnMs[1] * 1e3) << ","
-        << num("%.4f", row.tflops(row.cudnnMs[1])) << ","
-        << num("%.4f", row.bestCudnnTflops()) << ","
-        << num("%.4f", isaac / row.bestCudnnTflops()) << ","
-        << num("%.4f", row.rooflineTflops) << "," << num("%.3e", row.maxError)
-        << "," << (row.errorIsFraction ? 1 : 0) << ","
-        << num("%.3e", row.cudnnError) << "," << row.status << "\n";
-  }
-  if (!out) {
-    error = "error writing '" + path + "'";
-    return false;
-  }
-  return true;
+  const ConvProblem &p = row.problem;
+  const isaac::ConvShape &x = p.shape;
+  double isaac = row.tflops(row.isaacMs);
+  std::ostringstream out;
+  out << p.label << "," << x.n << "," << x.h << "," << x.w << "," << x.c << ","
+      << x.k << "," << x.r << "," << x.s << "," << x.p << "," << x.q << ","
+      << x.strideH << "," << x.strideW << "," << x.padTop << "," << x.padLeft
+      << "," << x.padBottom() << "," << x.padRight() << "," << x.dilationH
+      << "," << x.dilationW << "," << isaac::convLayoutName(x.layout) << ","
+      << x.types.token() << "," << (p.offset ? 1 : 0) << "," << x.n * x.p * x.q
+      << "," << x.k << "," << x.c * x.r * x.s << ","
+      << num("%.6f", p.flops() / 1e9) << "," << row.kernel << ","
+      << num("%.3f", row.isaacMs * 1e3) << "," << num("%.4f", isaac) << ","
+      << algoCell(row.cudnnAlgo[0]) << "," << num("%.3f", row.cudnnMs[0] * 1e3)
+      << "," << num("%.4f", row.tflops(row.cudnnMs[0])) << ","
+      << algoCell(row.cudnnAlgo[1]) << "," << num("%.3f", row.cudnnMs[1] * 1e3)
+      << "," << num("%.4f", row.tflops(row.cudnnMs[1])) << ","
+      << num("%.4f", row.bestCudnnTflops()) << ","
+      << num("%.4f", isaac / row.bestCudnnTflops()) << ","
+      << num("%.4f", row.rooflineTflops) << "," << num("%.3e", row.maxError)
+      << "," << (row.errorIsFraction ? 1 : 0) << ","
+      << num("%.3e", row.cudnnError) << "," << row.status;
+  return out.str();
 }
 
 bool writeConvChart(const std::string &path, const std::vector<ConvRow> &rows,

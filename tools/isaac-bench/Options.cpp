@@ -76,8 +76,8 @@ Measurement:
   --device N               CUDA device (default 0)
 
 Output:
-  --csv FILE               write the table as CSV (GEMMs: row by row, so
-                           an interrupted run keeps the rows it finished)
+  --csv FILE               write the table as CSV, row by row (an
+                           interrupted run keeps the rows it finished)
   --png FILE               write a bar chart of TFLOPS per problem
 
 Correctness sweep:

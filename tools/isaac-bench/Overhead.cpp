@@ -15,12 +15,13 @@
 #include "Check.h"
 #include "CudaCheck.h"
 #include "Modes.h"
+#include "Report.h"
 #include "Timing.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
+#include <sstream>
 
 namespace bench {
 namespace {
@@ -73,39 +74,31 @@ void printRow(const OverheadRow &row) {
   std::fflush(stdout);
 }
 
-bool writeCsv(const std::string &path, const std::vector<OverheadRow> &rows,
-              double geomean, int measured, std::string &error) {
-  std::ofstream out(path);
-  if (!out) {
-    error = "cannot write '" + path + "'";
-    return false;
-  }
-  out << "shape,M,N,K,batch,layout,dtype,out_dtype,plain_kernel,epilogue,"
+std::string csvHeader() {
+  return "shape,M,N,K,batch,layout,dtype,out_dtype,plain_kernel,epilogue,"
          "inputs,splitk_plain,plain_us,fused_us,fused_over_plain,"
-         "plain_max_rel_error,fused_max_error_of_tolerance,status\n";
-  auto num = [](const char *spec, double value) {
-    return std::isnan(value) ? std::string() : format(spec, value);
-  };
-  for (const OverheadRow &row : rows) {
-    const Problem &p = row.problem;
-    out << row.label << "," << p.M << "," << p.N << "," << p.K << "," << p.batch
-        << "," << p.layout() << "," << p.types.token() << ","
-        << dtypeName(p.outDtype) << "," << row.plain << "," << row.epilogue
-        << "," << row.inputs << "," << row.splitK << ","
-        << num("%.3f", row.plainMs * 1e3) << ","
-        << num("%.3f", row.fusedMs * 1e3) << "," << num("%.5f", row.ratio())
-        << "," << num("%.3e", row.plainError) << ","
-        << num("%.3e", row.fusedError) << "," << row.status << "\n";
-  }
-  // The geomean in the fused_over_plain column (the 15th).
-  out << "geomean" << std::string(14, ',')
-      << (measured ? format("%.5f", geomean) : std::string()) << ",,,"
-      << measured << " problems\n";
-  if (!out) {
-    error = "error writing '" + path + "'";
-    return false;
-  }
-  return true;
+         "plain_max_rel_error,fused_max_error_of_tolerance,status";
+}
+
+std::string csvLine(const OverheadRow &row) {
+  const auto &num = csvNumber;
+  const Problem &p = row.problem;
+  std::ostringstream out;
+  out << row.label << "," << p.M << "," << p.N << "," << p.K << "," << p.batch
+      << "," << p.layout() << "," << p.types.token() << ","
+      << dtypeName(p.outDtype) << "," << row.plain << "," << row.epilogue << ","
+      << row.inputs << "," << row.splitK << ","
+      << num("%.3f", row.plainMs * 1e3) << "," << num("%.3f", row.fusedMs * 1e3)
+      << "," << num("%.5f", row.ratio()) << "," << num("%.3e", row.plainError)
+      << "," << num("%.3e", row.fusedError) << "," << row.status;
+  return out.str();
+}
+
+/// The last line: the geomean in the fused_over_plain column (the 15th).
+std::string csvGeomeanLine(double geomean, int measured) {
+  return "geomean" + std::string(14, ',') +
+         (measured ? csvNumber("%.5f", geomean) : std::string()) + ",,," +
+         std::to_string(measured) + " problems";
 }
 
 /// Both betas of the usual check; false (with the failures printed) if any
@@ -161,9 +154,18 @@ int runEpilogueOverhead(const Options &o,
   CheckBuffers checkBuffers;
   RotatingBuffers timing;
   RotatingInputs inputs, noInputs;
-  std::vector<OverheadRow> rows;
   uint64_t seed = o.seed;
   int failed = 0;
+  // --csv: created before the first measurement and written row by row.
+  CsvFile csv;
+  std::string csvError;
+  if (!o.csvPath.empty() && !csv.open(o.csvPath, csvHeader(), csvError))
+    fatal(__FILE__, __LINE__, csvError);
+  auto record = [&](const OverheadRow &row) {
+    printRow(row);
+    if (csv.isOpen() && csvError.empty() && !csv.append(csvLine(row), csvError))
+      std::fprintf(stderr, "isaac-bench: %s\n", csvError.c_str());
+  };
   std::printf("fused epilogue overhead: the same configuration as a plain "
               "kernel and fused; split-K kernels run %s; epilogue inputs: "
               "%s\n",
@@ -190,8 +192,7 @@ int runEpilogueOverhead(const Options &o,
           plain.push_back(k);
       if (plain.empty()) {
         base.status = "SKIP";
-        printRow(base);
-        rows.push_back(base);
+        record(base);
         continue;
       }
       for (const KernelFile *P : plain) {
@@ -206,8 +207,7 @@ int runEpilogueOverhead(const Options &o,
           row.splitK = o.deterministic ? "deterministic" : "atomic";
         if (fused.empty()) {
           row.status = "SKIP";
-          printRow(row);
-          rows.push_back(row);
+          record(row);
           continue;
         }
         bool plainPassed =
@@ -224,8 +224,7 @@ int runEpilogueOverhead(const Options &o,
           fusedRow.status = passed ? "PASS" : "FAIL";
           if (!passed) {
             ++failed;
-            printRow(fusedRow);
-            rows.push_back(fusedRow);
+            record(fusedRow);
             continue;
           }
           // One set of buffers for both; C large enough for either type.
@@ -244,8 +243,7 @@ int runEpilogueOverhead(const Options &o,
           }
           logSum += std::log(fusedRow.ratio());
           ++measured;
-          printRow(fusedRow);
-          rows.push_back(fusedRow);
+          record(fusedRow);
         }
       }
     }
@@ -254,10 +252,9 @@ int runEpilogueOverhead(const Options &o,
   double geomean = measured ? std::exp(logSum / measured) : NAN;
   std::printf("geomean fused/plain: %s over %d problems; %d failed checks\n",
               format("%.4f", geomean).c_str(), measured, failed);
-  std::string error;
-  if (!o.csvPath.empty() &&
-      !writeCsv(o.csvPath, rows, geomean, measured, error))
-    std::fprintf(stderr, "isaac-bench: %s\n", error.c_str());
+  if (csv.isOpen() && csvError.empty() &&
+      !csv.append(csvGeomeanLine(geomean, measured), csvError))
+    std::fprintf(stderr, "isaac-bench: %s\n", csvError.c_str());
   return failed ? 1 : 0;
 }
 

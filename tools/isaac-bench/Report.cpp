@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <sstream>
 
 namespace bench {
 namespace {
@@ -78,18 +79,19 @@ void printTableRow(std::FILE *out, const ResultRow &row) {
   std::fflush(out);
 }
 
-bool CsvWriter::open(const std::string &file, std::string &error) {
+bool CsvFile::open(const std::string &file, const std::string &header,
+                   std::string &error) {
   path = file;
   out.open(path);
   if (!out) {
     error = "cannot write '" + path + "'";
     return false;
   }
-  out << "shape,M,N,K,batch,layout,dtype,lda,ldb,ldc,misaligned,kernel,"
-         "isaac_us,cublas_us,cublaslt_us,isaac_tflops,cublas_tflops,"
-         "cublaslt_tflops,isaac_over_cublas,isaac_over_cublaslt,"
-         "roofline_tflops,isaac_pct_roofline,max_rel_error,status,"
-         "best_vendor_tflops,isaac_over_best,error_is_fraction\n";
+  return append(header, error);
+}
+
+bool CsvFile::append(const std::string &line, std::string &error) {
+  out << line << "\n";
   out.flush();
   if (!out) {
     error = "error writing '" + path + "'";
@@ -98,12 +100,23 @@ bool CsvWriter::open(const std::string &file, std::string &error) {
   return true;
 }
 
-bool CsvWriter::append(const ResultRow &row, std::string &error) {
-  auto num = [](const char *spec, double value) {
-    return std::isnan(value) ? std::string() : format(spec, value);
-  };
+std::string csvNumber(const char *spec, double value) {
+  return std::isnan(value) ? std::string() : format(spec, value);
+}
+
+std::string gemmCsvHeader() {
+  return "shape,M,N,K,batch,layout,dtype,lda,ldb,ldc,misaligned,kernel,"
+         "isaac_us,cublas_us,cublaslt_us,isaac_tflops,cublas_tflops,"
+         "cublaslt_tflops,isaac_over_cublas,isaac_over_cublaslt,"
+         "roofline_tflops,isaac_pct_roofline,max_rel_error,status,"
+         "best_vendor_tflops,isaac_over_best,error_is_fraction";
+}
+
+std::string gemmCsvLine(const ResultRow &row) {
+  const auto &num = csvNumber;
   const Problem &p = row.problem;
   Derived d = derive(row);
+  std::ostringstream out;
   out << row.label << "," << p.M << "," << p.N << "," << p.K << "," << p.batch
       << "," << p.layout() << "," << p.types.token() << "," << p.lda << ","
       << p.ldb << "," << p.ldc << "," << (p.offset ? 1 : 0) << "," << row.kernel
@@ -115,13 +128,8 @@ bool CsvWriter::append(const ResultRow &row, std::string &error) {
       << num("%.4f", row.rooflineTflops) << ","
       << num("%.2f", d.percentRoofline) << "," << num("%.3e", row.maxError)
       << "," << row.status << "," << num("%.4f", d.bestVendor) << ","
-      << num("%.4f", d.vsBest) << "," << (row.errorIsFraction ? 1 : 0) << "\n";
-  out.flush();
-  if (!out) {
-    error = "error writing '" + path + "'";
-    return false;
-  }
-  return true;
+      << num("%.4f", d.vsBest) << "," << (row.errorIsFraction ? 1 : 0);
+  return out.str();
 }
 
 } // namespace bench

@@ -35,22 +35,32 @@ struct ResultRow {
 void printTableHeader(std::FILE *out);
 void printTableRow(std::FILE *out, const ResultRow &row);
 
-/// The table as CSV, written row by row as the rows are measured: each
-/// append is flushed, so a run that is interrupted (a time limit, a crash
-/// in a later kernel) leaves every row it measured in the file.
-class CsvWriter {
+/// A CSV file written row by row as the rows are measured: each line is
+/// flushed, so a run that is interrupted (a time limit, a crash in a later
+/// kernel) leaves every row it measured in the file. The GEMM, convolution
+/// and epilogue-overhead tables all write through it.
+class CsvFile {
 public:
-  /// Creates `path` and writes the header line; false (and `error`) if it
-  /// cannot.
-  bool open(const std::string &path, std::string &error);
-  /// Appends `row` and flushes it; false (and `error`) on a write error.
-  bool append(const ResultRow &row, std::string &error);
+  /// Creates `path` and writes `header` (one line, no newline); false (and
+  /// `error`) if it cannot.
+  bool open(const std::string &path, const std::string &header,
+            std::string &error);
+  /// Appends `line` (no newline) and flushes it; false (and `error`) on a
+  /// write error.
+  bool append(const std::string &line, std::string &error);
   bool isOpen() const { return out.is_open(); }
 
 private:
   std::string path;
   std::ofstream out;
 };
+
+/// The GEMM table's CSV header and the line of one row.
+std::string gemmCsvHeader();
+std::string gemmCsvLine(const ResultRow &row);
+
+/// Formats `value` with printf's `spec`; empty for NaN (an unmeasured cell).
+std::string csvNumber(const char *spec, double value);
 
 /// A bar chart of isaac, cuBLAS and cuBLASLt TFLOPS per row, with each row's
 /// roofline marked, in the style of the ISAAC paper's Figure 6.

@@ -1,6 +1,6 @@
 //===- ReportTest.cpp - isaac-bench's CSV, written row by row -------------===//
 //
-// isaac-bench-report-test: the --csv file of isaac-bench (CsvWriter,
+// isaac-bench-report-test: the --csv file of isaac-bench (CsvFile,
 // Report.h) without a GPU. After each append, the file read back by another
 // stream must hold the header and every row so far (so a run cut short
 // keeps what it measured); a row without measurements has empty cells; a
@@ -67,9 +67,9 @@ ResultRow row(int64_t m, const char *status) {
 int main(int argc, char **argv) {
   std::string dir = argc > 1 ? argv[1] : ".";
   std::string path = dir + "/rows.csv";
-  CsvWriter csv;
+  CsvFile csv;
   std::string error;
-  expect(csv.open(path, error), "open " + path);
+  expect(csv.open(path, gemmCsvHeader(), error), "open " + path);
   std::vector<std::string> lines = readLines(path);
   expect(lines.size() == 1 && cell(lines[0], 12) == "isaac_us",
          "header on disk before any row");
@@ -80,7 +80,7 @@ int main(int argc, char **argv) {
   timed.isaacMs = 0.0105;
   timed.cublasMs = 0.0112;
   timed.maxError = 0.25;
-  expect(csv.append(timed, error), "append a timed row");
+  expect(csv.append(gemmCsvLine(timed), error), "append a timed row");
   lines = readLines(path);
   expect(lines.size() == 2, "2 lines on disk after one row");
   expect(lines.size() == 2 && cell(lines[1], 1) == "2560" &&
@@ -89,16 +89,17 @@ int main(int argc, char **argv) {
          "the timed row's M, kernel, microseconds and status");
 
   ResultRow skipped = row(7, "SKIP");
-  expect(csv.append(skipped, error), "append a row without measurements");
+  expect(csv.append(gemmCsvLine(skipped), error),
+         "append a row without measurements");
   lines = readLines(path);
   expect(lines.size() == 3 && cell(lines[2], 1) == "7" &&
              cell(lines[2], 12).empty() && cell(lines[2], 23) == "SKIP",
          "3 lines on disk; the row without measurements has empty cells");
 
-  CsvWriter bad;
+  CsvFile bad;
   std::string badPath = dir + "/no-such-dir/rows.csv";
   error.clear();
-  bool refused = !bad.open(badPath, error);
+  bool refused = !bad.open(badPath, gemmCsvHeader(), error);
   expect(refused && error.find(badPath) != std::string::npos,
          "an uncreatable path is refused: " + error);
 
