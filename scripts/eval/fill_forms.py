@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""The few-tile split-K table of docs/perf.md from the CSV of isaac-bench
+--all over a `gen_kernels.py fill-forms` candidate list (each problem's two
+first candidates of isaac-select-config, then split-K forms that fill the
+SMs).
+
+  fill_forms.py CSV LIST [--holdout N]
+
+Per problem: the selection's top-1 over the best vendor (min of cuBLAS and
+cuBLASLt), the best of the top 2, the best split-K form (its tile, mode
+and kg) over the vendor and over the top-1. Then, per form class (tile x
+mode, kg taken per problem as the class's fastest), the geomean speedup
+over the top-1 on the fit problems (all but the last N, default 10) and on
+the held-out ones: a rule is worth writing only where a class wins on
+both.
+"""
+import argparse
+import csv
+import math
+import re
+
+
+def geomean(x):
+    return math.exp(sum(map(math.log, x)) / len(x)) if x else float("nan")
+
+
+def form(kernel):
+    """(tile, mode, kg) of a fill form's kernel name: tile 'MLxNL', mode
+    'kc' (slices summed in a cluster), 'grid' (over the grid), 'grid-cm2'
+    (and two blocks sharing B)."""
+    p = dict(re.findall(r"_([a-z]+)(\d+)", kernel))
+    tile = "%sx%s" % (p["ml"], p["nl"])
+    mode = "kc" if "kc" in p else ("grid-cm%s" % p["cm"] if "cm" in p
+                                   else "grid")
+    return tile, mode, int(p["kg"])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("csv")
+    ap.add_argument("list")
+    ap.add_argument("--holdout", type=int, default=10)
+    a = ap.parse_args()
+
+    order, lists = [], {}
+    for line in open(a.list):
+        if not line.strip() or line.startswith("#"):
+            continue
+        m, n, k, name = line.split()[:4]
+        layout = name.split("_")[3]
+        key = (int(m), int(n), int(k), layout)
+        if key not in lists:
+            order.append(key)
+            lists[key] = []
+        lists[key].append(name)
+
+    times, vendor = {}, {}
+    for r in csv.DictReader(open(a.csv)):
+        key = (int(r["M"]), int(r["N"]), int(r["K"]), r["layout"])
+        if r["status"] != "PASS" or not r["isaac_us"]:
+            continue
+        times.setdefault(key, {})[r["kernel"]] = float(r["isaac_us"])
+        v = [float(r[c]) for c in ("cublas_us", "cublaslt_us") if r[c]]
+        if v:
+            vendor[key] = min(v)
+
+    fit = order[:len(order) - a.holdout]
+    classes = {}  # (tile, mode) -> {problem: speedup over top-1}
+    print("| M x N x K | lay | vendor us | top-1 | top-2 best | best form "
+          "| form / vendor | form / top-1 |")
+    print("|---|---|---:|---:|---:|---|---:|---:|")
+    t1s, t2s, fs = [], [], []
+    for key in order:
+        t, names = times.get(key, {}), lists[key]
+        if key not in vendor or names[0] not in t:
+            print("| %dx%dx%d | %s | missing |" % key)
+            continue
+        v, top1 = vendor[key], t[names[0]]
+        top2 = min(t[x] for x in names[:2] if x in t)
+        forms = [(t[x], x) for x in names[2:] if x in t]
+        best = min(forms) if forms else (top1, names[0])
+        for us, x in forms:
+            c = form(x)[:2]
+            prev = classes.setdefault(c, {}).get(key)
+            classes[c][key] = max(prev or 0, top1 / us)
+        t1s.append(v / top1)
+        t2s.append(v / top2)
+        fs.append(v / min(best[0], top2))
+        label = ("%s %s kg%d" % form(best[1])) if forms else "-"
+        print("| %dx%dx%d | %s | %.1f | %.3f | %.3f | %s | %.3f | %.3f |"
+              % (key + (v, v / top1, v / top2, label, v / best[0],
+                        top1 / best[0])))
+    print()
+    print("geomean over the vendor (%d problems): top-1 %.3f, best of top 2 "
+          "%.3f, best of top 2 and forms %.3f"
+          % (len(t1s), geomean(t1s), geomean(t2s), geomean(fs)))
+    print()
+    print("| form class | fit: problems | fit: geomean over top-1 "
+          "| held out: problems | held out: geomean over top-1 |")
+    print("|---|---:|---:|---:|---:|")
+    for c in sorted(classes):
+        f = [s for k, s in classes[c].items() if k in fit]
+        h = [s for k, s in classes[c].items() if k not in fit]
+        print("| %s %s | %d | %.3f | %d | %.3f |"
+              % (c + (len(f), geomean(f), len(h), geomean(h))))
+
+
+if __name__ == "__main__":
+    main()
