@@ -203,9 +203,7 @@ int runBench(const Options &o, const std::vector<KernelFile> &kernels,
   auto record = [&](const ResultRow &row) {
     printTableRow(stdout, row);
     rows.push_back(row);
-    if (csv.isOpen() && csvError.empty() &&
-        !csv.append(gemmCsvLine(row), csvError))
-      std::fprintf(stderr, "isaac-bench: %s\n", csvError.c_str());
+    csv.appendOrWarn(gemmCsvLine(row));
   };
   printTableHeader(stdout);
   for (const Shape &shape : o.shapes) {

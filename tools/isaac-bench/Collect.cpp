@@ -14,6 +14,7 @@
 #include "DeviceBuffer.h"
 #include "DeviceKernels.h"
 #include "Modes.h"
+#include "Report.h"
 #include "Timing.h"
 
 #include "isaac/Model/GemmConfig.h"
@@ -85,15 +86,6 @@ std::vector<std::string> datasetColumns() {
   for (const char *c : {"time_us", "tflops", "status"})
     cols.push_back(c);
   return cols;
-}
-
-std::vector<std::string> splitCsv(const std::string &line) {
-  std::vector<std::string> f;
-  std::stringstream ss(line);
-  std::string cell;
-  while (std::getline(ss, cell, ','))
-    f.push_back(cell);
-  return f;
 }
 
 /// The kernel a dataset row describes: its columns named by `header`; a

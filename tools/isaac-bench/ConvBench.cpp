@@ -598,9 +598,7 @@ int runConv(const Options &o, const std::vector<KernelFile> &kernels,
   auto record = [&](const ConvRow &row) {
     printConvRow(stdout, row);
     rows.push_back(row);
-    if (csv.isOpen() && csvError.empty() &&
-        !csv.append(convCsvLine(row), csvError))
-      std::fprintf(stderr, "isaac-bench: %s\n", csvError.c_str());
+    csv.appendOrWarn(convCsvLine(row));
   };
   printConvHeader(stdout);
   for (const ConvSpec &spec : o.convSpecs) {

@@ -18,6 +18,7 @@
 #include "DeviceBuffer.h"
 #include "DeviceKernels.h"
 #include "Modes.h"
+#include "Report.h"
 #include "Timing.h"
 
 #include "isaac/Model/ConvLegality.h"
@@ -55,15 +56,6 @@ std::vector<std::string> convDatasetColumns() {
   for (const char *c : {"time_us", "tflops", "status"})
     cols.push_back(c);
   return cols;
-}
-
-std::vector<std::string> splitCsv(const std::string &line) {
-  std::vector<std::string> f;
-  std::stringstream ss(line);
-  std::string cell;
-  while (std::getline(ss, cell, ','))
-    f.push_back(cell);
-  return f;
 }
 
 /// What a collection will do: the samples by kernel, the rows already in

@@ -10,14 +10,6 @@
 namespace bench {
 namespace {
 
-std::string format(const char *spec, double value) {
-  if (std::isnan(value))
-    return "-";
-  char buffer[64];
-  std::snprintf(buffer, sizeof(buffer), spec, value);
-  return buffer;
-}
-
 std::string algo(int a) { return a < 0 ? "-" : std::to_string(a); }
 
 const char kRowFormat[] = "%-20s %-38s %-9s %-5s %7s %7s %2s %7s %2s %6s %8s "

@@ -44,22 +44,6 @@ struct OverheadRow {
   double ratio() const { return fusedMs / plainMs; }
 };
 
-std::string format(const char *spec, double value) {
-  if (std::isnan(value))
-    return "-";
-  char buffer[64];
-  std::snprintf(buffer, sizeof(buffer), spec, value);
-  return buffer;
-}
-
-std::string sizes(const Problem &p) {
-  std::string text = std::to_string(p.M) + "x" + std::to_string(p.N) + "x" +
-                     std::to_string(p.K);
-  if (p.batch > 1)
-    text += "x" + std::to_string(p.batch);
-  return text;
-}
-
 void printRow(const OverheadRow &row) {
   std::printf(
       "%-12s %-18s %-3s %-8s %9s %9s %11s %-6s %s%s%s\n", row.label.c_str(),
@@ -163,8 +147,7 @@ int runEpilogueOverhead(const Options &o,
     fatal(__FILE__, __LINE__, csvError);
   auto record = [&](const OverheadRow &row) {
     printRow(row);
-    if (csv.isOpen() && csvError.empty() && !csv.append(csvLine(row), csvError))
-      std::fprintf(stderr, "isaac-bench: %s\n", csvError.c_str());
+    csv.appendOrWarn(csvLine(row));
   };
   std::printf("fused epilogue overhead: the same configuration as a plain "
               "kernel and fused; split-K kernels run %s; epilogue inputs: "
@@ -252,9 +235,7 @@ int runEpilogueOverhead(const Options &o,
   double geomean = measured ? std::exp(logSum / measured) : NAN;
   std::printf("geomean fused/plain: %s over %d problems; %d failed checks\n",
               format("%.4f", geomean).c_str(), measured, failed);
-  if (csv.isOpen() && csvError.empty() &&
-      !csv.append(csvGeomeanLine(geomean, measured), csvError))
-    std::fprintf(stderr, "isaac-bench: %s\n", csvError.c_str());
+  csv.appendOrWarn(csvGeomeanLine(geomean, measured));
   return failed ? 1 : 0;
 }
 

@@ -9,22 +9,6 @@
 namespace bench {
 namespace {
 
-std::string format(const char *spec, double value) {
-  if (std::isnan(value))
-    return "-";
-  char buffer[64];
-  std::snprintf(buffer, sizeof(buffer), spec, value);
-  return buffer;
-}
-
-std::string sizes(const Problem &p) {
-  std::string text = std::to_string(p.M) + "x" + std::to_string(p.N) + "x" +
-                     std::to_string(p.K);
-  if (p.batch > 1)
-    text += "x" + std::to_string(p.batch);
-  return text;
-}
-
 /// The derived columns, shared by the table and the CSV.
 struct Derived {
   double isaac, cublas, cublasLt, vsCublas, vsCublasLt, percentRoofline;
@@ -49,6 +33,31 @@ Derived derive(const ResultRow &row) {
 }
 
 } // namespace
+
+std::string format(const char *spec, double value) {
+  if (std::isnan(value))
+    return "-";
+  char buffer[64];
+  std::snprintf(buffer, sizeof(buffer), spec, value);
+  return buffer;
+}
+
+std::string sizes(const Problem &p) {
+  std::string text = std::to_string(p.M) + "x" + std::to_string(p.N) + "x" +
+                     std::to_string(p.K);
+  if (p.batch > 1)
+    text += "x" + std::to_string(p.batch);
+  return text;
+}
+
+std::vector<std::string> splitCsv(const std::string &line) {
+  std::vector<std::string> f;
+  std::stringstream ss(line);
+  std::string cell;
+  while (std::getline(ss, cell, ','))
+    f.push_back(cell);
+  return f;
+}
 
 void printTableHeader(std::FILE *out) {
   std::fprintf(out,
@@ -98,6 +107,14 @@ bool CsvFile::append(const std::string &line, std::string &error) {
     return false;
   }
   return true;
+}
+
+void CsvFile::appendOrWarn(const std::string &line) {
+  std::string error;
+  if (!isOpen() || failed || append(line, error))
+    return;
+  failed = true;
+  std::fprintf(stderr, "isaac-bench: %s\n", error.c_str());
 }
 
 std::string csvNumber(const char *spec, double value) {

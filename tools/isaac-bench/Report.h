@@ -48,19 +48,29 @@ public:
   /// Appends `line` (no newline) and flushes it; false (and `error`) on a
   /// write error.
   bool append(const std::string &line, std::string &error);
+  /// As append where the file is open; a write error is printed to stderr
+  /// once, and the file written no further.
+  void appendOrWarn(const std::string &line);
   bool isOpen() const { return out.is_open(); }
 
 private:
   std::string path;
   std::ofstream out;
+  bool failed = false;
 };
 
 /// The GEMM table's CSV header and the line of one row.
 std::string gemmCsvHeader();
 std::string gemmCsvLine(const ResultRow &row);
 
-/// Formats `value` with printf's `spec`; empty for NaN (an unmeasured cell).
+/// Formats `value` with printf's `spec`: "-" for NaN in a printed table
+/// (format), empty in a CSV cell (csvNumber).
+std::string format(const char *spec, double value);
 std::string csvNumber(const char *spec, double value);
+/// MxNxK of a problem (xBATCH after it where batched).
+std::string sizes(const Problem &p);
+/// The cells of one CSV line (no quoting: isaac's files have none).
+std::vector<std::string> splitCsv(const std::string &line);
 
 /// A bar chart of isaac, cuBLAS and cuBLASLt TFLOPS per row, with each row's
 /// roofline marked, in the style of the ISAAC paper's Figure 6.
