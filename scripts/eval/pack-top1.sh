@@ -4,7 +4,9 @@
 # machine, so that the rankings are compared against the same vendor times.
 #   usage: pack-top1.sh INPUT CHIP DEST LABEL=MODEL_DIR [LABEL=MODEL_DIR ...]
 # MODEL_DIR as isaac-select-config's model-dir (<dir>/<chip>/gemm-<t>.mlp;
-# "default" for the shipped models/). Writes DEST/<LABEL>.txt (`M N K
+# "default" for the shipped models/). LABEL=MODEL_DIR@ISAAC_OPT selects and
+# compiles that label with another isaac-opt build (e.g. main's, against a
+# branch's measured rule; default: ISAAC_OPT, else build/bin/isaac-opt). Writes DEST/<LABEL>.txt (`M N K
 # KERNEL`, each problem's top-1), DEST/candidates.txt (their union) and the
 # PTX. On the GPU machine, carrying DEST:
 #   build-gpu/bin/isaac-bench --ptx-dir DEST --shapes table4,linpack4096 \
@@ -29,9 +31,11 @@ mkdir -p "$dest"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 : >"$work/union.txt"
 for spec in "$@"; do
-  label="${spec%%=*}"; dir="${spec#*=}"
+  label="${spec%%=*}"; dir="${spec#*=}"; lopt="$opt"
+  case "$dir" in *@*) lopt="${dir#*@}"; dir="${dir%%@*}" ;; esac
+  [ -x "$lopt" ] || { echo "pack-top1.sh: $label: no isaac-opt at '$lopt'" >&2; exit 2; }
   models=""; [ "$dir" = default ] || models=" model-dir=$dir"
-  "$opt" "$input" -mlir-print-local-scope -o "$work/sel-$label.mlir" \
+  "$lopt" "$input" -mlir-print-local-scope -o "$work/sel-$label.mlir" \
     --isaac-select-config="chip=$chip topk=${TOPK:-2}$models${SELECT:+ $SELECT}" 2>"$work/sel-$label.log" ||
     { cat "$work/sel-$label.log" >&2; exit 1; }
   # topk=2 writes the ranking (isaac.candidates); its first is the top-1.
@@ -50,7 +54,7 @@ for spec in "$@"; do
     python3 "$root/scripts/eval/compare_top1.py" --first "$work/top2-$label.txt" \
       $([ "${OP:-gemm}" = conv ] && echo --conv) >"$dest/$label.txt"
   fi
-  "$opt" "$work/k-$label.mlir" --isaac-pipeline="chip=$chip ptx-dir=$dest" \
+  "$lopt" "$work/k-$label.mlir" --isaac-pipeline="chip=$chip ptx-dir=$dest" \
     -o /dev/null 2>/dev/null
   cat "$dest/$label.txt" >>"$work/union.txt"
   echo "$label: $(wc -l <"$dest/$label.txt") problems"
