@@ -14,7 +14,6 @@
 #include "DeviceBuffer.h"
 #include "DeviceKernels.h"
 #include "Modes.h"
-#include "Report.h"
 #include "Timing.h"
 
 #include "isaac/Model/GemmConfig.h"
@@ -134,12 +133,12 @@ std::set<Key> readDone(const std::string &path,
   header.clear();
   while (std::getline(in, line)) {
     if (line.rfind("dtype,", 0) == 0) {
-      header = splitCsv(line);
+      header = splitCommas(line);
       continue;
     }
     if (line.empty() || line[0] == '#' || header.empty())
       continue;
-    std::vector<std::string> f = splitCsv(line);
+    std::vector<std::string> f = splitCommas(line);
     std::map<std::string, std::string> cell;
     for (size_t i = 0; i < header.size() && i < f.size(); ++i)
       cell[header[i]] = f[i];

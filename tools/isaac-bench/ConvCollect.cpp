@@ -18,7 +18,6 @@
 #include "DeviceBuffer.h"
 #include "DeviceKernels.h"
 #include "Modes.h"
-#include "Report.h"
 #include "Timing.h"
 
 #include "isaac/Model/ConvLegality.h"
@@ -124,7 +123,7 @@ bool readDone(const std::string &path, Plan &plan, std::string &error) {
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#')
       continue;
-    std::vector<std::string> f = splitCsv(line);
+    std::vector<std::string> f = splitCommas(line);
     if (plan.header.empty()) {
       if (f != want) {
         error = path +

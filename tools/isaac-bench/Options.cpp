@@ -198,15 +198,6 @@ double parsePositive(const std::string &flag, const std::string &text) {
   usageError(flag + " expects a positive number, got '" + text + "'");
 }
 
-std::vector<std::string> splitCommas(const std::string &text) {
-  std::vector<std::string> parts;
-  std::stringstream ss(text);
-  std::string part;
-  while (std::getline(ss, part, ','))
-    parts.push_back(part);
-  return parts;
-}
-
 } // namespace
 
 Options parseOptions(int argc, char **argv) {

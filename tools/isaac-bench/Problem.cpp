@@ -126,12 +126,17 @@ bool namedShapes(const std::string &name, std::vector<Shape> &shapes) {
   return false;
 }
 
-bool parseShape(const std::string &text, Shape &shape, std::string &error) {
+std::vector<std::string> splitCommas(const std::string &text) {
   std::vector<std::string> parts;
   std::stringstream ss(text);
   std::string part;
   while (std::getline(ss, part, ','))
     parts.push_back(part);
+  return parts;
+}
+
+bool parseShape(const std::string &text, Shape &shape, std::string &error) {
+  std::vector<std::string> parts = splitCommas(text);
   if (parts.size() != 4 && parts.size() != 7) {
     error = "shape '" + text + "' is not M,N,K,layout[,lda,ldb,ldc]";
     return false;

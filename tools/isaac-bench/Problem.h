@@ -103,6 +103,10 @@ bool namedShapes(const std::string &name, std::vector<Shape> &shapes);
 /// Parses "M,N,K,layout[,lda,ldb,ldc]".
 bool parseShape(const std::string &text, Shape &shape, std::string &error);
 
+/// The comma-separated parts of `text` (option lists, shapes, the cells of
+/// a CSV line: isaac's files quote nothing).
+std::vector<std::string> splitCommas(const std::string &text);
+
 /// One shape per line; blank lines and lines starting with '#' are skipped.
 bool readShapesFile(const std::string &path, std::vector<Shape> &shapes,
                     std::string &error);

@@ -50,15 +50,6 @@ std::string sizes(const Problem &p) {
   return text;
 }
 
-std::vector<std::string> splitCsv(const std::string &line) {
-  std::vector<std::string> f;
-  std::stringstream ss(line);
-  std::string cell;
-  while (std::getline(ss, cell, ','))
-    f.push_back(cell);
-  return f;
-}
-
 void printTableHeader(std::FILE *out) {
   std::fprintf(out,
                "%-12s %-18s %-3s %-7s %7s %7s %8s %6s %6s %6s %8s %6s %10s "

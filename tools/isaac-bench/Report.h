@@ -69,8 +69,6 @@ std::string format(const char *spec, double value);
 std::string csvNumber(const char *spec, double value);
 /// MxNxK of a problem (xBATCH after it where batched).
 std::string sizes(const Problem &p);
-/// The cells of one CSV line (no quoting: isaac's files have none).
-std::vector<std::string> splitCsv(const std::string &line);
 
 /// A bar chart of isaac, cuBLAS and cuBLASLt TFLOPS per row, with each row's
 /// roofline marked, in the style of the ISAAC paper's Figure 6.
