@@ -17,7 +17,13 @@ both.
 import argparse
 import csv
 import math
-import re
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import isaac_schema  # noqa: E402  (include/isaac/Model/GemmParams.def)
+
+SCHEMA = isaac_schema.schema()
 
 
 def geomean(x):
@@ -28,11 +34,11 @@ def form(kernel):
     """(tile, mode, kg) of a fill form's kernel name: tile 'MLxNL', mode
     'kc' (slices summed in a cluster), 'grid' (over the grid), 'grid-cm2'
     (and two blocks sharing B)."""
-    p = dict(re.findall(r"_([a-z]+)(\d+)", kernel))
-    tile = "%sx%s" % (p["ml"], p["nl"])
-    mode = "kc" if "kc" in p else ("grid-cm%s" % p["cm"] if "cm" in p
-                                   else "grid")
-    return tile, mode, int(p["kg"])
+    _, _, p, _ = SCHEMA.parse_kernel_name(kernel)
+    tile = "%dx%d" % (p["ml"], p["nl"])
+    mode = "kc" if p["kc"] else ("grid-cm%d" % p["cm"] if p["cm"] > 1
+                                 else "grid")
+    return tile, mode, p["kg"]
 
 
 def main():
@@ -47,7 +53,7 @@ def main():
         if not line.strip() or line.startswith("#"):
             continue
         m, n, k, name = line.split()[:4]
-        layout = name.split("_")[3]
+        layout = SCHEMA.parse_kernel_name(name)[1]
         key = (int(m), int(n), int(k), layout)
         if key not in lists:
             order.append(key)
