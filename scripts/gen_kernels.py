@@ -924,10 +924,16 @@ def legal(text, target):
     return run.returncode == 0
 
 
+def config_params(config):
+    """The parameters of `config` (attribute text), name -> value text, in
+    the text's order."""
+    return dict(kv.split(" = ") for kv in config.split(", "))
+
+
 def with_params(config, **values):
     """`config` (attribute text) with `values` set, added where absent;
     a value of None removes the parameter (its default)."""
-    v = dict(kv.split(" = ") for kv in config.split(", "))
+    v = config_params(config)
     for k, x in values.items():
         if x is None:
             v.pop(k, None)
@@ -984,7 +990,7 @@ def pt_variants(configs, n=3, every_form=False):
     out = []
     for c in configs[:n]:
         out.append(c)
-        v = dict(kv.split(" = ") for kv in c.split(", "))
+        v = config_params(c)
         if v.get("family") != "wgmma" or v.get("kg", "1") != "1" or \
                 v.get("kl", "1") != "1" or v.get("cm", "1") != "1":
             continue
@@ -1066,7 +1072,7 @@ def pp_variants(configs):
     if any("pt = 2" in c for c in out):
         return out
     for c in out:
-        v = dict(kv.split(" = ") for kv in c.split(", "))
+        v = config_params(c)
         if v.get("family") == "wgmma":
             out.append(with_params(c, ml=128, nl=128, wm=128, wn=128, u=64,
                                    kl=1, stages=5, cm=None, kc=None, ws=1,
@@ -1094,7 +1100,7 @@ def fill_variants(configs, shape):
     if "family = wgmma" not in configs[0]:
         return out
     m, n, k = shape
-    v = dict(kv.split(" = ") for kv in configs[0].split(", "))
+    v = config_params(configs[0])
     ktiles = -(-k // 64)
     for ml, nl, wm, wn in FILL_TILES:
         tiles = -(-m // ml) * (-(-n // nl))
