@@ -1081,16 +1081,15 @@ def pp_variants(configs):
     return out
 
 
-# The SMs fill_variants fills (an H100's and an H200's 132).
-FILL_SMS = 132
 # fill_variants' tiles: (ml, nl, wm, wn).
 FILL_TILES = ((128, 128, 64, 128), (64, 128, 64, 128), (128, 64, 128, 64),
               (128, 256, 128, 128))
 
 
-def fill_variants(configs, shape):
+def fill_variants(configs, shape, chip):
     """The first two configurations and split-K forms of a warp-specialized
-    wgmma kernel for a problem of `shape` (M, N, K): for each tile of
+    wgmma kernel for a problem of `shape` (M, N, K) on `chip` (its SMs from
+    the chip table): for each tile of
     FILL_TILES, kg = 2, 4, 8 slices summed inside a cluster (kc = 1) where
     at most two waves of blocks result and each slice keeps two K tiles of
     64, and kg = 4 .. 64 over the grid where that makes from half a wave
@@ -1100,6 +1099,7 @@ def fill_variants(configs, shape):
     if "family = wgmma" not in configs[0]:
         return out
     m, n, k = shape
+    sms = isaac_schema.chip_sms(chip)
     v = config_params(configs[0])
     ktiles = -(-k // 64)
     for ml, nl, wm, wn in FILL_TILES:
@@ -1108,10 +1108,10 @@ def fill_variants(configs, shape):
                 "kl = 1, kg = 1, vec = %s, stages = %d, ws = 1"
                 % (ml, nl, wm, wn, v.get("vec", "8"), 4 if nl == 256 else 6))
         for kg in (2, 4, 8):
-            if tiles * kg <= 2 * FILL_SMS and ktiles >= 2 * kg:
+            if tiles * kg <= 2 * sms and ktiles >= 2 * kg:
                 out.append(with_params(base, kg=kg, kc=1))
         for kg in (4, 8, 16, 32, 64):
-            if FILL_SMS // 2 <= tiles * kg <= 2 * FILL_SMS and \
+            if sms // 2 <= tiles * kg <= 2 * sms and \
                     ktiles >= 3 * kg:
                 out.append(with_params(base, kg=kg))
                 if nl == 256:
@@ -1119,8 +1119,8 @@ def fill_variants(configs, shape):
     return out
 
 
-# candidates() passes fill_variants each problem's (M, N, K).
-fill_variants.wants_shape = True
+# candidates() passes fill_variants each problem's (M, N, K) and the chip.
+fill_variants.wants_problem = True
 
 
 def list_entries(path):
@@ -1224,8 +1224,8 @@ def candidates(path, listing=None, expand=None):
             continue
         token, layout, m, n, k = parse_op(line)
         configs = re.findall(r"#isaac\.gemm<([^>]*)>", c.group(1))
-        if expand and getattr(expand, "wants_shape", False):
-            expanded = expand(configs, (int(m), int(n), int(k)))
+        if expand and getattr(expand, "wants_problem", False):
+            expanded = expand(configs, (int(m), int(n), int(k)), chip)
         else:
             expanded = expand(configs) if expand else configs
         for j, config in enumerate(expanded):

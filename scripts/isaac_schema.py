@@ -28,6 +28,7 @@ import sys
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEF_PATH = os.path.join(REPO, "include", "isaac", "Model", "GemmParams.def")
 ABI_PATH = os.path.join(REPO, "include", "isaac", "Runtime", "KernelABI.def")
+CHIPS_PATH = os.path.join(REPO, "include", "isaac", "Model", "Chips.def")
 
 
 class Param:
@@ -330,6 +331,15 @@ def check_abi_doc(path):
     for name in blocks:
         problems.append("%s: no block %r" % (path, name))
     return problems
+
+
+def chip_sms(chip, path=CHIPS_PATH):
+    """The SMs of `chip` in the chip table (Chips.def's second column)."""
+    for name, sms in re.findall(r"^CHIP\((\w+),\s*(\d+),", open(path).read(),
+                                re.M):
+        if name == chip:
+            return int(sms)
+    raise KeyError("no chip %r in %s" % (chip, path))
 
 
 _SCHEMA = None
