@@ -13,7 +13,6 @@
 
 #include <cstdio>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -40,12 +39,8 @@ std::vector<std::string> readLines(const std::string &path) {
 
 /// The `index`th comma-separated cell of `line`.
 std::string cell(const std::string &line, int index) {
-  std::stringstream s(line);
-  std::string c;
-  for (int i = 0; i <= index && std::getline(s, c, ','); ++i)
-    if (i == index)
-      return c;
-  return "<none>";
+  std::vector<std::string> cells = splitCommas(line);
+  return index < static_cast<int>(cells.size()) ? cells[index] : "<none>";
 }
 
 ResultRow row(int64_t m, const char *status) {
