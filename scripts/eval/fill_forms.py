@@ -4,7 +4,7 @@
 first candidates of isaac-select-config, then split-K forms that fill the
 SMs).
 
-  fill_forms.py CSV LIST [--holdout N]
+  fill_forms.py CSV LIST [--holdout N] [--slice-tiles N]
 
 Per problem: the selection's top-1 over the best vendor (min of cuBLAS and
 cuBLASLt), the best of the top 2, the best split-K form (its tile, mode
@@ -12,7 +12,9 @@ and kg) over the vendor and over the top-1. Then, per form class (tile x
 mode, kg taken per problem as the class's fastest), the geomean speedup
 over the top-1 on the fit problems (all but the last N, default 10) and on
 the held-out ones: a rule is worth writing only where a class wins on
-both.
+both. Last, the splits timed both in a cluster (kc = 1) and over the
+grid, by slice depth (--slice-tiles, default 48 K tiles): the time in a
+cluster over the time over the grid (> 1: the grid's is faster).
 """
 import argparse
 import csv
@@ -46,6 +48,7 @@ def main():
     ap.add_argument("csv")
     ap.add_argument("list")
     ap.add_argument("--holdout", type=int, default=10)
+    ap.add_argument("--slice-tiles", type=int, default=48)
     a = ap.parse_args()
 
     order, lists = [], {}
@@ -109,6 +112,37 @@ def main():
         h = [s for k, s in classes[c].items() if k not in fit]
         print("| %s %s | %d | %.3f | %d | %.3f |"
               % (c + (len(f), geomean(f), len(h), geomean(h))))
+    print()
+    cluster_or_grid(order, times, fit, a.slice_tiles)
+
+
+def cluster_or_grid(order, times, fit, limit):
+    """Every split timed both ways (a kernel with kc = 1 and its twin
+    without), by slice depth: the slices' K tiles of u as
+    GemmConfig::sliceDepth counts them, at most `limit` or deeper."""
+    groups = {}  # (deeper, held out) -> [time in a cluster / over the grid]
+    for key in order:
+        t = times.get(key, {})
+        for name, us in t.items():
+            types, layout, p, _ = SCHEMA.parse_kernel_name(name)
+            if not p["kc"]:
+                continue
+            grid = SCHEMA.kernel_name(types, layout, dict(p, kc=0))
+            if grid not in t:
+                continue
+            tiles = -(-(-(-key[2] // p["kg"])) // p["u"])
+            groups.setdefault((tiles > limit, key not in fit), []).append(
+                us / t[grid])
+    print("| slices | pairs | grid over cluster (geomean) | grid faster "
+          "| held out: pairs | held out: grid over cluster |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for deeper in (False, True):
+        both = groups.get((deeper, False), []) + groups.get((deeper, True), [])
+        held = groups.get((deeper, True), [])
+        print("| %s %d K tiles | %d | %.3f | %d | %d | %.3f |"
+              % ("more than" if deeper else "at most", limit, len(both),
+                 geomean(both), sum(r > 1 for r in both), len(held),
+                 geomean(held)))
 
 
 if __name__ == "__main__":
